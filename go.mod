@@ -1,0 +1,3 @@
+module github.com/telebridge/telebridge
+
+go 1.24
