@@ -263,7 +263,7 @@ func (s *Store) ListParameters(prefixes []string, depth uint64) ListParametersRe
 func (s *Store) SetParameters(params []Parameter) []SetParametersResult {
 	out := make([]SetParametersResult, len(params))
 	for i, p := range params {
-		out[i] = s.SetParametersAtomically([]Parameter{p})
+		out[i] = s.set([]Parameter{p}, false)
 	}
 	return out
 }
@@ -274,11 +274,17 @@ func (s *Store) SetParameters(params []Parameter) []SetParametersResult {
 // cannot be undeclared), of another type, out of range, or refused by its
 // validator or by Config.Validate. On success the values are committed,
 // then OnChange and OnEvent are called (ChangedParameters holds the update;
-// a name given twice keeps its last value).
+// a name given twice keeps its last value). As in rclcpp, an undeclared
+// name gives the reason "One or more parameters were not declared before
+// setting"; the other reasons name the parameter.
 func (s *Store) SetParametersAtomically(params []Parameter) SetParametersResult {
+	return s.set(params, true)
+}
+
+func (s *Store) set(params []Parameter, atomic bool) SetParametersResult {
 	s.commit.Lock()
 	defer s.commit.Unlock()
-	update, res := s.apply(params)
+	update, res := s.apply(params, atomic)
 	if !res.Successful || len(update) == 0 {
 		return res
 	}
@@ -297,11 +303,14 @@ func (s *Store) SetParametersAtomically(params []Parameter) SetParametersResult 
 }
 
 // apply checks and commits an update under the data lock.
-func (s *Store) apply(params []Parameter) ([]Parameter, SetParametersResult) {
+func (s *Store) apply(params []Parameter, atomic bool) ([]Parameter, SetParametersResult) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var update []Parameter
 	for _, p := range params {
+		if _, ok := s.params[p.Name]; !ok && atomic && p.Name != "" {
+			return nil, SetParametersResult{Reason: "One or more parameters were not declared before setting"}
+		}
 		if reason := s.refuse(p); reason != "" {
 			return nil, SetParametersResult{Reason: reason}
 		}
