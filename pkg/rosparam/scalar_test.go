@@ -91,6 +91,7 @@ func TestParseValueErrors(t *testing.T) {
 		{"", ErrValue, "empty"},
 		{"[1, 2.0]", ErrValue, "integer_array holds an element of type double"},
 		{"[1, '2']", ErrValue, "integer_array holds an element of type string"},
+		{"[x, y]", ErrValue, "string_array holds an element of type bool"}, // y is true to rcl
 		{"[[1], [2]]", ErrValue, "only scalars"},
 		{"{a: 1}", ErrValue, "mapping"},
 		{"[a, {b: 1}]", ErrValue, "only scalars"},
