@@ -23,9 +23,13 @@ type Args struct {
 	// NonROS holds the arguments outside every --ros-args block, in order.
 	NonROS []string
 	// ROS holds every --ros-args block as given, each one opened by
-	// "--ros-args" (the closing "--" dropped): pass them on to rcl
-	// (rclgo.NewContext) so that it applies remaps and logging options.
+	// "--ros-args" (the closing "--" dropped).
 	ROS []string
+	// RCL is ROS without the -p and --params-file rules: what the ROS layer
+	// hands to rcl (rclgo.NewContext) so that it applies remaps and logging
+	// options, without rcl parsing parameter files a second time (its parser
+	// refuses some files this package accepts, such as empty sequences).
+	RCL []string
 	// Overrides holds the values of --params-file and -p, in command-line
 	// order, as rcl stores them (a -p rule without node prefix is under the
 	// pattern "/**").
@@ -74,6 +78,7 @@ func ParseArgs(args []string) (*Args, error) {
 			if arg == "--ros-args" {
 				inROS = true
 				a.ROS = append(a.ROS, arg)
+				a.RCL = append(a.RCL, arg)
 			} else {
 				a.NonROS = append(a.NonROS, arg)
 			}
@@ -89,6 +94,7 @@ func ParseArgs(args []string) (*Args, error) {
 		if logFlags[arg] {
 			a.LogFlags = append(a.LogFlags, arg)
 			a.ROS = append(a.ROS, arg)
+			a.RCL = append(a.RCL, arg)
 			continue
 		}
 		switch arg {
@@ -103,6 +109,9 @@ func ParseArgs(args []string) (*Args, error) {
 		i++
 		val := args[i]
 		a.ROS = append(a.ROS, arg, val)
+		if arg != "-p" && arg != "--param" && arg != "--params-file" {
+			a.RCL = append(a.RCL, arg, val)
+		}
 		if err := a.apply(arg, val); err != nil {
 			return nil, err
 		}

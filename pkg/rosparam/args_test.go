@@ -13,21 +13,26 @@ func TestParseArgsSplit(t *testing.T) {
 		name        string
 		args        []string
 		nonROS, ros []string
+		rcl         []string // nil: same as ros
 	}{
-		{"none", []string{"a", "b"}, []string{"a", "b"}, nil},
+		{"none", []string{"a", "b"}, []string{"a", "b"}, nil, nil},
 		{"one block to end", []string{"a", "--ros-args", "-r", "x:=y"},
-			[]string{"a"}, []string{"--ros-args", "-r", "x:=y"}},
+			[]string{"a"}, []string{"--ros-args", "-r", "x:=y"}, nil},
 		{"closed block", []string{"a", "--ros-args", "-r", "x:=y", "--", "b"},
-			[]string{"a", "b"}, []string{"--ros-args", "-r", "x:=y"}},
+			[]string{"a", "b"}, []string{"--ros-args", "-r", "x:=y"}, nil},
 		{"two blocks", []string{"--ros-args", "-r", "x:=y", "--", "b", "--ros-args", "--log-level", "debug"},
-			[]string{"b"}, []string{"--ros-args", "-r", "x:=y", "--ros-args", "--log-level", "debug"}},
-		{"-- outside a block is the node's", []string{"--", "a"}, []string{"--", "a"}, nil},
+			[]string{"b"}, []string{"--ros-args", "-r", "x:=y", "--ros-args", "--log-level", "debug"}, nil},
+		{"-- outside a block is the node's", []string{"--", "a"}, []string{"--", "a"}, nil, nil},
 		{"--ros-args inside a block", []string{"--ros-args", "--ros-args", "-r", "a:=b"},
-			nil, []string{"--ros-args", "-r", "a:=b"}},
+			nil, []string{"--ros-args", "-r", "a:=b"}, nil},
 		{"value looks like a flag", []string{"--ros-args", "-r", "--:=x", "--", "z"},
-			[]string{"z"}, []string{"--ros-args", "-r", "--:=x"}},
+			[]string{"z"}, []string{"--ros-args", "-r", "--:=x"}, nil},
 		{"log switches", []string{"--ros-args", "--disable-stdout-logs", "-e", "/enc", "--log-config-file", "f"},
-			nil, []string{"--ros-args", "--disable-stdout-logs", "-e", "/enc", "--log-config-file", "f"}},
+			nil, []string{"--ros-args", "--disable-stdout-logs", "-e", "/enc", "--log-config-file", "f"}, nil},
+		{"parameters are not for rcl",
+			[]string{"--ros-args", "-p", "a:=1", "-r", "x:=y", "--params-file", "testdata/base.yaml", "--param", "b:=2"},
+			nil, []string{"--ros-args", "-p", "a:=1", "-r", "x:=y", "--params-file", "testdata/base.yaml", "--param", "b:=2"},
+			[]string{"--ros-args", "-r", "x:=y"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -40,6 +45,13 @@ func TestParseArgsSplit(t *testing.T) {
 			}
 			if !slices.Equal(a.ROS, c.ros) {
 				t.Errorf("ROS = %q, want %q", a.ROS, c.ros)
+			}
+			wantRCL := c.rcl
+			if wantRCL == nil {
+				wantRCL = c.ros
+			}
+			if !slices.Equal(a.RCL, wantRCL) {
+				t.Errorf("RCL = %q, want %q", a.RCL, wantRCL)
 			}
 		})
 	}
