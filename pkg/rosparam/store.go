@@ -95,6 +95,9 @@ func New(cfg Config) (*Store, error) {
 	if err := table.Check(); err != nil {
 		return nil, err
 	}
+	if i := slices.IndexFunc(table, func(p Param) bool { return p.Name == UseSimTime }); table[i].Type != ParameterBool {
+		return nil, fmt.Errorf("rosparam: %w: %s must be a bool", ErrTable, UseSimTime)
+	}
 	s := &Store{
 		node:     cfg.Node,
 		clock:    cfg.Clock,
@@ -133,9 +136,7 @@ func New(cfg Config) (*Store, error) {
 		s.unused = append(s.unused, name)
 	}
 	sort.Strings(s.unused)
-	if u := s.params[UseSimTime].value; u.Type == ParameterBool {
-		s.clock.SetUseSimTime(u.BoolValue)
-	}
+	s.clock.SetUseSimTime(s.params[UseSimTime].value.BoolValue)
 	if s.onEvent != nil {
 		s.onEvent(ParameterEvent{Stamp: s.clock.Stamp(), Node: s.node, NewParameters: declared})
 	}

@@ -147,18 +147,11 @@ func TestNewRefusesBadTables(t *testing.T) {
 		{"fractional int range", Table{{Name: "a", Type: ParameterInteger, Default: Integer(0), Range: &Range{From: 0, To: 1.5}}}, "whole"},
 		{"default out of range", Table{{Name: "a", Type: ParameterDouble, Default: Double(5), Range: &Range{To: 1}}}, "default refused"},
 		{"prefix clash", Table{{Name: "a", Type: ParameterBool, Default: Bool(true)}, {Name: "a.b", Type: ParameterBool, Default: Bool(true)}}, "prefix"},
-		{"use_sim_time type", Table{{Name: UseSimTime, Type: ParameterInteger, Default: Integer(0)}}, ""},
+		{"use_sim_time type", Table{{Name: UseSimTime, Type: ParameterInteger, Default: Integer(0)}}, "must be a bool"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := New(Config{Node: "/n", Table: c.table})
-			if c.want == "" {
-				// A table may redeclare use_sim_time; it only drives the clock when bool.
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
 			if !errors.Is(err, ErrTable) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("New: %v, want ErrTable mentioning %q", err, c.want)
 			}
@@ -166,6 +159,12 @@ func TestNewRefusesBadTables(t *testing.T) {
 	}
 	if _, err := New(Config{Node: "drv"}); err == nil {
 		t.Error("relative node name accepted")
+	}
+	// A table may declare use_sim_time itself, e.g. with another description.
+	own := Table{{Name: UseSimTime, Type: ParameterBool, Default: Bool(true), Description: "sim"}}
+	s, err := New(Config{Node: "/n", Table: own})
+	if err != nil || !s.Clock().UseSimTime() || s.DescribeParameters([]string{UseSimTime})[0].Description != "sim" {
+		t.Errorf("own use_sim_time: %v", err)
 	}
 }
 

@@ -194,10 +194,8 @@ func (d ParameterDescriptor) rangeReason(v ParameterValue) string {
 		if v.Type == ParameterInteger {
 			vals = []int64{v.IntegerValue}
 		}
-		for _, x := range vals {
-			if !ok(x) {
-				return fmt.Sprintf("Parameter {%s} doesn't comply with integer range.", d.Name)
-			}
+		if !all(vals, ok) {
+			return fmt.Sprintf("Parameter {%s} doesn't comply with integer range.", d.Name)
 		}
 	}
 	if len(d.FloatingPointRange) > 0 {
@@ -219,13 +217,21 @@ func (d ParameterDescriptor) rangeReason(v ParameterValue) string {
 		if v.Type == ParameterDouble {
 			vals = []float64{v.DoubleValue}
 		}
-		for _, x := range vals {
-			if !ok(x) {
-				return fmt.Sprintf("Parameter {%s} doesn't comply with floating point range.", d.Name)
-			}
+		if !all(vals, ok) {
+			return fmt.Sprintf("Parameter {%s} doesn't comply with floating point range.", d.Name)
 		}
 	}
 	return ""
+}
+
+// all reports whether ok holds for every element of s.
+func all[T any](s []T, ok func(T) bool) bool {
+	for _, x := range s {
+		if !ok(x) {
+			return false
+		}
+	}
+	return true
 }
 
 // doublesEqual is rclcpp's comparison: within 100 ULP of the magnitude.
