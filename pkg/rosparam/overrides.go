@@ -76,6 +76,20 @@ func (o *Overrides) entry(pattern string) (*overrideEntry, error) {
 	return &o.entries[len(o.entries)-1], nil
 }
 
+// Merge adds the rules of other after those of o, as if they came later
+// on the command line: a pattern o already has keeps its position and takes
+// other's values.
+func (o *Overrides) Merge(other *Overrides) error {
+	for _, e := range other.entries {
+		for _, n := range e.names {
+			if err := o.Set(e.pattern, n, e.values[n]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // Patterns returns the node name patterns in the order they apply.
 func (o *Overrides) Patterns() []string {
 	out := make([]string, len(o.entries))
@@ -146,14 +160,7 @@ func (o *Overrides) AddYAML(data []byte) error {
 			return err
 		}
 	}
-	for _, e := range staged.entries {
-		for _, n := range e.names {
-			if err := o.Set(e.pattern, n, e.values[n]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return o.Merge(&staged)
 }
 
 // walkNodes descends node-name keys until ros__parameters.

@@ -187,3 +187,14 @@ func TestMultiDocument(t *testing.T) {
 	}
 	checkValues(t, o.For("/drv"), map[string]ParameterValue{"a": Integer(2), "b": Integer(3)})
 }
+
+func TestMerge(t *testing.T) {
+	a := loadFiles(t, "base.yaml")
+	b := loadFiles(t, "overlay.yaml")
+	must(t, a.Merge(b))
+	// Same result as reading both files in order.
+	checkValues(t, a.For("/drv"), loadFiles(t, "base.yaml", "overlay.yaml").For("/drv"))
+	if got := strings.Join(a.Patterns(), " "); got != "/** /drv /**/drv" {
+		t.Errorf("Patterns() = %s", got)
+	}
+}
