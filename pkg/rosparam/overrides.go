@@ -19,9 +19,11 @@ const paramsKey = "ros__parameters"
 
 // Overrides holds the parameter values given on the command line
 // (--params-file and -p), organised as rcl organises them: a list of node
-// name patterns in order of first appearance, each with its parameters. A
-// pattern seen again (in a later file or -p rule) is merged into its first
-// entry, later values replacing earlier ones. For resolves them for one node.
+// names or patterns in order of first appearance, each with its parameters.
+// A name seen again, spelt the same (in a later file or -p rule), is merged
+// into its first entry, later values replacing earlier ones; "drv" and
+// "/drv" are different entries, as in rcl, though they match the same node.
+// For resolves them for one node.
 //
 // The zero value is empty and ready to use. An Overrides is not safe for
 // concurrent mutation; it is built once at start-up and then only read.
@@ -30,6 +32,7 @@ type Overrides struct {
 }
 
 type overrideEntry struct {
+	key     string // as written: "drv", "/drv", "ns/drv" (nested keys joined)
 	pattern string // normalised: leading '/', e.g. "/**", "/ns/drv"
 	names   []string
 	values  map[string]ParameterValue
@@ -40,14 +43,10 @@ type overrideEntry struct {
 // rule or one line of a file would). node is a node name or pattern as in a
 // parameters file: "drv", "/ns/drv", "/**", "/**/drv", "/ns/*".
 func (o *Overrides) Set(node, name string, value ParameterValue) error {
-	pattern, err := normaliseNode(node)
-	if err != nil {
-		return err
-	}
 	if name == "" {
-		return fmt.Errorf("rosparam: %w: empty parameter name under %q", ErrParamsFile, pattern)
+		return fmt.Errorf("rosparam: %w: empty parameter name under %q", ErrParamsFile, node)
 	}
-	e, err := o.entry(pattern)
+	e, err := o.entry(node)
 	if err != nil {
 		return err
 	}
@@ -58,17 +57,22 @@ func (o *Overrides) Set(node, name string, value ParameterValue) error {
 	return nil
 }
 
-func (o *Overrides) entry(pattern string) (*overrideEntry, error) {
+func (o *Overrides) entry(key string) (*overrideEntry, error) {
 	for i := range o.entries {
-		if o.entries[i].pattern == pattern {
+		if o.entries[i].key == key {
 			return &o.entries[i], nil
 		}
+	}
+	pattern, err := normaliseNode(key)
+	if err != nil {
+		return nil, err
 	}
 	re, err := patternRegexp(pattern)
 	if err != nil {
 		return nil, err
 	}
 	o.entries = append(o.entries, overrideEntry{
+		key:     key,
 		pattern: pattern,
 		values:  map[string]ParameterValue{},
 		match:   re,
@@ -82,7 +86,7 @@ func (o *Overrides) entry(pattern string) (*overrideEntry, error) {
 func (o *Overrides) Merge(other *Overrides) error {
 	for _, e := range other.entries {
 		for _, n := range e.names {
-			if err := o.Set(e.pattern, n, e.values[n]); err != nil {
+			if err := o.Set(e.key, n, e.values[n]); err != nil {
 				return err
 			}
 		}
@@ -90,7 +94,9 @@ func (o *Overrides) Merge(other *Overrides) error {
 	return nil
 }
 
-// Patterns returns the node name patterns in the order they apply.
+// Patterns returns the node name patterns (normalised, with a leading '/')
+// of the entries, in the order they apply; a pattern may appear twice when
+// it was spelt two ways ("drv" and "/drv").
 func (o *Overrides) Patterns() []string {
 	out := make([]string, len(o.entries))
 	for i, e := range o.entries {

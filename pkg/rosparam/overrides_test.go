@@ -198,3 +198,20 @@ func TestMerge(t *testing.T) {
 		t.Errorf("Patterns() = %s", got)
 	}
 }
+
+// TestSpellingsAreSeparateEntries: rcl keys its entries by the name as
+// written, so "drv" and "/drv" keep separate positions in the order.
+func TestSpellingsAreSeparateEntries(t *testing.T) {
+	var o Overrides
+	must(t, o.AddYAML([]byte("drv:\n  ros__parameters: {x: 1}\n/**:\n  ros__parameters: {x: 2}\n")))
+	must(t, o.AddYAML([]byte("/drv:\n  ros__parameters: {x: 3}\n")))
+	checkValues(t, o.For("/drv"), map[string]ParameterValue{"x": Integer(3)})
+	if got := strings.Join(o.Patterns(), " "); got != "/drv /** /drv" {
+		t.Errorf("Patterns() = %s", got)
+	}
+	// The same spelling merges into the first position: /** (x=2) wins.
+	var p Overrides
+	must(t, p.AddYAML([]byte("drv:\n  ros__parameters: {x: 1}\n/**:\n  ros__parameters: {x: 2}\n")))
+	must(t, p.AddYAML([]byte("drv:\n  ros__parameters: {x: 3}\n")))
+	checkValues(t, p.For("/drv"), map[string]ParameterValue{"x": Integer(2)})
+}

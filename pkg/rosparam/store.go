@@ -118,7 +118,10 @@ func New(cfg Config) (*Store, error) {
 		v := p.Default
 		if o, ok := overrides[p.Name]; ok {
 			v = o
-			if isEmptyArray(o) && isArray(p.Type) {
+			if isEmptyArray(o) {
+				if !isArray(p.Type) {
+					return nil, fmt.Errorf("rosparam: %w: %s: an empty sequence is not of type %s", ErrDeclare, p.Name, TypeName(p.Type))
+				}
 				v = typedEmpty(p.Type)
 			}
 			if reason := p.accepts(v); reason != "" {

@@ -105,7 +105,7 @@ func TestNewRefusesOverrides(t *testing.T) {
 		{"out of range", "rate", Integer(300), "Parameter {rate} doesn't comply with integer range."},
 		{"off step", "rate", Integer(15), "doesn't comply with integer range"},
 		{"validator", "frame_id", String(""), "Parameter {frame_id}: must not be empty"},
-		{"empty array for scalar", "rate", emptyArray(), "setting it to {not set}"},
+		{"empty array for scalar", "rate", emptyArray(), "rate: an empty sequence is not of type integer"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
