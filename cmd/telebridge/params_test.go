@@ -25,7 +25,8 @@ func TestParamsCommand(t *testing.T) {
 		{"check only", []string{"params", data + "base.yaml", data + "overlay.yaml"}, 0,
 			"ok: 3 node pattern(s): /** /drv /**/drv\n"},
 		{"resolve", []string{"params", "-node", "/drv", data + "base.yaml", "--ros-args", "-p", "drv:c:=7", "--params-file", data + "overlay.yaml"}, 0,
-			"/drv:\n  ros__parameters:\n    a: 10\n    b: 2\n    c: 20\n    d: 30\n"},
+			// "drv" (the -p prefix) is its own entry after "/drv": its c wins.
+			"/drv:\n  ros__parameters:\n    a: 10\n    b: 2\n    c: 7\n    d: 30\n"},
 		{"relative node", []string{"params", "-node", "robot1/drv", data + "matching.yaml"}, 0,
 			"/robot1/drv:\n  ros__parameters:\n    from_all: 1\n    from_any_drv: 2\n    from_robot1_any: 5\n    from_robot1_drv: 4\n    shared: robot1_drv\n"},
 		{"bad file", []string{"params", data + "nope.yaml"}, 1, "params file"},
