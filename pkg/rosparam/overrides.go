@@ -3,6 +3,7 @@ package rosparam
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strings"
@@ -124,11 +125,23 @@ func (o *Overrides) For(fqn string) map[string]ParameterValue {
 	return out
 }
 
+// MaxParamsFileSize is the largest parameters file LoadFile reads [bytes]:
+// a guard against a path such as /dev/zero, far above any real file.
+const MaxParamsFileSize = 16 << 20
+
 // LoadFile adds the parameters of a YAML file (see AddYAML).
 func (o *Overrides) LoadFile(path string) error {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("rosparam: params file: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxParamsFileSize+1))
+	if err != nil {
+		return fmt.Errorf("rosparam: params file: %w", err)
+	}
+	if len(data) > MaxParamsFileSize {
+		return fmt.Errorf("rosparam: params file %s: %w: larger than %d bytes", path, ErrParamsFile, MaxParamsFileSize)
 	}
 	if err := o.AddYAML(data); err != nil {
 		return fmt.Errorf("%w (file %s)", err, path)

@@ -3,6 +3,7 @@ package rosparam
 import (
 	"errors"
 	"math"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -177,6 +178,18 @@ func TestLoadFileMissing(t *testing.T) {
 	var o Overrides
 	if err := o.LoadFile(filepath.Join("testdata", "nope.yaml")); err == nil {
 		t.Fatal("missing file accepted")
+	}
+	if err := o.LoadFile(os.DevNull); err != nil {
+		t.Errorf("empty file: %v", err)
+	}
+}
+
+func TestLoadFileTooBig(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "big.yaml")
+	must(t, os.WriteFile(name, make([]byte, MaxParamsFileSize+1), 0o600))
+	var o Overrides
+	if err := o.LoadFile(name); !errors.Is(err, ErrParamsFile) {
+		t.Errorf("LoadFile of a too big file: %v", err)
 	}
 }
 
