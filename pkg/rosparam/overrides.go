@@ -243,14 +243,15 @@ func (o *Overrides) walkParams(m *yaml.Node, node, prefix string) error {
 	return nil
 }
 
-// normaliseNode gives a node name or pattern its leading '/', collapses
-// repeated '/', drops a trailing one, and checks its characters.
+// normaliseNode gives a node name or pattern its leading '/' and checks it
+// as rcl does: name tokens of letters, digits and '_', or the wildcards '*'
+// and '**', separated by single '/'.
 func normaliseNode(node string) (string, error) {
-	parts := strings.FieldsFunc(node, func(r rune) bool { return r == '/' })
-	if len(parts) == 0 {
-		return "", fmt.Errorf("rosparam: %w: empty node name %q", ErrParamsFile, node)
-	}
+	parts := strings.Split(strings.TrimPrefix(node, "/"), "/")
 	for _, p := range parts {
+		if p == "" {
+			return "", fmt.Errorf("rosparam: %w: invalid node name %q (empty or repeated '/')", ErrParamsFile, node)
+		}
 		if p == "*" || p == "**" {
 			continue
 		}
