@@ -81,9 +81,10 @@ type entry struct {
 
 // New declares the parameters of cfg.Table with their start-up values: the
 // override for the node when one matches, else the default. It returns an
-// error wrapping ErrTable for a faulty table and ErrDeclare when an override
-// is refused (wrong type, out of range, validator), naming the parameter.
-// It calls OnEvent once with every declared parameter as new.
+// error wrapping ErrTable for a faulty table, and ErrDeclare when overrides
+// are refused (wrong type, out of range, validator: every refused one is
+// named) or when Config.Validate refuses the start-up set as a whole. It
+// calls OnEvent once with every declared parameter as new.
 func New(cfg Config) (*Store, error) {
 	if !strings.HasPrefix(cfg.Node, "/") {
 		return nil, fmt.Errorf("rosparam: node name %q must be fully qualified", cfg.Node)
@@ -114,25 +115,41 @@ func New(cfg Config) (*Store, error) {
 		overrides = cfg.Overrides.For(cfg.Node)
 	}
 	var declared []Parameter
+	var refused []error
 	for _, p := range table {
 		v := p.Default
 		if o, ok := overrides[p.Name]; ok {
+			delete(overrides, p.Name)
 			v = o
 			if isEmptyArray(o) {
 				if !isArray(p.Type) {
-					return nil, fmt.Errorf("rosparam: %w: %s: an empty sequence is not of type %s", ErrDeclare, p.Name, TypeName(p.Type))
+					refused = append(refused, fmt.Errorf("%s: an empty sequence is not of type %s", p.Name, TypeName(p.Type)))
+					continue
 				}
 				v = typedEmpty(p.Type)
 			}
 			if reason := p.accepts(v); reason != "" {
-				return nil, fmt.Errorf("rosparam: %w: %s: %s", ErrDeclare, p.Name, reason)
+				refused = append(refused, fmt.Errorf("%s: %s", p.Name, reason))
+				continue
 			}
-			delete(overrides, p.Name)
 		}
 		v = v.Clone()
 		s.params[p.Name] = &entry{param: p, desc: p.Descriptor(), value: v}
 		s.names = append(s.names, p.Name)
 		declared = append(declared, Parameter{Name: p.Name, Value: v.Clone()})
+	}
+	if len(refused) > 0 {
+		return nil, fmt.Errorf("rosparam: %w: %w", ErrDeclare, errors.Join(refused...))
+	}
+	if s.validate != nil {
+		if err := s.validate(cloneParams(declared), func(name string) ParameterValue {
+			if e, ok := s.params[name]; ok {
+				return e.value.Clone()
+			}
+			return ParameterValue{}
+		}); err != nil {
+			return nil, fmt.Errorf("rosparam: %w: %w", ErrDeclare, err)
+		}
 	}
 	sort.Strings(s.names)
 	for name := range overrides {

@@ -122,6 +122,38 @@ func TestNewRefusesOverrides(t *testing.T) {
 	}
 }
 
+func TestNewReportsEveryRefusal(t *testing.T) {
+	var o Overrides
+	must(t, o.AddYAML([]byte("/**:\n  ros__parameters: {rate: 7, limits: {linear: 1}, enabled: 1}\n")))
+	_, err := New(Config{Node: "/drv", Table: testTable(), Overrides: &o})
+	for _, want := range []string{"{rate} doesn't comply", "{limits.linear} is of type {double}", "{enabled} is of type {bool}"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v does not mention %q", err, want)
+		}
+	}
+}
+
+func TestNewValidatesStartupSet(t *testing.T) {
+	var o Overrides
+	must(t, o.Set("/**", "limits.linear", Double(2)))
+	validate := func(update []Parameter, current func(string) ParameterValue) error {
+		if len(update) != len(testTable())+1 {
+			return fmt.Errorf("update of %d parameters", len(update))
+		}
+		if current("limits.linear").DoubleValue > current("limits.angular").DoubleValue {
+			return errors.New("linear above angular")
+		}
+		return nil
+	}
+	_, err := New(Config{Node: "/drv", Table: testTable(), Overrides: &o, Validate: validate})
+	if !errors.Is(err, ErrDeclare) || !strings.Contains(err.Error(), "linear above angular") {
+		t.Errorf("New: %v", err)
+	}
+	if _, err := New(Config{Node: "/drv", Table: testTable(), Validate: validate}); err != nil {
+		t.Errorf("defaults refused: %v", err)
+	}
+}
+
 func TestEmptyArrayOverride(t *testing.T) {
 	var o Overrides
 	must(t, o.AddYAML([]byte("/**:\n  ros__parameters:\n    gains: []\n")))
