@@ -1,3 +1,5 @@
 module github.com/telebridge/telebridge
 
 go 1.24
+
+require gopkg.in/yaml.v3 v3.0.1
