@@ -2,6 +2,8 @@ module github.com/telebridge/telebridge
 
 go 1.24
 
+require gopkg.in/yaml.v3 v3.0.1
+
 require (
 	github.com/alessio/shellescape v1.4.2 // indirect
 	github.com/fsnotify/fsnotify v1.6.0 // indirect
@@ -27,7 +29,6 @@ require (
 	golang.org/x/text v0.9.0 // indirect
 	golang.org/x/tools v0.28.0 // indirect
 	gopkg.in/ini.v1 v1.67.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
 
 tool github.com/tiiuae/rclgo/cmd/rclgo-gen
