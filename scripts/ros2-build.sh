@@ -8,9 +8,12 @@
 #
 # CMakeLists.txt calls it during `colcon build` once telebridge_interfaces'
 # C typesupport exists in BUILD_DIR/interfaces. It needs a sourced ROS 2
-# Humble (AMENT_PREFIX_PATH). The bindings go to internal/rosmsg/ (ignored by
-# git): rclgo-gen bakes the include and library paths of the installation
-# into them, so they are made on the machine that builds.
+# Humble (AMENT_PREFIX_PATH). rclgo-gen bakes the include and library paths
+# of the installation into the bindings, so they are made on the machine that
+# builds, in BUILD_DIR/rosmsg as a module of their own
+# (github.com/telebridge/telebridge/internal/rosmsg) joined to the source by
+# BUILD_DIR/go.work: the source tree stays clean, and `go vet ./...` there
+# never meets cgo code whose headers live in a build directory.
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 BUILD_DIR BIN_DIR NODE..." >&2; exit 2; }
 build=$(cd "$1" && pwd) bindir=$2
@@ -40,16 +43,23 @@ done
 [ -d "$stage/msg" ] || [ -d "$stage/srv" ] && include+=(--include-package-deps telebridge_interfaces)
 
 log="$build/rclgo-gen.log"
-rm -rf "$src/internal/rosmsg"
+gen="$build/rosmsg"
+rm -rf "$gen"
 (cd "$src" && ROS_DISTRO=humble "$GO" tool rclgo-gen generate \
 	--root-path "$AMENT_PREFIX_PATH" --root-path "$build/rclgo-roots" \
-	--dest-path "$src/internal/rosmsg" \
+	--dest-path "$gen" \
 	--message-module-prefix github.com/telebridge/telebridge/internal/rosmsg \
 	--cgo-flags-path= "${include[@]}") >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 if grep -E '^(Error|Failed)' "$log" >&2; then
 	echo "ros2-build: rclgo-gen could not generate every binding (log: $log)" >&2
 	exit 1
 fi
+
+rclgo=$(cd "$src" && "$GO" list -m -f '{{.Version}}' github.com/tiiuae/rclgo)
+printf 'module github.com/telebridge/telebridge/internal/rosmsg\n\ngo 1.24\n\nrequire github.com/tiiuae/rclgo %s\n' "$rclgo" >"$gen/go.mod"
+cp "$src/go.sum" "$gen/go.sum"
+printf 'go 1.24\n\nuse (\n\t%s\n\t%s\n)\n' "$src" "$gen" >"$build/go.work"
+export GOWORK="$build/go.work"
 
 # Our own typesupport comes from the build tree; ROS 2's from its prefix.
 # --disable-new-dtags writes RPATH (not RUNPATH), which also covers the
