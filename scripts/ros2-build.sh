@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# ros2-build.sh BUILD_DIR BIN_DIR NODE...
+# ros2-build.sh BUILD_DIR BIN_DIR
 #
 # Generates the Go bindings of the ROS 2 interfaces the nodes use (standard
 # ones from the sourced ROS 2 installation, telebridge_interfaces from
-# interfaces/) with the rclgo-gen pinned in go.mod, then builds each node
-# (cmd/NODE, `go build -tags ros2`) into BIN_DIR.
+# interfaces/) with the rclgo-gen pinned in go.mod, then builds into BIN_DIR
+# every node (each cmd/NAME whose main is built with the ros2 tag) and the
+# simulators (cmd/*-sim) that launch files start with sim:=true.
 #
 # CMakeLists.txt calls it during `colcon build` once telebridge_interfaces'
 # C typesupport exists in BUILD_DIR/interfaces. It needs a sourced ROS 2
@@ -15,9 +16,8 @@
 # BUILD_DIR/go.work: the source tree stays clean, and `go vet ./...` there
 # never meets cgo code whose headers live in a build directory.
 set -euo pipefail
-[ $# -ge 2 ] || { echo "usage: $0 BUILD_DIR BIN_DIR NODE..." >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: $0 BUILD_DIR BIN_DIR" >&2; exit 2; }
 build=$(cd "$1" && pwd) bindir=$2
-shift 2
 src=$(cd "$(dirname "$0")/.." && pwd)
 GO=${GO:-go}
 : "${AMENT_PREFIX_PATH:?source /opt/ros/humble/setup.bash first}"
@@ -68,6 +68,14 @@ ifc="$build/interfaces"
 export CGO_CFLAGS="-I$ifc/rosidl_generator_c ${CGO_CFLAGS:-}"
 export CGO_LDFLAGS="-L$ifc -Wl,--disable-new-dtags ${CGO_LDFLAGS:-}"
 mkdir -p "$bindir"
-for node in "$@"; do
-	(cd "$src" && "$GO" build -tags ros2 -o "$bindir/$node" "./cmd/$node")
+cd "$src"
+nodes=$( (grep -l '^//go:build ros2' cmd/*/*.go 2>/dev/null || true) | xargs -r -n1 dirname | sort -u)
+for dir in $nodes; do
+	echo "ros2-build: node $(basename "$dir")"
+	"$GO" build -tags ros2 -o "$bindir/$(basename "$dir")" "./$dir"
+done
+for dir in cmd/*-sim; do
+	[ -d "$dir" ] || continue
+	echo "ros2-build: simulator $(basename "$dir")"
+	"$GO" build -o "$bindir/$(basename "$dir")" "./$dir"
 done
