@@ -34,7 +34,7 @@ func fastConfig() servosila.Config {
 
 func startRig(t *testing.T, cfg servosila.Config) *rig {
 	t.Helper()
-	sim, err := servosilasim.New(servosilasim.Config{TelemetryRate: 50, PhysicsRate: 200})
+	sim, err := servosilasim.New(servosilasim.Config{TelemetryRate: 50, PhysicsRate: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestPositionTargetReached(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(3 * time.Second) // typically 1 s; slack for loaded CI machines
 	for j := range targets {
 		for !r.drv.JointStatus(j).State.Done() {
 			if time.Now().After(deadline) {
