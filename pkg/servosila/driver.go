@@ -278,7 +278,7 @@ func (d *Driver) Run(ctx context.Context) error {
 	}
 	d.shutdown()
 	stopRx()
-	if rxErr := <-rxDone; rxErr != nil && !errors.Is(rxErr, context.Canceled) && err == nil {
+	if rxErr := <-rxDone; rxErr != nil && !errors.Is(rxErr, context.Canceled) && !errors.Is(rxErr, context.DeadlineExceeded) && err == nil {
 		err = rxErr
 	}
 	if cerr := d.conn.Close(); cerr != nil && err == nil {

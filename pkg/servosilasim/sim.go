@@ -201,13 +201,18 @@ func (s *Sim) Run(ctx context.Context) error {
 	})
 	cancel()
 	rxErr := <-rxDone
-	if errors.Is(err, context.Canceled) {
+	if ended(err) {
 		err = nil
 	}
-	if err == nil && rxErr != nil && !errors.Is(rxErr, context.Canceled) {
+	if err == nil && rxErr != nil && !ended(rxErr) {
 		err = rxErr
 	}
 	return err
+}
+
+// ended reports whether err is the end of a context, not a failure.
+func ended(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
 // handle decodes one remote-control packet (receive goroutine).
