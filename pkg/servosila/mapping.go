@@ -296,3 +296,18 @@ func abs16(u int16) int16 {
 	}
 	return u
 }
+
+// DroppedNames returns the names of the channels in a Mapping.Encode mask,
+// comma-separated ("" for none).
+func DroppedNames(mask uint32) string {
+	s := ""
+	for i := 0; i < numAxisChannels; i++ {
+		if mask&(1<<i) != 0 {
+			if s != "" {
+				s += ", "
+			}
+			s += channelName(i)
+		}
+	}
+	return s
+}
