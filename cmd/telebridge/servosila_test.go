@@ -149,7 +149,8 @@ func TestServosilaScriptedDrive(t *testing.T) {
 		t.Skip("scripted drive takes about 6 s")
 	}
 	t.Parallel()
-	code, out, errOut := call(t, "", "servosila", "--script")
+	// No terminal on stdin: the scripted drive runs without --script.
+	code, out, errOut := call(t, "", "servosila")
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
