@@ -21,11 +21,16 @@ import (
 // latched.
 var ErrEStopped = errors.New("servosila: emergency stop latched")
 
-// stamped is a command with the safety generation it was given in; a
-// command from an older generation (before an e-stop or a release) is
-// never executed.
-type stamped struct {
-	cmd Command
+// twistCmd and jointCmd are the two command sources, each with the safety
+// generation it was given in: a command from an older generation (before
+// an e-stop or a release) is never executed.
+type twistCmd struct {
+	linear, angular float64
+	gen             uint64
+}
+
+type jointCmd struct {
+	v   [NumJoints]float64
 	gen uint64
 }
 
@@ -33,14 +38,24 @@ type stamped struct {
 // latest command as remote-control packets at a fixed rate and receives
 // telemetry. Create it with New, run it with Run; every other method is
 // safe for concurrent use.
+//
+// The receive goroutine is the only reader of the socket. Packets are
+// written by the send loop and, for an immediate e-stop, by EStop's caller;
+// both hold the driver's lock, so writes never interleave.
+//
+// Commands come from two sources, each with its own timeout: the chassis
+// (SetTwist) and the joints (SetJointVelocities); SetCommand sets both.
+// Position targets (SetJointTarget) take precedence over joint velocities
+// of the same joint.
 type Driver struct {
 	cfg   Config
 	conn  *net.UDPConn
 	robot netip.AddrPort
 	odo   *odometry.Odometry // guarded by mu
 
-	cmd mailbox.Latest[stamped]
-	tel mailbox.Latest[Telemetry]
+	twist  mailbox.Latest[twistCmd] // chassis command source
+	joints mailbox.Latest[jointCmd] // joint velocity command source
+	tel    mailbox.Latest[Telemetry]
 
 	link  udplink.Counters
 	drops DropCounters
@@ -54,7 +69,7 @@ type Driver struct {
 	headlight bool
 	arm       *ArmController
 	telSeq    uint64
-	twist     odometry.Twist2D // velocity in force since the last tick
+	inForce   odometry.Twist2D // chassis velocity sent at the last tick
 	last      Sent
 	rc        RemoteControl
 	buf       [64]byte // encode buffer (a packet is 57 bytes)
@@ -81,7 +96,8 @@ type Sent struct {
 	// Dropped is the Mapping.Encode mask of channels that could not go out
 	// together with a higher-priority one (e.g. waist while driving).
 	Dropped uint32
-	// Stale reports that the command had timed out (or none was given).
+	// Stale reports that neither command source was fresh (both timed
+	// out, or none was given).
 	Stale bool
 }
 
@@ -135,24 +151,65 @@ func (d *Driver) Config() Config { return d.cfg }
 // LocalAddr returns the address of the driver's socket.
 func (d *Driver) LocalAddr() netip.AddrPort { return d.conn.LocalAddr().(*net.UDPAddr).AddrPort() }
 
-// SetCommand makes cmd the latest command; the sender repeats it until it
-// is replaced or older than CommandTimeout. A command with NaN or infinite
+// SetCommand makes cmd the latest command of both sources (chassis and
+// joints) and sets the headlight; the sender repeats it until it is
+// replaced or older than CommandTimeout. A command with NaN or infinite
 // values is refused with ErrInvalidCommand and changes nothing. A non-zero
 // velocity for a joint under position control cancels its target.
 func (d *Driver) SetCommand(cmd Command) error {
 	if err := cmd.Validate(); err != nil {
 		return err
 	}
+	now := time.Now()
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.headlight = cmd.Headlight
+	d.twist.Store(twistCmd{linear: cmd.Linear, angular: cmd.Angular, gen: d.gen}, now)
+	d.setJointsLocked(cmd.Joints, now)
+	return nil
+}
+
+// SetTwist sets only the chassis command: linear [m/s] and angular
+// [rad/s] (the cmd_vel source). Joint velocities from SetJointVelocities
+// are kept; each source has its own CommandTimeout.
+func (d *Driver) SetTwist(linear, angular float64) error {
+	if err := (Command{Linear: linear, Angular: angular}).Validate(); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.twist.Store(twistCmd{linear: linear, angular: angular, gen: d.gen}, time.Now())
+	return nil
+}
+
+// SetJointVelocities sets only the joint velocities [rad/s], indexed by
+// Joint (the arm jog source); the chassis command is kept. A non-zero
+// velocity for a joint under position control cancels its target.
+func (d *Driver) SetJointVelocities(v [NumJoints]float64) error {
+	if err := (Command{Joints: v}).Validate(); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.setJointsLocked(v, time.Now())
+	return nil
+}
+
+// SetHeadlight switches the headlight; it is not subject to the command
+// timeout nor to the e-stop.
+func (d *Driver) SetHeadlight(on bool) {
+	d.mu.Lock()
+	d.headlight = on
+	d.mu.Unlock()
+}
+
+func (d *Driver) setJointsLocked(v [NumJoints]float64, now time.Time) {
 	for _, j := range ArmJoints {
-		if cmd.Joints[j] != 0 {
+		if v[j] != 0 {
 			d.arm.Cancel(j)
 		}
 	}
-	d.headlight = cmd.Headlight
-	d.cmd.Store(stamped{cmd: cmd, gen: d.gen}, time.Now())
-	return nil
+	d.joints.Store(jointCmd{v: v, gen: d.gen}, now)
 }
 
 // SetJointTarget starts position control of an arm joint (waist, shoulder,
@@ -320,8 +377,11 @@ func (d *Driver) tick(now time.Time) {
 	var cmd Command
 	stale := true
 	if !d.estop {
-		if c, ok := d.cmd.Fresh(now, d.cfg.CommandTimeout); ok && c.gen == d.gen {
-			cmd, stale = c.cmd, false
+		if c, ok := d.twist.Fresh(now, d.cfg.CommandTimeout); ok && c.gen == d.gen {
+			cmd.Linear, cmd.Angular, stale = c.linear, c.angular, false
+		}
+		if c, ok := d.joints.Fresh(now, d.cfg.CommandTimeout); ok && c.gen == d.gen {
+			cmd.Joints, stale = c.v, false
 		}
 		d.arm.Step(now, d.cfg.TelemetryTimeout, &cmd.Joints)
 		for _, j := range ArmJoints {
@@ -359,8 +419,8 @@ func (d *Driver) sendLocked(now time.Time, cmd Command, stale bool) {
 	var out Channels
 	d.cfg.Mapping.Decode(&out, &d.rc)
 	exec := d.cfg.Calibration.Velocities(&out)
-	_ = d.odo.Update(d.twist, now) // finite by construction
-	d.twist = odometry.Twist2D{V: exec.Linear, W: exec.Angular}
+	_ = d.odo.Update(d.inForce, now) // finite by construction
+	d.inForce = odometry.Twist2D{V: exec.Linear, W: exec.Angular}
 	d.last = Sent{At: now, Command: exec, Packet: d.rc, Dropped: dropped, Stale: stale}
 	pkt, _ := EncodeRemoteControl(d.buf[:], &d.rc) // buffer has the right size
 	if _, err := d.conn.WriteToUDPAddrPort(pkt, d.robot); err != nil {

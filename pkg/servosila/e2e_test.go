@@ -370,3 +370,37 @@ func TestSimulatorCountsMalformed(t *testing.T) {
 		t.Errorf("malformed packets changed the simulator: %+v", st)
 	}
 }
+
+func TestSeparateSourcesTimeOutSeparately(t *testing.T) {
+	r := startRig(t, fastConfig())
+	neck := [servosila.NumJoints]float64{servosila.Neck: 0.3}
+	// Both sources fresh: the neck moves while the chassis drives.
+	end := time.Now().Add(200 * time.Millisecond)
+	for time.Now().Before(end) {
+		if err := r.drv.SetTwist(0.3, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.drv.SetJointVelocities(neck); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	st := r.waitFor(t, "driving with the neck moving", 200*time.Millisecond, func(s servosilasim.State) bool {
+		return s.Linear > 0.29 && s.JointVel[servosila.Neck] > 0.29
+	})
+	// Only the joint source keeps refreshing: the chassis times out alone.
+	end = time.Now().Add(500 * time.Millisecond)
+	for time.Now().Before(end) {
+		if err := r.drv.SetJointVelocities(neck); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	st = r.sim.State()
+	if st.Linear != 0 || math.Abs(st.JointVel[servosila.Neck]-0.3) > 1e-4 {
+		t.Errorf("after the chassis timeout: linear %g m/s, neck %g rad/s; want 0 and 0.3", st.Linear, st.JointVel[servosila.Neck])
+	}
+	if err := r.drv.SetTwist(math.NaN(), 0); !errors.Is(err, servosila.ErrInvalidCommand) {
+		t.Errorf("NaN twist: %v", err)
+	}
+}
