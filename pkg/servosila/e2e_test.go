@@ -169,7 +169,7 @@ func TestCommandTimeoutStopsRobot(t *testing.T) {
 		t.Fatal(err)
 	}
 	given := time.Now()
-	r.waitFor(t, "robot moving", 200*time.Millisecond, func(s servosilasim.State) bool { return s.Linear > 0.29 })
+	r.waitFor(t, "robot moving", 500*time.Millisecond, func(s servosilasim.State) bool { return s.Linear > 0.29 })
 	st := r.waitFor(t, "robot stopped by the command timeout", time.Second, func(s servosilasim.State) bool { return s.Linear == 0 })
 	took := time.Since(given)
 	if took < cfg.CommandTimeout {
@@ -188,9 +188,15 @@ func TestEStopLatchesUntilReleased(t *testing.T) {
 	r := startRig(t, fastConfig())
 	drive := servosila.Command{Linear: 0.3}
 	r.hold(t, drive, 100*time.Millisecond)
-	r.waitFor(t, "moving", 200*time.Millisecond, func(s servosilasim.State) bool { return s.Linear > 0 })
+	r.waitFor(t, "moving", 500*time.Millisecond, func(s servosilasim.State) bool { return s.Linear > 0 })
+	before := r.drv.Status()
 	r.drv.EStop()
-	r.waitFor(t, "stopped by e-stop", 100*time.Millisecond, func(s servosilasim.State) bool { return s.Linear == 0 })
+	// A zero packet went out (TestEStopSendsAtOnce shows it is sent
+	// inside EStop, without a tick).
+	if after := r.drv.Status(); after.Sent <= before.Sent || after.Last.Packet.Axes != ([servosila.NumAxes]int16{}) {
+		t.Fatalf("EStop did not send a zero packet at once: sent %d -> %d, last %+v", before.Sent, after.Sent, after.Last.Packet)
+	}
+	r.waitFor(t, "stopped by e-stop", 300*time.Millisecond, func(s servosilasim.State) bool { return s.Linear == 0 })
 	// Fresh commands while latched move nothing.
 	r.hold(t, drive, 200*time.Millisecond)
 	if st := r.sim.State(); st.Linear != 0 || st.Last.Axes != ([servosila.NumAxes]int16{}) {
@@ -209,7 +215,7 @@ func TestEStopLatchesUntilReleased(t *testing.T) {
 		t.Fatalf("release resumed an old command: %+v", st)
 	}
 	r.hold(t, drive, 100*time.Millisecond)
-	r.waitFor(t, "moving after release and a new command", 200*time.Millisecond, func(s servosilasim.State) bool { return s.Linear > 0 })
+	r.waitFor(t, "moving after release and a new command", 500*time.Millisecond, func(s servosilasim.State) bool { return s.Linear > 0 })
 }
 
 func TestShutdownStopsSimulator(t *testing.T) {
@@ -221,7 +227,7 @@ func TestShutdownStopsSimulator(t *testing.T) {
 	before := r.sim.State().ZeroPackets
 	r.drv.SetCommand(servosila.Command{Linear: 0.3}) // still fresh at shutdown
 	r.stop(t)
-	st := r.waitFor(t, "zeros received", 100*time.Millisecond, func(s servosilasim.State) bool {
+	st := r.waitFor(t, "zeros received", 300*time.Millisecond, func(s servosilasim.State) bool {
 		return s.ZeroPackets-before >= 5 && s.Linear == 0
 	})
 	if !st.LinkUp {
@@ -385,7 +391,7 @@ func TestSeparateSourcesTimeOutSeparately(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	st := r.waitFor(t, "driving with the neck moving", 200*time.Millisecond, func(s servosilasim.State) bool {
+	st := r.waitFor(t, "driving with the neck moving", 500*time.Millisecond, func(s servosilasim.State) bool {
 		return s.Linear > 0.29 && s.JointVel[servosila.Neck] > 0.29
 	})
 	// Only the joint source keeps refreshing: the chassis times out alone.
