@@ -163,3 +163,15 @@ func TestServosilaScriptedDrive(t *testing.T) {
 		t.Errorf("a check failed:\n%s", out)
 	}
 }
+
+func TestServosilaFlags(t *testing.T) {
+	if code, _, errOut := call(t, "", "servosila", "--robot", "not-an-address"); code != 1 || !strings.Contains(errOut, "robot address") {
+		t.Errorf("bad robot address: exit %d, %s", code, errOut)
+	}
+	if code, _, _ := call(t, "", "servosila", "extra"); code != 2 {
+		t.Errorf("extra argument: exit %d, want 2", code)
+	}
+	if code, _, errOut := call(t, "", "servosila", "--rate", "-1"); code != 1 || !strings.Contains(errOut, "SendRate") {
+		t.Errorf("zero rate: exit %d, %s", code, errOut)
+	}
+}

@@ -335,8 +335,11 @@ func TestForeignAndMalformedPacketsCounted(t *testing.T) {
 	send(robot, append(evilRaw, 0)) // long
 	send(robot, wrongType)
 	send(robot, fewMotors) // fewer records than the joints need
-	s := waitStats(func(s servosila.Status) bool { return s.Link.Received == 6 })
-	if s.Link.Foreign != 1 || s.Length != 2 || s.Frame != 1 || s.Motors != 1 || s.Link.Malformed != 4 || s.Link.Accepted != 1 {
+	video := make([]byte, 1200)
+	video[0] = 4
+	send(robot, video) // a video frame: recognised, ignored
+	s := waitStats(func(s servosila.Status) bool { return s.Link.Received == 7 })
+	if s.Link.Foreign != 1 || s.Length != 2 || s.Frame != 1 || s.Motors != 1 || s.Link.Malformed != 4 || s.Video != 1 || s.Link.Accepted != 2 {
 		t.Errorf("counters %+v", s)
 	}
 	got, gotAt, _ := drv.Telemetry()
