@@ -126,3 +126,29 @@ func TestStallBelowStartVelocity(t *testing.T) {
 		t.Errorf("tracks moved at 0.1 m/s: %+v", st)
 	}
 }
+
+func TestSimStepAllocs(t *testing.T) {
+	s, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.conn.Close()
+	rc := servosila.RemoteControl{FrameType: 1}
+	rc.Axes[1] = 20000
+	raw, _ := servosila.EncodeRemoteControl(make([]byte, 64), &rc)
+	from := s.Addr() // telemetry goes back to the simulator's own socket
+	now := time.Now()
+	if n := testing.AllocsPerRun(100, func() {
+		now = now.Add(10 * time.Millisecond)
+		if err := s.handle(raw, from, now); err != nil {
+			t.Fatal(err)
+		}
+		s.advance(now)
+		s.sendTelemetry()
+	}); n != 0 {
+		t.Errorf("%v allocs per packet + step + telemetry", n)
+	}
+	if st := s.State(); st.Linear == 0 || st.TelemetrySent == 0 {
+		t.Errorf("state %+v", st)
+	}
+}
