@@ -5,78 +5,79 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
-// ErrParam is wrapped by every parameter error.
+// ErrParam is wrapped by ApplyParameters errors.
 var ErrParam = errors.New("servosila: parameter")
 
-// ParamType is the ROS type of a parameter.
-type ParamType string
-
-// Parameter types (as ROS 2 names them).
-const (
-	ParamString ParamType = "string"
-	ParamInt    ParamType = "integer"
-	ParamDouble ParamType = "double"
-)
-
-// Param is one parameter of a Servosila node: the table a ROS layer
-// declares, with the Config field behind it. Values are string, int64 or
-// float64 according to Type.
-type Param struct {
-	Name        string
-	Type        ParamType
-	Default     any
-	Unit        string // "" when dimensionless
-	Description string
-	// Min and Max bound numbers (inclusive); Min > Max means unbounded.
-	Min, Max float64
-	// ReadOnly parameters are taken at start only.
-	ReadOnly bool
-
-	get func(c *Config) any
-	set func(c *Config, v any)
+// param is one table entry with the Config field behind it.
+type param struct {
+	rosparam.Param
+	get func(c *Config) rosparam.ParameterValue
+	set func(c *Config, v rosparam.ParameterValue)
 }
 
-func strParam(name, def, desc string, get func(*Config) *string) Param {
-	return Param{Name: name, Type: ParamString, Default: def, Description: desc, Min: 1, Max: 0, ReadOnly: true,
-		get: func(c *Config) any { return *get(c) }, set: func(c *Config, v any) { *get(c) = v.(string) }}
+func strParam(name, def, desc string, field func(*Config) *string) param {
+	return param{
+		Param: rosparam.Param{Name: name, Type: rosparam.ParameterString, Default: rosparam.String(def), Description: desc, ReadOnly: true},
+		get:   func(c *Config) rosparam.ParameterValue { return rosparam.String(*field(c)) },
+		set:   func(c *Config, v rosparam.ParameterValue) { *field(c) = v.StringValue },
+	}
 }
 
-func floatParam(name string, def float64, unit, desc string, min, max float64, ro bool, get func(*Config) *float64) Param {
-	return Param{Name: name, Type: ParamDouble, Default: def, Unit: unit, Description: desc, Min: min, Max: max, ReadOnly: ro,
-		get: func(c *Config) any { return *get(c) }, set: func(c *Config, v any) { *get(c) = v.(float64) }}
+func floatParam(name string, def float64, unit, desc string, from, to float64, ro bool, field func(*Config) *float64) param {
+	return param{
+		Param: rosparam.Param{Name: name, Type: rosparam.ParameterDouble, Default: rosparam.Double(def), Unit: unit,
+			Description: desc, Range: &rosparam.Range{From: from, To: to}, ReadOnly: ro},
+		get: func(c *Config) rosparam.ParameterValue { return rosparam.Double(*field(c)) },
+		set: func(c *Config, v rosparam.ParameterValue) { *field(c) = v.DoubleValue },
+	}
 }
 
-func durParam(name string, def time.Duration, desc string, min, max float64, get func(*Config) *time.Duration) Param {
-	return Param{Name: name, Type: ParamDouble, Default: def.Seconds(), Unit: "s", Description: desc, Min: min, Max: max,
-		get: func(c *Config) any { return get(c).Seconds() },
-		set: func(c *Config, v any) { *get(c) = time.Duration(math.Round(v.(float64) * float64(time.Second))) }}
+func durParam(name string, def time.Duration, desc string, from, to float64, field func(*Config) *time.Duration) param {
+	return param{
+		Param: rosparam.Param{Name: name, Type: rosparam.ParameterDouble, Default: rosparam.Double(def.Seconds()), Unit: "s",
+			Description: desc, Range: &rosparam.Range{From: from, To: to}},
+		get: func(c *Config) rosparam.ParameterValue { return rosparam.Double(field(c).Seconds()) },
+		set: func(c *Config, v rosparam.ParameterValue) {
+			*field(c) = time.Duration(math.Round(v.DoubleValue * float64(time.Second)))
+		},
+	}
 }
 
-func intParam(name string, def int64, desc string, min, max float64, get func(*Config) *int) Param {
-	return Param{Name: name, Type: ParamInt, Default: def, Description: desc, Min: min, Max: max, ReadOnly: true,
-		get: func(c *Config) any { return int64(*get(c)) }, set: func(c *Config, v any) { *get(c) = int(v.(int64)) }}
+func intParam(name string, def int64, desc string, from, to float64, field func(*Config) *int) param {
+	return param{
+		Param: rosparam.Param{Name: name, Type: rosparam.ParameterInteger, Default: rosparam.Integer(def), Description: desc,
+			Range: &rosparam.Range{From: from, To: to}, ReadOnly: true},
+		get: func(c *Config) rosparam.ParameterValue { return rosparam.Integer(int64(*field(c))) },
+		set: func(c *Config, v rosparam.ParameterValue) { *field(c) = int(v.IntegerValue) },
+	}
 }
 
-func frameParam(name string, def int64, desc string, get func(*Config) *uint8) Param {
-	return Param{Name: name, Type: ParamInt, Default: def, Description: desc, Min: 0, Max: 255, ReadOnly: true,
-		get: func(c *Config) any { return int64(*get(c)) }, set: func(c *Config, v any) { *get(c) = uint8(v.(int64)) }}
+func frameParam(name string, def int64, desc string, field func(*Config) *uint8) param {
+	return param{
+		Param: rosparam.Param{Name: name, Type: rosparam.ParameterInteger, Default: rosparam.Integer(def), Description: desc,
+			Range: &rosparam.Range{From: 0, To: 255}, ReadOnly: true},
+		get: func(c *Config) rosparam.ParameterValue { return rosparam.Integer(int64(*field(c))) },
+		set: func(c *Config, v rosparam.ParameterValue) { *field(c) = uint8(v.IntegerValue) },
+	}
 }
 
-// Params returns the parameter table of a Servosila node, in a stable
-// order. Defaults are those of Config.WithDefaults.
-func Params() []Param {
+// params is the table, in a stable order; defaults are those of
+// Config.WithDefaults (checked by a test).
+func params() []param {
 	def := DefaultCalibration()
-	p := []Param{
-		strParam("robot_address", "10.42.0.1:10000", "UDP address of the vendor server", func(c *Config) *string { return &c.Robot }),
+	p := []param{
+		strParam("robot_address", "10.42.0.1:10000", "UDP address (host:port) of the vendor server", func(c *Config) *string { return &c.Robot }),
 		strParam("local_address", ":0", "local UDP address to bind", func(c *Config) *string { return &c.Local }),
 		frameParam("frame_type.remote_control", 1, "frame type id of remote-control packets", func(c *Config) *uint8 { return &c.Frames.RemoteControl }),
 		frameParam("frame_type.telemetry", 2, "frame type id of telemetry packets", func(c *Config) *uint8 { return &c.Frames.Telemetry }),
 		frameParam("frame_type.video", 4, "frame type id of video frames (ignored)", func(c *Config) *uint8 { return &c.Frames.Video }),
-		floatParam("calibration.linear", def.Linear, "units/(m/s)", "chassis scale (English paper; Russian paper 72021.739)", 1, 1e7, true, func(c *Config) *float64 { return &c.Calibration.Linear }),
-		floatParam("calibration.angular", def.Angular, "units/(rad/s)", "chassis yaw scale (English paper; Russian paper 24000)", 1, 1e7, true, func(c *Config) *float64 { return &c.Calibration.Angular }),
-		floatParam("min_start_velocity", 0.2, "m/s, rad/s", "smallest non-zero chassis command, sign kept (negative disables)", -1, 1, false, func(c *Config) *float64 { return &c.MinStartVelocity }),
+		floatParam("calibration.linear", def.Linear, "1/(m/s)", "protocol units per m/s of the chassis (English paper; Russian paper 72021.739)", 1, 1e7, true, func(c *Config) *float64 { return &c.Calibration.Linear }),
+		floatParam("calibration.angular", def.Angular, "1/(rad/s)", "protocol units per rad/s of chassis yaw (English paper; Russian paper 24000)", 1, 1e7, true, func(c *Config) *float64 { return &c.Calibration.Angular }),
+		floatParam("min_start_velocity", 0.2, "m/s", "smallest non-zero chassis command (also in rad/s), sign kept; negative disables", -1, 1, false, func(c *Config) *float64 { return &c.MinStartVelocity }),
 		floatParam("max_linear", 0.45, "m/s", "chassis speed limit", 0.01, 10, false, func(c *Config) *float64 { return &c.MaxLinear }),
 		floatParam("max_angular", 1.3, "rad/s", "chassis yaw rate limit", 0.01, 10, false, func(c *Config) *float64 { return &c.MaxAngular }),
 		floatParam("send_rate", 5, "Hz", "remote-control packet rate", 0.5, 100, true, func(c *Config) *float64 { return &c.SendRate }),
@@ -91,7 +92,7 @@ func Params() []Param {
 	for j := Joint(0); j < NumJoints; j++ {
 		p = append(p,
 			floatParam("max_velocity."+j.String(), 0.5, "rad/s", j.String()+" velocity limit", 0.01, 10, false, func(c *Config) *float64 { return &c.MaxJoint[j] }),
-			floatParam("calibration."+j.String(), def.Joints[j], "units/(rad/s)", j.String()+" scale (assumed: full stick = 0.5 rad/s)", 1, 1e7, true, func(c *Config) *float64 { return &c.Calibration.Joints[j] }),
+			floatParam("calibration."+j.String(), def.Joints[j], "1/(rad/s)", "protocol units per rad/s of the "+j.String()+" (assumed: full stick = 0.5 rad/s)", 1, 1e7, true, func(c *Config) *float64 { return &c.Calibration.Joints[j] }),
 			intParam("motor_slot."+j.String(), int64(DefaultMotorSlots()[j]), "telemetry record of the "+j.String()+" (-1: none)", -1, NumMotors-1, func(c *Config) *int { return &c.MotorSlots[j] }),
 		)
 	}
@@ -102,6 +103,18 @@ func Params() []Param {
 		)
 	}
 	return p
+}
+
+// ParameterTable returns the parameter table of a Servosila driver node
+// (name, type, default, unit, description, range, read-only), for
+// rosparam.New. The gamepad mapping is not exposed as parameters.
+func ParameterTable() rosparam.Table {
+	ps := params()
+	t := make(rosparam.Table, len(ps))
+	for i, p := range ps {
+		t[i] = p.Param
+	}
+	return t
 }
 
 // fillPointers gives the pointer fields their defaults so that parameters
@@ -121,49 +134,51 @@ func (c *Config) fillPointers() {
 	}
 }
 
-// Param returns the current value of the named parameter.
-func (c *Config) Param(name string) (any, error) {
-	for _, p := range Params() {
+// Parameter returns the value of the named parameter in c.
+func (c *Config) Parameter(name string) (rosparam.ParameterValue, error) {
+	for _, p := range params() {
 		if p.Name == name {
 			c.fillPointers()
 			return p.get(c), nil
 		}
 	}
-	return nil, fmt.Errorf("%w: unknown %q", ErrParam, name)
+	return rosparam.ParameterValue{}, fmt.Errorf("%w: unknown %q", ErrParam, name)
 }
 
-// SetParam checks a value against the table (type and range) and writes it
-// into c. It does not run the cross-field checks of WithDefaults.
-func (c *Config) SetParam(name string, v any) error {
-	for _, p := range Params() {
-		if p.Name != name {
+// ApplyParameters writes parameter values (as a rosparam.Store hands them
+// over: declared, typed and in range) into c. Unknown names and values of
+// the wrong type are refused; parameters of other layers (use_sim_time)
+// are skipped. Run WithDefaults afterwards for the cross-field checks.
+func (c *Config) ApplyParameters(ps []rosparam.Parameter) error {
+	table := params()
+	for _, in := range ps {
+		if in.Name == rosparam.UseSimTime {
 			continue
 		}
-		switch p.Type {
-		case ParamString:
-			if _, ok := v.(string); !ok {
-				return fmt.Errorf("%w: %s wants a string, got %T", ErrParam, name, v)
+		found := false
+		for _, p := range table {
+			if p.Name != in.Name {
+				continue
 			}
-		case ParamInt:
-			i, ok := v.(int64)
-			if !ok {
-				return fmt.Errorf("%w: %s wants an integer, got %T", ErrParam, name, v)
+			found = true
+			if in.Value.Type != p.Type {
+				return fmt.Errorf("%w: %s is a %s, got a %s", ErrParam, p.Name, rosparam.TypeName(p.Type), rosparam.TypeName(in.Value.Type))
 			}
-			if p.Min <= p.Max && (float64(i) < p.Min || float64(i) > p.Max) {
-				return fmt.Errorf("%w: %s = %d outside [%g, %g]", ErrParam, name, i, p.Min, p.Max)
+			if r := p.Range; r != nil {
+				v := in.Value.DoubleValue
+				if p.Type == rosparam.ParameterInteger {
+					v = float64(in.Value.IntegerValue)
+				}
+				if !(v >= r.From && v <= r.To) {
+					return fmt.Errorf("%w: %s = %v outside [%g, %g] %s", ErrParam, p.Name, in.Value, r.From, r.To, p.Unit)
+				}
 			}
-		case ParamDouble:
-			f, ok := v.(float64)
-			if !ok {
-				return fmt.Errorf("%w: %s wants a double, got %T", ErrParam, name, v)
-			}
-			if bad(f) || (p.Min <= p.Max && (f < p.Min || f > p.Max)) {
-				return fmt.Errorf("%w: %s = %g outside [%g, %g] %s", ErrParam, name, f, p.Min, p.Max, p.Unit)
-			}
+			c.fillPointers()
+			p.set(c, in.Value)
 		}
-		c.fillPointers()
-		p.set(c, v)
-		return nil
+		if !found {
+			return fmt.Errorf("%w: unknown %q", ErrParam, in.Name)
+		}
 	}
-	return fmt.Errorf("%w: unknown %q", ErrParam, name)
+	return nil
 }
