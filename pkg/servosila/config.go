@@ -142,14 +142,7 @@ func (c Config) WithDefaults() (Config, error) {
 	if c.Frames == (FrameTypes{}) {
 		c.Frames = DefaultFrameTypes()
 	}
-	if c.Mapping == nil {
-		m := DefaultMapping()
-		c.Mapping = &m
-	}
-	if c.Calibration == nil {
-		cal := DefaultCalibration()
-		c.Calibration = &cal
-	}
+	c.fillPointers() // Mapping, Calibration, MotorSlots
 	if c.MinStartVelocity == 0 {
 		c.MinStartVelocity = 0.2
 	}
@@ -179,15 +172,28 @@ func (c Config) WithDefaults() (Config, error) {
 	if c.ShutdownInterval == 0 {
 		c.ShutdownInterval = 20 * time.Millisecond
 	}
-	if c.MotorSlots == nil {
-		s := DefaultMotorSlots()
-		c.MotorSlots = &s
-	}
 	var err error
 	if c.Arm, err = c.Arm.withDefaults(); err != nil {
 		return c, err
 	}
 	return c, c.validate()
+}
+
+// fillPointers gives the pointer fields their defaults so that parameters
+// can be written into them.
+func (c *Config) fillPointers() {
+	if c.Calibration == nil {
+		cal := DefaultCalibration()
+		c.Calibration = &cal
+	}
+	if c.Mapping == nil {
+		m := DefaultMapping()
+		c.Mapping = &m
+	}
+	if c.MotorSlots == nil {
+		s := DefaultMotorSlots()
+		c.MotorSlots = &s
+	}
 }
 
 func (c *Config) validate() error {

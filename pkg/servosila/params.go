@@ -117,23 +117,6 @@ func ParameterTable() rosparam.Table {
 	return t
 }
 
-// fillPointers gives the pointer fields their defaults so that parameters
-// can be written into them.
-func (c *Config) fillPointers() {
-	if c.Calibration == nil {
-		cal := DefaultCalibration()
-		c.Calibration = &cal
-	}
-	if c.Mapping == nil {
-		m := DefaultMapping()
-		c.Mapping = &m
-	}
-	if c.MotorSlots == nil {
-		s := DefaultMotorSlots()
-		c.MotorSlots = &s
-	}
-}
-
 // Parameter returns the value of the named parameter in c.
 func (c *Config) Parameter(name string) (rosparam.ParameterValue, error) {
 	for _, p := range params() {
