@@ -47,6 +47,12 @@ func teleop(ctx context.Context, s *servosilaSession, stdio stdio, sp teleopSpee
 		}
 	}()
 
+	return teleopLoop(ctx, s, keys, stdio.out, sp, 200*time.Millisecond)
+}
+
+// teleopLoop turns keys into commands every 50 ms and redraws the view
+// every redraw, until Ctrl-C / Ctrl-D, the end of keys, or ctx.
+func teleopLoop(ctx context.Context, s *servosilaSession, keys <-chan byte, out io.Writer, sp teleopSpeeds, redraw time.Duration) error {
 	hold := newKeyHold()
 	headlight := false
 	msg := "ready"
@@ -90,9 +96,9 @@ func teleop(ctx context.Context, s *servosilaSession, stdio stdio, sp teleopSpee
 			if err := s.drv.SetCommand(cmd); err != nil {
 				msg = err.Error()
 			}
-			if now.Sub(lastDraw) >= 200*time.Millisecond {
+			if now.Sub(lastDraw) >= redraw {
 				lastDraw = now
-				drawTeleop(stdio.out, s, cmd, msg)
+				drawTeleop(out, s, cmd, msg)
 			}
 		}
 	}

@@ -4,8 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/servosila"
+	"github.com/telebridge/telebridge/pkg/servosilasim"
 )
 
 // call runs telebridge with args and stdin, like main does.
@@ -174,4 +180,74 @@ func TestServosilaFlags(t *testing.T) {
 	if code, _, errOut := call(t, "", "servosila", "--rate", "-1"); code != 1 || !strings.Contains(errOut, "SendRate") {
 		t.Errorf("zero rate: exit %d, %s", code, errOut)
 	}
+}
+
+// TestTeleopLoop feeds key presses to the teleoperation loop against the
+// embedded simulator: W held moves it, Space latches the e-stop, Enter
+// releases, L switches the headlight, Ctrl-C ends the loop.
+func TestTeleopLoop(t *testing.T) {
+	s, err := startServosila(context.Background(), servosila.Config{SendRate: 20}, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	keys := make(chan byte, 16)
+	var view safeBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- teleopLoop(context.Background(), s, keys, &view, teleopSpeeds{linear: 0.3, angular: 0.6, joint: 0.3}, 50*time.Millisecond)
+	}()
+	waitSim := func(what string, cond func(servosilasim.State) bool) {
+		t.Helper()
+		end := time.Now().Add(2 * time.Second)
+		for !cond(s.sim.State()) {
+			if time.Now().After(end) {
+				t.Fatalf("%s: simulator %+v", what, s.sim.State())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	keys <- 'l'
+	keys <- 'w' // one press: held for 600 ms
+	waitSim("W drives", func(st servosilasim.State) bool { return math.Abs(st.Linear-0.3) < 1e-3 && st.Headlight })
+	waitSim("W released", func(st servosilasim.State) bool { return st.Linear == 0 })
+	keys <- 'w'
+	waitSim("W drives again", func(st servosilasim.State) bool { return st.Linear > 0 })
+	keys <- ' '
+	waitSim("Space stops", func(st servosilasim.State) bool { return st.Linear == 0 })
+	keys <- 'w'
+	time.Sleep(200 * time.Millisecond)
+	if st := s.sim.State(); st.Linear != 0 || !s.drv.Status().EStopped {
+		t.Fatalf("moved while latched: %+v", st)
+	}
+	keys <- '\r'
+	keys <- 'w'
+	waitSim("Enter releases", func(st servosilasim.State) bool { return st.Linear > 0 })
+	keys <- 3
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"embedded simulator", "e-stop", "truth", "released"} {
+		if !strings.Contains(view.String(), want) {
+			t.Errorf("view lacks %q", want)
+		}
+	}
+}
+
+// safeBuffer is a bytes.Buffer safe for one writer and one reader.
+type safeBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *safeBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
