@@ -74,7 +74,7 @@ func TestControllerSpeedStepOnPlant(t *testing.T) {
 		}
 		v = append(v, p.veh.Truth().V)
 	}
-	os, settle, sse := stepMetrics(v, p.dt, 1.5, 0.02)
+	os, settle, sse := stepMetrics(uniformTimes(len(v), p.dt), v, 1.5, 0.02)
 	t.Logf("plant step 0 -> 1.5 m/s: overshoot %.2f %%, settling (2 %% band) %.2f s, steady-state error %.4f m/s", os*100, settle, sse)
 	if os > 0.05 || settle > 3 || sse > 0.02 {
 		t.Errorf("step response out of spec")

@@ -21,13 +21,7 @@ func newCtl(t *testing.T, cfg ControllerConfig) *Controller {
 func TestControllerDefaultsFromTable(t *testing.T) {
 	cfg := newCtl(t, ControllerConfig{}).Config()
 	for _, b := range controllerParams {
-		var got float64
-		if b.f != nil {
-			got = *b.f(&cfg)
-		} else {
-			got = b.d(&cfg).Seconds()
-		}
-		if got != b.Default {
+		if got := b.value(&cfg); got != b.Default {
 			t.Errorf("%s = %v, table default %v", b.Name, got, b.Default)
 		}
 		if b.Default < b.Min || b.Default > b.Max {

@@ -11,7 +11,7 @@ import (
 // A zero value in a Config means "use the default".
 type Param struct {
 	Name        string  // parameter name (snake_case)
-	Type        string  // "double" or "duration" (seconds as a double)
+	Type        string  // "double", "int" or "duration" (seconds as a double)
 	Default     float64 // in Unit (seconds for durations)
 	Unit        string  // e.g. "m/s", "rad", "s", "-"
 	Description string  // one line
@@ -24,6 +24,7 @@ type binding[C any] struct {
 	Param
 	f func(*C) *float64       // a float field, or nil
 	d func(*C) *time.Duration // a duration field, or nil
+	i func(*C) *int           // an int field, or nil
 }
 
 // applyParams fills zero fields of c with defaults and checks every field
@@ -38,6 +39,12 @@ func applyParams[C any](table []binding[C], c *C) error {
 				*p = b.Default
 			}
 			v = *p
+		case b.i != nil:
+			p := b.i(c)
+			if *p == 0 {
+				*p = int(b.Default)
+			}
+			v = float64(*p)
 		default:
 			p := b.d(c)
 			if *p == 0 {
@@ -66,6 +73,21 @@ func dbl[C any](name string, def float64, unit string, lo, hi float64, desc stri
 
 func dur[C any](name string, def float64, lo, hi float64, desc string, d func(*C) *time.Duration) binding[C] {
 	return binding[C]{Param: Param{Name: name, Type: "duration", Default: def, Unit: "s", Description: desc, Min: lo, Max: hi}, d: d}
+}
+
+func integer[C any](name string, def float64, unit string, lo, hi float64, desc string, i func(*C) *int) binding[C] {
+	return binding[C]{Param: Param{Name: name, Type: "int", Default: def, Unit: unit, Description: desc, Min: lo, Max: hi}, i: i}
+}
+
+// value returns the current value of b's field in c, in b's unit.
+func (b binding[C]) value(c *C) float64 {
+	switch {
+	case b.f != nil:
+		return *b.f(c)
+	case b.i != nil:
+		return float64(*b.i(c))
+	}
+	return b.d(c).Seconds()
 }
 
 type cc = ControllerConfig

@@ -274,3 +274,34 @@ func (t Traction) WheelRates() (left, right float64) {
 // AngleRad returns the current road-wheel steering angle [rad], positive
 // left.
 func (s Steering) AngleRad() float64 { return float64(s.Angle) * AngleScale }
+
+// Merge copies into s the blocks present in n and n's timestamp, keeping
+// the blocks n lacks: s becomes the latest known state of every subsystem.
+func (s *Status) Merge(n *Status) {
+	s.Timestamp = n.Timestamp
+	s.Unknown = n.Unknown
+	for id := BlockID(0); id < NumBlocks; id++ {
+		if !n.Has(id) {
+			continue
+		}
+		s.Present |= 1 << id
+		switch {
+		case id == BlockComm:
+			s.Comm = n.Comm
+		case id == BlockBMS:
+			s.BMS = n.BMS
+		case id == BlockMotion:
+			s.Motion = n.Motion
+		case id == BlockTraction:
+			s.Traction = n.Traction
+		case id == BlockSteering:
+			s.Steering = n.Steering
+		case id == BlockHydraulics:
+			s.Hydraulics = n.Hydraulics
+		case id <= BlockSuspFR:
+			s.Suspension[id-BlockSuspRL] = n.Suspension[id-BlockSuspRL]
+		default:
+			s.Forks[id-BlockRearFork] = n.Forks[id-BlockRearFork]
+		}
+	}
+}

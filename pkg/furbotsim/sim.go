@@ -124,6 +124,13 @@ func (s *Sim) SetFault(id furbot.BlockID, on bool) {
 	}
 }
 
+// LastControl returns the latest valid control frame received, when it
+// arrived, and false if none has.
+func (s *Sim) LastControl() (furbot.Control, time.Time, bool) {
+	r, at, ok := s.ctl.Load()
+	return r.c, at, ok
+}
+
 // Stats are the simulator's counters.
 type Stats struct {
 	Control    udplink.Stats // control frames received, accepted, malformed
