@@ -197,9 +197,9 @@ func (b *Bridge) Run(ctx context.Context) error {
 	err := <-rxErr
 	stopErr := b.sendStop()
 	switch {
-	case loopErr != nil && !errors.Is(loopErr, context.Canceled):
+	case loopErr != nil && !isDone(loopErr):
 		return loopErr
-	case err != nil && !errors.Is(err, context.Canceled):
+	case err != nil && !isDone(err):
 		return err
 	}
 	return stopErr
@@ -312,3 +312,8 @@ func (b *Bridge) sendStop() error {
 // Age returns how old the snapshot's latest status frame was when the
 // snapshot was taken: the receive-to-publish latency [s].
 func (s *Snapshot) Age() time.Duration { return s.Stamp.Sub(s.StatusAt) }
+
+// isDone reports whether err only says that the context ended.
+func isDone(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}

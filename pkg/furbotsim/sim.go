@@ -208,10 +208,10 @@ func (s *Sim) Run(ctx context.Context) error {
 	})
 	cancel()
 	err := <-rxErr
-	if loopErr != nil && !errors.Is(loopErr, context.Canceled) {
+	if loopErr != nil && !isDone(loopErr) {
 		return loopErr
 	}
-	if err != nil && !errors.Is(err, context.Canceled) {
+	if err != nil && !isDone(err) {
 		return err
 	}
 	return nil
@@ -252,4 +252,9 @@ func (s *Sim) inputs(now time.Time, link *Link) (Inputs, netip.AddrPort) {
 	}
 	link.Comm.Flags = furbot.CommLinkUp
 	return hold, r.from
+}
+
+// isDone reports whether err only says that the context ended.
+func isDone(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
