@@ -41,6 +41,7 @@ type BridgeStats struct {
 	ControlSent uint64 // control frames sent
 	SendErrors  uint64 // control frames the socket refused
 	MissedTicks uint64 // loop periods skipped because a step overran
+	Gaps        uint64 // status intervals longer than the odometry's MaxGap (pose held)
 }
 
 // rxState is what the receive goroutine hands to the loop.
@@ -72,6 +73,8 @@ type Bridge struct {
 	sent     atomic.Uint64
 	sendErrs atomic.Uint64
 	missed   atomic.Uint64
+	gaps     atomic.Uint64
+	steps    Lockstep // Manual mode
 	// Owned by the goroutine in Run (the loop, then the stop frames).
 	seq       uint32 // next control frame sequence number
 	lastSteer int32  // steering of the last control frame [0.01 deg]
@@ -105,7 +108,8 @@ func NewBridge(cfg BridgeConfig) (*Bridge, error) {
 		return nil, fmt.Errorf("furbot: bridge: listen: %w", err)
 	}
 	cfg.Controller, cfg.Odometry = ctl.Config(), odo.Config()
-	return &Bridge{cfg: cfg, conn: conn, period: period, ctl: ctl, odo: odo, accept: udplink.From(cfg.StatusFrom)}, nil
+	return &Bridge{cfg: cfg, conn: conn, period: period, ctl: ctl, odo: odo, accept: udplink.From(cfg.StatusFrom),
+		steps: NewLockstep()}, nil
 }
 
 // Config returns the configuration in use, defaults filled.
@@ -124,7 +128,7 @@ var ErrNotFinite = errors.New("furbot: command is not finite")
 // that is not refreshed within the controller's CommandTimeout goes stale
 // and the vehicle brakes to a stop. A non-finite command is rejected and
 // leaves the previous one in place (which then times out).
-func (b *Bridge) SetCommand(t Twist) error { return b.SetCommandAt(t, time.Now()) }
+func (b *Bridge) SetCommand(t Twist) error { return b.SetCommandAt(t, b.cfg.Clock()) }
 
 // SetCommandAt is SetCommand with an explicit receive time.
 func (b *Bridge) SetCommandAt(t Twist, at time.Time) error {
@@ -157,6 +161,7 @@ func (b *Bridge) Stats() BridgeStats {
 	return BridgeStats{
 		Received: u.Received, Accepted: u.Accepted - min(d, u.Accepted), Foreign: u.Foreign, Invalid: u.Malformed,
 		Dropped: d, ControlSent: b.sent.Load(), SendErrors: b.sendErrs.Load(), MissedTicks: b.missed.Load(),
+		Gaps: b.gaps.Load(),
 	}
 }
 
@@ -192,7 +197,12 @@ func (b *Bridge) Run(ctx context.Context) error {
 	}
 	rxErr := make(chan error, 1)
 	go func() { rxErr <- rx.Run(ctx) }()
-	loopErr := rate.Run(ctx, b.period, b.loop())
+	var loopErr error
+	if b.cfg.Manual {
+		loopErr = b.steps.Run(ctx, b.cfg.Clock, b.loop())
+	} else {
+		loopErr = rate.Run(ctx, b.period, b.loop())
+	}
 	cancel()
 	err := <-rxErr
 	stopErr := b.sendStop()
@@ -215,7 +225,8 @@ func (b *Bridge) receiver() udplink.Handler {
 		ms     uint64 // vehicle clock unwrapped
 		have   bool
 	)
-	return func(pkt []byte, _ netip.AddrPort, at time.Time) error {
+	return func(pkt []byte, _ netip.AddrPort, _ time.Time) error {
+		at := b.cfg.Clock()
 		if err := DecodeStatus(pkt, &frame); err != nil {
 			return err
 		}
@@ -226,6 +237,9 @@ func (b *Bridge) receiver() udplink.Handler {
 				return nil
 			}
 			ms += uint64(d)
+			if time.Duration(d)*time.Millisecond > b.cfg.Odometry.MaxGap {
+				b.gaps.Add(1)
+			}
 		}
 		lastTs, have = frame.Timestamp, true
 		st.status.Merge(&frame)
@@ -243,7 +257,7 @@ func (b *Bridge) loop() func(rate.Tick) error {
 		buf       = make([]byte, 0, ControlSize)
 		prev      time.Time
 		published uint64
-		start     = time.Now()
+		start     = b.cfg.Clock()
 	)
 	return func(t rate.Tick) error {
 		if t.Missed > 0 {
@@ -316,4 +330,17 @@ func (s *Snapshot) Age() time.Duration { return s.Stamp.Sub(s.StatusAt) }
 // isDone reports whether err only says that the context ended.
 func isDone(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// ErrNotManual is returned by Step when the bridge is not in Manual mode.
+var ErrNotManual = errors.New("furbot: Step needs Manual mode")
+
+// Step runs one period of a Manual bridge (controller, control frame,
+// snapshot) at the Clock's time and returns when it is done. Run must be
+// running; Step may be called from any goroutine, one call at a time.
+func (b *Bridge) Step(ctx context.Context) error {
+	if !b.cfg.Manual {
+		return ErrNotManual
+	}
+	return b.steps.Step(ctx)
 }

@@ -34,6 +34,14 @@ type BridgeConfig struct {
 	Controller ControllerConfig
 	// Odometry configures the odometry.
 	Odometry OdometryConfig
+	// Clock is the time source of the loop, of command and status
+	// receipt times (optional, default time.Now). Tests inject a virtual
+	// clock together with Manual.
+	Clock func() time.Time
+	// Manual replaces the fixed-rate timer: Run then executes one period
+	// per call to Step, at Clock's time. It is the lock-step mode of the
+	// tests; the socket and the receive goroutine work as usual.
+	Manual bool
 	// OnSnapshot, if set, receives every published snapshot, on the loop
 	// goroutine, 100 times a second once every subsystem has worked. It
 	// must return quickly and must not keep the pointer (copy the value).
@@ -66,6 +74,9 @@ func (c BridgeConfig) withDefaults() (BridgeConfig, error) {
 	}
 	if !c.StatusFrom.IsValid() {
 		c.StatusFrom = netip.AddrPortFrom(c.Vehicle.Addr(), 0)
+	}
+	if c.Clock == nil {
+		c.Clock = time.Now
 	}
 	if err := applyParams(bridgeParams, &c); err != nil {
 		return c, err

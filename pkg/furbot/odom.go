@@ -70,6 +70,8 @@ type Odometer struct {
 	cfg   OdometryConfig
 	odo   *odometry.Odometry
 	epoch time.Time
+	prev  odometry.Twist2D // twist of the previous usable frame
+	have  bool
 }
 
 // NewOdometer validates cfg, fills its defaults and starts at the origin.
@@ -100,21 +102,34 @@ func (o *Odometer) Twist(s *Status) odometry.Twist2D {
 	return odometry.FromWheels(l*o.cfg.WheelRadius, r*o.cfg.WheelRadius, o.cfg.Track)
 }
 
-// Update integrates the twist of s up to vehicleMs, the vehicle's clock
+// Update integrates the motion up to vehicleMs, the vehicle's clock
 // unwrapped to 64 bits [ms]; intervals come from the vehicle clock, not
-// from arrival times, so network jitter does not enter the odometry. at is
-// when the frame arrived; it becomes the stamp of the returned state.
-// A frame without the traction block (or, for OdomBicycle, the steering
-// block) is skipped: the next usable frame covers its interval.
+// from arrival times, so network jitter does not enter the odometry. Over
+// each interval it uses the mean of the twists measured at its two ends
+// (trapezoidal rule: exact in distance for a constant acceleration, so a
+// late or stalled sender costs no accuracy). at is when the frame arrived;
+// it becomes the stamp of the returned state. A frame without the traction
+// block (or, for OdomBicycle, the steering block) is skipped: the next
+// usable frame covers its interval.
 func (o *Odometer) Update(s *Status, vehicleMs uint64, at time.Time) odometry.State {
 	if s.Has(BlockTraction) && (o.cfg.Source != OdomBicycle || s.Has(BlockSteering)) {
+		tw := o.Twist(s)
+		mean := tw
+		if o.have {
+			mean = odometry.Twist2D{V: (o.prev.V + tw.V) / 2, W: (o.prev.W + tw.W) / 2}
+		}
 		// Integer inputs always give a finite twist, so Update cannot fail.
-		_ = o.odo.Update(o.Twist(s), o.epoch.Add(time.Duration(vehicleMs)*time.Millisecond))
+		_ = o.odo.Update(mean, o.epoch.Add(time.Duration(vehicleMs)*time.Millisecond))
+		o.prev, o.have = tw, true
 	}
 	st := o.odo.State()
 	st.Stamp = at
+	st.Twist = o.prev // the latest measurement, not the interval's mean
 	return st
 }
 
 // Reset moves base_link back to p in odom.
-func (o *Odometer) Reset(p odometry.Pose2D) { o.odo.Reset(p) }
+func (o *Odometer) Reset(p odometry.Pose2D) {
+	o.odo.Reset(p)
+	o.have = false
+}

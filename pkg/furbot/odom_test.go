@@ -145,3 +145,20 @@ func TestParamTablesWellFormed(t *testing.T) {
 		}
 	}
 }
+
+func TestOdometerTrapezoidExactUnderAcceleration(t *testing.T) {
+	// 1 m/s² from rest, frames every 100 ms for 2 s: distance 2 m exactly,
+	// whatever the frame interval (wheel speeds in 0.01 rad/s counts).
+	o := newOdo(t, OdometryConfig{})
+	var st = o.Update(tractionFrame(0, 0, 0, 0), 0, tc0)
+	for ms := uint64(100); ms <= 2000; ms += 100 {
+		w := float64(ms) / 1000 / 0.3 // v = t·1 m/s², wheel radius 0.3 m
+		st = o.Update(tractionFrame(w, w, 0, 0), ms, tc0)
+	}
+	if math.Abs(st.Distance-2) > 1e-3 || math.Abs(st.Pose.X-2) > 1e-3 {
+		t.Errorf("distance %v x %v, want 2 m", st.Distance, st.Pose.X)
+	}
+	if math.Abs(st.Twist.V-2) > 2e-3 {
+		t.Errorf("reported twist %v, want the latest measurement 2 m/s", st.Twist.V)
+	}
+}

@@ -30,6 +30,12 @@ type Config struct {
 	Params Params
 	// Rate is the simulation and status rate [Hz] (optional, default 100).
 	Rate float64
+	// Clock is the time source for the watchdog (optional, default
+	// time.Now); tests inject a virtual clock together with Manual.
+	Clock func() time.Time
+	// Manual replaces the fixed-rate timer: Run steps one period per call
+	// to Step (lock-step tests).
+	Manual bool
 	// Watchdog is how long the vehicle applies a control frame without a
 	// newer one before it brakes [s] (optional, default 250 ms).
 	Watchdog time.Duration
@@ -49,6 +55,7 @@ type Sim struct {
 	counters udplink.Counters
 	sent     atomic.Uint64
 	running  atomic.Bool
+	steps    furbot.Lockstep // Manual mode
 }
 
 type received struct {
@@ -66,6 +73,9 @@ func New(cfg Config) (*Sim, error) {
 	}
 	if cfg.Watchdog == 0 {
 		cfg.Watchdog = 250 * time.Millisecond
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
 	}
 	if cfg.Watchdog < 0 {
 		return nil, fmt.Errorf("%w: negative watchdog %v", ErrParams, cfg.Watchdog)
@@ -86,8 +96,8 @@ func New(cfg Config) (*Sim, error) {
 	if err != nil {
 		return nil, fmt.Errorf("furbotsim: listen: %w", err)
 	}
-	s := &Sim{cfg: cfg, conn: conn, period: period, veh: veh}
-	s.truth.Store(veh.Truth(), time.Now())
+	s := &Sim{cfg: cfg, conn: conn, period: period, veh: veh, steps: furbot.NewLockstep()}
+	s.truth.Store(veh.Truth(), cfg.Clock())
 	return s, nil
 }
 
@@ -142,6 +152,9 @@ func (s *Sim) Stats() Stats {
 	return Stats{Control: s.counters.Stats(), StatusSent: s.sent.Load()}
 }
 
+// maxCatchUp is how many missed periods one step may make up for.
+const maxCatchUp = 4
+
 // ErrRunning is returned by Run when the Sim is already running.
 var ErrRunning = errors.New("furbotsim: already running")
 
@@ -158,7 +171,8 @@ func (s *Sim) Run(ctx context.Context) error {
 		Conn:       s.conn,
 		Counters:   &s.counters,
 		BufferSize: 256,
-		Handle: func(pkt []byte, from netip.AddrPort, at time.Time) error {
+		Handle: func(pkt []byte, from netip.AddrPort, _ time.Time) error {
+			at := s.cfg.Clock()
 			var r received
 			if err := furbot.DecodeControl(pkt, &r.c); err != nil {
 				return err
@@ -177,13 +191,16 @@ func (s *Sim) Run(ctx context.Context) error {
 		dt     = s.period.Seconds()
 		link   Link
 	)
-	loopErr := rate.Run(ctx, s.period, func(tick rate.Tick) error {
+	step := func(tick rate.Tick) error {
 		faults := s.faults.Load()
 		for id := furbot.BlockID(0); id < furbot.NumBlocks; id++ {
 			s.veh.SetFault(id, faults&(1<<id) != 0)
 		}
 		in, peer := s.inputs(tick.Now, &link)
-		s.veh.Step(dt*float64(1+tick.Missed), in)
+		// After a stall, catch up at most maxCatchUp periods: the simulated
+		// clock slows down rather than jumping, so status timestamps never
+		// show a gap a real vehicle would not have.
+		s.veh.Step(dt*float64(1+min(tick.Missed, maxCatchUp)), in)
 		truth := s.veh.Truth()
 		s.truth.Store(truth, tick.Now)
 		if s.cfg.StatusTo.IsValid() {
@@ -205,7 +222,13 @@ func (s *Sim) Run(ctx context.Context) error {
 		}
 		s.sent.Add(1)
 		return nil
-	})
+	}
+	var loopErr error
+	if s.cfg.Manual {
+		loopErr = s.steps.Run(ctx, s.cfg.Clock, step)
+	} else {
+		loopErr = rate.Run(ctx, s.period, step)
+	}
 	cancel()
 	err := <-rxErr
 	if loopErr != nil && !isDone(loopErr) {
@@ -257,4 +280,18 @@ func (s *Sim) inputs(now time.Time, link *Link) (Inputs, netip.AddrPort) {
 // isDone reports whether err only says that the context ended.
 func isDone(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// ErrNotManual is returned by Step when the simulator is not in Manual
+// mode.
+var ErrNotManual = errors.New("furbotsim: Step needs Manual mode")
+
+// Step runs one period of a Manual simulator (apply the latest control
+// frame, step the vehicle, send a status frame) and returns when it is
+// done. Run must be running; one call at a time.
+func (s *Sim) Step(ctx context.Context) error {
+	if !s.cfg.Manual {
+		return ErrNotManual
+	}
+	return s.steps.Step(ctx)
 }
