@@ -51,9 +51,9 @@ type BridgeConfig struct {
 type bc = BridgeConfig
 
 var bridgeParams = []binding[bc]{
-	dbl("rate", FrameRate, "Hz", 1, 1000, "publishing and control frame rate", func(c *bc) *float64 { return &c.Rate }),
+	dbl("rate", FrameRate, "Hz", 1, 1000, "publishing and control frame rate", func(c *bc) *float64 { return &c.Rate }).ro(),
 	dur("link_timeout", 0.1, 0.02, 5, "status age after which the link counts as lost and the vehicle is disabled", func(c *bc) *time.Duration { return &c.LinkTimeout }),
-	integer("stop_frames", 3, "-", 1, 100, "full-brake frames sent on shutdown", func(c *bc) *int { return &c.StopFrames }),
+	integer("stop_frames", 3, "-", 1, 100, "full-brake frames sent on shutdown", func(c *bc) *int { return &c.StopFrames }).ro(),
 }
 
 // BridgeParams returns the parameter table of the bridge: its own

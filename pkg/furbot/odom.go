@@ -49,15 +49,15 @@ type OdometryConfig struct {
 type oc = OdometryConfig
 
 var odometryParams = []binding[oc]{
-	integer("odom_source", float64(OdomWheels), "-", 1, 2, "1: rear wheel speeds, 2: speed and steering angle (bicycle)", func(c *oc) *int { return &c.Source }),
-	dbl("track", 1.2, "m", 0.3, 5, "rear wheel track", func(c *oc) *float64 { return &c.Track }),
-	dbl("wheel_radius", 0.3, "m", 0.05, 2, "rear wheel radius", func(c *oc) *float64 { return &c.WheelRadius }),
-	dbl("odom_wheelbase", 2.0, "m", 0.5, 10, "wheelbase for the bicycle odometry", func(c *oc) *float64 { return &c.Wheelbase }),
+	integer("odom_source", float64(OdomWheels), "-", 1, 2, "1: rear wheel speeds, 2: speed and steering angle (bicycle)", func(c *oc) *int { return &c.Source }).ro(),
+	dbl("track", 1.2, "m", 0.3, 5, "rear wheel track", func(c *oc) *float64 { return &c.Track }).ro(),
+	dbl("wheel_radius", 0.3, "m", 0.05, 2, "rear wheel radius", func(c *oc) *float64 { return &c.WheelRadius }).ro(),
+	dbl("odom_wheelbase", 2.0, "m", 0.5, 10, "wheelbase for the bicycle odometry", func(c *oc) *float64 { return &c.Wheelbase }).ro(),
 	dbl("pose_covariance_xy", 1e-4, "m^2", 0, 1e6, "pose covariance in x and y", func(c *oc) *float64 { return &c.PoseCovXY }),
 	dbl("pose_covariance_yaw", 1e-2, "rad^2", 0, 1e6, "pose covariance in yaw", func(c *oc) *float64 { return &c.PoseCovYaw }),
 	dbl("twist_covariance_v", 1e-4, "(m/s)^2", 0, 1e6, "forward speed covariance", func(c *oc) *float64 { return &c.TwistCovV }),
 	dbl("twist_covariance_w", 1e-2, "(rad/s)^2", 0, 1e6, "yaw rate covariance", func(c *oc) *float64 { return &c.TwistCovW }),
-	dur("odom_max_gap", 0.5, 0.02, 10, "longest gap between status frames that is integrated", func(c *oc) *time.Duration { return &c.MaxGap }),
+	dur("odom_max_gap", 0.5, 0.02, 10, "longest gap between status frames that is integrated", func(c *oc) *time.Duration { return &c.MaxGap }).ro(),
 }
 
 // OdometryParams returns the parameter table of OdometryConfig.

@@ -79,6 +79,12 @@ func integer[C any](name string, def float64, unit string, lo, hi float64, desc 
 	return binding[C]{Param: Param{Name: name, Type: "int", Default: def, Unit: unit, Description: desc, Min: lo, Max: hi}, i: i}
 }
 
+// ro marks a parameter read-only: it cannot change while the node runs.
+func (b binding[C]) ro() binding[C] {
+	b.ReadOnly = true
+	return b
+}
+
 // value returns the current value of b's field in c, in b's unit.
 func (b binding[C]) value(c *C) float64 {
 	switch {
@@ -93,7 +99,7 @@ func (b binding[C]) value(c *C) float64 {
 type cc = ControllerConfig
 
 var controllerParams = []binding[cc]{
-	dbl("wheelbase", 2.0, "m", 0.5, 10, "distance between the axles", func(c *cc) *float64 { return &c.Wheelbase }),
+	dbl("wheelbase", 2.0, "m", 0.5, 10, "distance between the axles", func(c *cc) *float64 { return &c.Wheelbase }).ro(),
 	dbl("max_steer", 0.55, "rad", 0.05, 1.2, "road-wheel angle limit", func(c *cc) *float64 { return &c.MaxSteer }),
 	dbl("steer_rate", 0.7, "rad/s", 0.01, 10, "steering command rate limit", func(c *cc) *float64 { return &c.SteerRate }),
 	dbl("max_lat_accel", 0, "m/s^2", 0, 20, "lateral acceleration limit (0: off)", func(c *cc) *float64 { return &c.MaxLatAccel }),
