@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/telebridge/telebridge/pkg/furbot"
 )
@@ -50,7 +52,7 @@ func decodeFurbot(pkt []byte) (any, error) {
 				j.FlagNames = append(j.FlagNames, name)
 			}
 		}
-		sortStrings(j.FlagNames)
+		slices.Sort(j.FlagNames)
 		return j, nil
 	}
 	if len(pkt) >= 4 && [4]byte(pkt[:4]) != furbot.StatusMagic {
@@ -79,24 +81,8 @@ func decodeFurbot(pkt []byte) (any, error) {
 	if s.Has(furbot.BlockHydraulics) {
 		j.Hydraulics = &s.Hydraulics
 	}
-	for i := range s.Suspension {
-		id := furbot.BlockSuspRL + furbot.BlockID(i)
-		if s.Has(id) {
-			if j.Suspension == nil {
-				j.Suspension = map[string]any{}
-			}
-			j.Suspension[id.String()[len("suspension_"):]] = s.Suspension[i]
-		}
-	}
-	for i := range s.Forks {
-		id := furbot.BlockRearFork + furbot.BlockID(i)
-		if s.Has(id) {
-			if j.Forks == nil {
-				j.Forks = map[string]any{}
-			}
-			j.Forks[id.String()[:len(id.String())-len("_fork")]] = s.Forks[i]
-		}
-	}
+	j.Suspension = presentBlocks(&s, furbot.BlockSuspRL, s.Suspension[:], "suspension_", "")
+	j.Forks = presentBlocks(&s, furbot.BlockRearFork, s.Forks[:], "", "_fork")
 	for id := furbot.BlockID(0); id < furbot.NumBlocks; id++ {
 		if s.Working(id) {
 			j.Working = append(j.Working, id.String())
@@ -105,12 +91,21 @@ func decodeFurbot(pkt []byte) (any, error) {
 	return j, nil
 }
 
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for k := i; k > 0 && s[k] < s[k-1]; k-- {
-			s[k], s[k-1] = s[k-1], s[k]
+// presentBlocks maps the blocks of one kind that s carries by a short
+// name: the block's name without prefix and suffix ("rl", "front").
+func presentBlocks[T any](s *furbot.Status, first furbot.BlockID, blocks []T, prefix, suffix string) map[string]any {
+	var m map[string]any
+	for i, b := range blocks {
+		id := first + furbot.BlockID(i)
+		if !s.Has(id) {
+			continue
 		}
+		if m == nil {
+			m = map[string]any{}
+		}
+		m[strings.TrimSuffix(strings.TrimPrefix(id.String(), prefix), suffix)] = b
 	}
+	return m
 }
 
 func encodeFurbot(args []string, io stdio) error {
