@@ -249,9 +249,10 @@ func (c *Controller) Step(now time.Time, dt float64, in ControlInput) ControlOut
 	case cmd.V == 0 || out.Stale || math.Signbit(cmd.V) != math.Signbit(in.Speed) && !stopped:
 		// Brake: target zero, stale, or reversed while still moving.
 		c.integral, c.havePrev = 0, false
-		if stopped && c.ref*dir <= cfg.StopSpeed {
+		if stopped {
+			// Target zero or stale, at standstill: hold.
 			out.Brake, out.Mode = cfg.HoldBrake, ModeHold
-			c.ref = 0
+			c.ref, c.refAccel, c.refJerk = 0, 0, 0
 		} else {
 			if math.Abs(c.ref) > math.Abs(in.Speed) || math.Signbit(c.ref) != math.Signbit(in.Speed) {
 				// Decelerate from where the vehicle is, not from an old reference.
@@ -307,8 +308,9 @@ func (c *Controller) ramp(dt, target float64) {
 	c.ref += step
 }
 
-// pid tracks ref (with the feed-forward acceleration accel [m/s²]) with the measured speed
-// v, both along the engaged gear [m/s], and splits the output into throttle or brake.
+// pid tracks ref with the measured speed v, both along the engaged gear
+// [m/s]; accel is the reference acceleration to feed forward [m/s²]. It
+// splits the output into throttle or brake.
 func (c *Controller) pid(dt, ref, accel, v float64) (throttle, brake float64) {
 	cfg := &c.cfg
 	e := ref - v
@@ -319,11 +321,12 @@ func (c *Controller) pid(dt, ref, accel, v float64) (throttle, brake float64) {
 	c.prevErr, c.havePrev = e, true
 	ff := cfg.Ka*accel + cfg.Kf
 	u := ff + cfg.Kp*e + c.integral + cfg.Kd*deriv
-	// Conditional integration: not while the reference still ramps (the
+	// Conditional integration: not while the reference ramps hard (the
 	// feed-forward and the proportional term track the ramp; integrating
 	// the actuator lag would overshoot), nor while saturated in the
-	// error's direction.
-	if accel == 0 && !(u >= 1 && e > 0) && !(u <= -1 && e < 0) {
+	// error's direction. Small reference changes, as from a planner's
+	// continuously varying cmd_vel, still integrate.
+	if math.Abs(accel) <= 0.1*cfg.MaxAccel && !(u >= 1 && e > 0) && !(u <= -1 && e < 0) {
 		c.integral = clampf(c.integral+cfg.Ki*e*dt, -cfg.IntegralMax, cfg.IntegralMax)
 	}
 	switch {

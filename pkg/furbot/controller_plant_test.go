@@ -105,3 +105,27 @@ func TestControllerStaleCommandStopsOnPlant(t *testing.T) {
 		t.Errorf("mode %v stale %v, want hold and stale", out.Mode, out.Stale)
 	}
 }
+
+// TestControllerTracksVaryingCommandOnPlant: a planner-like cmd_vel that
+// changes all the time (1.5 m/s ± 0.3 m/s, 0.1 Hz) is tracked closely.
+func TestControllerTracksVaryingCommandOnPlant(t *testing.T) {
+	p := newPlantLoop(t, furbot.ControllerConfig{})
+	var sum2, worst float64
+	n := 0
+	for i := 0; i < 4000; i++ {
+		ts := float64(i) * p.dt
+		target := 1.5 + 0.3*math.Sin(2*math.Pi*0.1*ts)
+		p.step(t, furbot.Twist{V: target}, p.now, false)
+		if ts > 10 { // after the start-up transient
+			e := p.veh.Truth().V - target
+			sum2 += e * e
+			worst = math.Max(worst, math.Abs(e))
+			n++
+		}
+	}
+	rms := math.Sqrt(sum2 / float64(n))
+	t.Logf("plant, cmd 1.5 ± 0.3 m/s at 0.1 Hz: RMS speed error %.4f m/s, worst %.4f m/s", rms, worst)
+	if rms > 0.03 || worst > 0.08 {
+		t.Error("varying command not tracked")
+	}
+}
