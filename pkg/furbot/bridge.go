@@ -42,7 +42,12 @@ type BridgeStats struct {
 	SendErrors  uint64 // control frames the socket refused
 	MissedTicks uint64 // loop periods skipped because a step overran
 	Gaps        uint64 // status intervals longer than the odometry's MaxGap (pose held)
+	Resyncs     uint64 // times the vehicle clock went back for good (restart) and was followed
 }
+
+// resyncAfter is how many consecutive old frames make the bridge follow
+// the vehicle's clock backwards (half a second at 100 Hz).
+const resyncAfter = 50
 
 // rxState is what the receive goroutine hands to the loop.
 type rxState struct {
@@ -74,6 +79,7 @@ type Bridge struct {
 	sendErrs atomic.Uint64
 	missed   atomic.Uint64
 	gaps     atomic.Uint64
+	resyncs  atomic.Uint64
 	steps    Lockstep // Manual mode
 	// Owned by the goroutine in Run (the loop, then the stop frames).
 	seq       uint32 // next control frame sequence number
@@ -161,7 +167,7 @@ func (b *Bridge) Stats() BridgeStats {
 	return BridgeStats{
 		Received: u.Received, Accepted: u.Accepted - min(d, u.Accepted), Foreign: u.Foreign, Invalid: u.Malformed,
 		Dropped: d, ControlSent: b.sent.Load(), SendErrors: b.sendErrs.Load(), MissedTicks: b.missed.Load(),
-		Gaps: b.gaps.Load(),
+		Gaps: b.gaps.Load(), Resyncs: b.resyncs.Load(),
 	}
 }
 
@@ -224,6 +230,7 @@ func (b *Bridge) receiver() udplink.Handler {
 		lastTs uint32
 		ms     uint64 // vehicle clock unwrapped
 		have   bool
+		older  int // consecutive frames dropped as old
 	)
 	return func(pkt []byte, _ netip.AddrPort, _ time.Time) error {
 		at := b.cfg.Clock()
@@ -232,10 +239,19 @@ func (b *Bridge) receiver() udplink.Handler {
 		}
 		if have {
 			d := frame.Timestamp - lastTs
-			if d == 0 || d >= 1<<31 {
+			switch {
+			case (d == 0 || d >= 1<<31) && older < resyncAfter:
+				older++
 				b.dropped.Add(1) // repeated or reordered: older than what we have
 				return nil
+			case d == 0 || d >= 1<<31:
+				// The vehicle's clock went back for good (a restart): follow
+				// it, with a jump longer than MaxGap so that the odometry
+				// holds the pose across the discontinuity.
+				d = uint32(b.cfg.Odometry.MaxGap/time.Millisecond) + 1
+				b.resyncs.Add(1)
 			}
+			older = 0
 			ms += uint64(d)
 			if time.Duration(d)*time.Millisecond > b.cfg.Odometry.MaxGap {
 				b.gaps.Add(1)

@@ -1,6 +1,7 @@
 package furbot
 
 import (
+	"math"
 	"net/netip"
 	"testing"
 	"time"
@@ -61,6 +62,35 @@ func TestBridgeReceiverOrdersAndIntegrates(t *testing.T) {
 	st2, _, _ := b2.rx.Load()
 	if d := st2.odom.Distance; d < 0.014*1.5029 || d > 0.014*1.5031 {
 		t.Errorf("distance over the wrap %v, want 14 ms at 1.503 m/s", d)
+	}
+}
+
+func TestBridgeFollowsVehicleRestart(t *testing.T) {
+	b := newTestBridge(t)
+	h := b.receiver()
+	from := netip.MustParseAddrPort("127.0.0.1:5000")
+	for i := 0; i < 100; i++ {
+		_ = h(goldenAt(uint32(500000+10*i)), from, tc0)
+	}
+	before, _, _ := b.rx.Load()
+	// The vehicle restarts: its clock begins again at 0.
+	for i := 0; i < resyncAfter+20; i++ {
+		if err := h(goldenAt(uint32(10*i)), from, tc0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := b.Stats()
+	after, _, _ := b.rx.Load()
+	if st.Dropped != resyncAfter || st.Resyncs != 1 {
+		t.Errorf("dropped %d resyncs %d, want %d and 1", st.Dropped, st.Resyncs, resyncAfter)
+	}
+	// 19 intervals of 10 ms at 1.503 m/s after the resync; none across it.
+	want := before.odom.Distance + 19*0.01*1.503
+	if d := after.odom.Distance; math.Abs(d-want) > 1e-3 {
+		t.Errorf("distance %v, want %v (no integration across the restart)", d, want)
+	}
+	if after.status.Timestamp != uint32(10*(resyncAfter+19)) {
+		t.Errorf("timestamp %d, want the new clock", after.status.Timestamp)
 	}
 }
 
