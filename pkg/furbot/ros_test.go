@@ -6,7 +6,7 @@ func TestTopicsTable(t *testing.T) {
 	seen := map[string]bool{}
 	var cmdVel, odom bool
 	for _, tp := range Topics {
-		if seen[tp.Name] || tp.Type == "" || tp.Depth < 1 {
+		if seen[tp.Name] || tp.Type == "" || tp.QoS.Validate() != nil {
 			t.Errorf("topic %+v duplicated or incomplete", tp)
 		}
 		seen[tp.Name] = true
