@@ -206,3 +206,13 @@ func TestGoldenFullAllWorking(t *testing.T) {
 		t.Error("missing front fork counted as working")
 	}
 }
+
+func TestBMSUnits(t *testing.T) {
+	b := goldenFull.BMS
+	if math.Abs(b.VoltageV()-48) > 1e-9 || math.Abs(b.CurrentA()-30) > 1e-9 || math.Abs(b.Percentage()-0.87) > 1e-9 {
+		t.Errorf("BMS %v V %v A %v", b.VoltageV(), b.CurrentA(), b.Percentage())
+	}
+	if a := goldenFull.Steering.AngleRad(); math.Abs(a-(-5*math.Pi/180)) > 1e-12 {
+		t.Errorf("steering %v rad, want -5 deg", a)
+	}
+}

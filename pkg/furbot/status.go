@@ -305,3 +305,14 @@ func (s *Status) Merge(n *Status) {
 		}
 	}
 }
+
+// VoltageV returns the pack voltage [V].
+func (b BMS) VoltageV() float64 { return float64(b.Voltage) * VoltageScale }
+
+// CurrentA returns the discharge current [A] (sensor_msgs/BatteryState
+// wants it negative while discharging: use -CurrentA()).
+func (b BMS) CurrentA() float64 { return float64(b.Current) * CurrentScale }
+
+// Percentage returns the state of charge as a fraction [0, 1], as
+// sensor_msgs/BatteryState wants it.
+func (b BMS) Percentage() float64 { return float64(b.Charge) / 100 }
