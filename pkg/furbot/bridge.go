@@ -1,0 +1,362 @@
+package furbot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync/atomic"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/mailbox"
+	"github.com/telebridge/telebridge/pkg/odometry"
+	"github.com/telebridge/telebridge/pkg/rate"
+	"github.com/telebridge/telebridge/pkg/udplink"
+)
+
+// Snapshot is what the bridge publishes each period: the latest state of
+// every subsystem, the odometry, and the control decision of this period.
+type Snapshot struct {
+	Seq      uint64        // published snapshots before this one
+	Stamp    time.Time     // when the loop woke for this period
+	Late     time.Duration // how late the loop woke after its deadline (jitter)
+	Status   Status        // latest state of each subsystem (merged frames)
+	StatusAt time.Time     // arrival of the latest status frame
+	Frames   uint64        // status frames used so far (a new frame changes it)
+	Odom     odometry.State
+	Ready    bool          // link fresh and every subsystem working
+	Output   ControlOutput // controller decision of this period
+	Control  Control       // control frame sent this period
+	Stats    BridgeStats
+}
+
+// BridgeStats are the bridge's counters.
+type BridgeStats struct {
+	Received    uint64 // datagrams read from the socket
+	Accepted    uint64 // status frames used
+	Foreign     uint64 // dropped: from a source other than StatusFrom
+	Invalid     uint64 // dropped: not a valid status frame
+	Dropped     uint64 // dropped: valid but older than or as old as the previous one
+	ControlSent uint64 // control frames sent
+	SendErrors  uint64 // control frames the socket refused
+	MissedTicks uint64 // loop periods skipped because a step overran
+	Gaps        uint64 // status intervals longer than the odometry's MaxGap (pose held)
+	Resyncs     uint64 // times the vehicle clock went back for good (restart) and was followed
+}
+
+// resyncAfter is how many consecutive old frames make the bridge follow
+// the vehicle's clock backwards (half a second at 100 Hz).
+const resyncAfter = 50
+
+// rxState is what the receive goroutine hands to the loop.
+type rxState struct {
+	status Status
+	odom   odometry.State
+	frames uint64
+}
+
+// Bridge connects one vehicle: it owns the UDP socket, keeps the latest
+// vehicle state, runs the controller at a fixed rate and publishes
+// snapshots. Create it with NewBridge and run it with Run; SetCommand,
+// SetEStop, Latest, Stats and Addr may be called from any goroutine.
+type Bridge struct {
+	cfg      BridgeConfig
+	conn     *net.UDPConn
+	period   time.Duration
+	ctl      *Controller
+	odo      *Odometer
+	accept   func(netip.AddrPort) bool
+	rx       mailbox.Latest[rxState]
+	cmd      mailbox.Latest[Twist]
+	latest   mailbox.Latest[Snapshot]
+	estop    atomic.Bool
+	started  atomic.Bool
+	running  atomic.Bool
+	counters udplink.Counters
+	dropped  atomic.Uint64
+	sent     atomic.Uint64
+	sendErrs atomic.Uint64
+	missed   atomic.Uint64
+	gaps     atomic.Uint64
+	resyncs  atomic.Uint64
+	steps    Lockstep // Manual mode
+	// Owned by the goroutine in Run (the loop, then the stop frames).
+	seq       uint32 // next control frame sequence number
+	lastSteer int32  // steering of the last control frame [0.01 deg]
+}
+
+// NewBridge validates cfg, fills defaults and binds the socket. The socket
+// is closed by Run when it returns, or by Close if Run is never called.
+func NewBridge(cfg BridgeConfig) (*Bridge, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, fmt.Errorf("furbot: bridge: %w", err)
+	}
+	ctl, err := NewController(cfg.Controller)
+	if err != nil {
+		return nil, fmt.Errorf("furbot: bridge: %w", err)
+	}
+	odo, err := NewOdometer(cfg.Odometry)
+	if err != nil {
+		return nil, fmt.Errorf("furbot: bridge: %w", err)
+	}
+	period, err := rate.Hz(cfg.Rate)
+	if err != nil {
+		return nil, fmt.Errorf("furbot: bridge: %w", err)
+	}
+	laddr, err := net.ResolveUDPAddr("udp", cfg.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("furbot: bridge: listen address %q: %w", cfg.Listen, err)
+	}
+	conn, err := net.ListenUDP("udp", laddr)
+	if err != nil {
+		return nil, fmt.Errorf("furbot: bridge: listen: %w", err)
+	}
+	cfg.Controller, cfg.Odometry = ctl.Config(), odo.Config()
+	return &Bridge{cfg: cfg, conn: conn, period: period, ctl: ctl, odo: odo, accept: udplink.From(cfg.StatusFrom),
+		steps: NewLockstep()}, nil
+}
+
+// Config returns the configuration in use, defaults filled.
+func (b *Bridge) Config() BridgeConfig { return b.cfg }
+
+// Addr returns the local address of the bridge's socket.
+func (b *Bridge) Addr() netip.AddrPort {
+	a := b.conn.LocalAddr().(*net.UDPAddr).AddrPort()
+	return netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+}
+
+// ErrNotFinite is returned by SetCommand for a NaN or infinite command.
+var ErrNotFinite = errors.New("furbot: command is not finite")
+
+// SetCommand sets the velocity command (cmd_vel), received now. A command
+// that is not refreshed within the controller's CommandTimeout goes stale
+// and the vehicle brakes to a stop. A non-finite command is rejected and
+// leaves the previous one in place (which then times out).
+func (b *Bridge) SetCommand(t Twist) error { return b.SetCommandAt(t, b.cfg.Clock()) }
+
+// SetCommandAt is SetCommand with an explicit receive time.
+func (b *Bridge) SetCommandAt(t Twist, at time.Time) error {
+	if !t.Finite() {
+		return fmt.Errorf("furbot: set command v=%v w=%v: %w", t.V, t.W, ErrNotFinite)
+	}
+	b.cmd.Store(t, at)
+	return nil
+}
+
+// SetEStop latches (true) or releases (false) the emergency stop. While it
+// is latched every control frame carries the e-stop flag and full brake.
+func (b *Bridge) SetEStop(on bool) { b.estop.Store(on) }
+
+// Started reports whether publishing has started (every subsystem has
+// reported a working state at least once).
+func (b *Bridge) Started() bool { return b.started.Load() }
+
+// Latest returns the latest published snapshot, and false before
+// publishing starts.
+func (b *Bridge) Latest() (Snapshot, bool) {
+	s, _, ok := b.latest.Load()
+	return s, ok
+}
+
+// Stats returns a copy of the counters.
+func (b *Bridge) Stats() BridgeStats {
+	u := b.counters.Stats()
+	d := b.dropped.Load()
+	return BridgeStats{
+		Received: u.Received, Accepted: u.Accepted - min(d, u.Accepted), Foreign: u.Foreign, Invalid: u.Malformed,
+		Dropped: d, ControlSent: b.sent.Load(), SendErrors: b.sendErrs.Load(), MissedTicks: b.missed.Load(),
+		Gaps: b.gaps.Load(), Resyncs: b.resyncs.Load(),
+	}
+}
+
+// ErrBridgeRunning is returned by Run when the bridge already runs.
+var ErrBridgeRunning = errors.New("furbot: bridge already running")
+
+// Close releases the socket of a bridge that was never run. After Run it
+// is not needed (Run closes the socket) and does nothing harmful.
+func (b *Bridge) Close() error {
+	if b.running.Load() {
+		return nil
+	}
+	return b.conn.Close()
+}
+
+// Run receives status frames, runs the control loop and publishes until
+// ctx is cancelled. On the way out it sends StopFrames full-brake frames
+// with the enable flag clear, then closes the socket and returns nil; it
+// returns an error if the socket fails. Run may be called once.
+func (b *Bridge) Run(ctx context.Context) error {
+	if !b.running.CompareAndSwap(false, true) {
+		return ErrBridgeRunning
+	}
+	defer b.conn.Close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	rx := udplink.Receiver{
+		Conn:       b.conn,
+		Accept:     b.accept,
+		Counters:   &b.counters,
+		BufferSize: 2048,
+		Handle:     b.receiver(),
+	}
+	rxErr := make(chan error, 1)
+	go func() { rxErr <- rx.Run(ctx) }()
+	var loopErr error
+	if b.cfg.Manual {
+		loopErr = b.steps.Run(ctx, b.cfg.Clock, b.loop())
+	} else {
+		loopErr = rate.Run(ctx, b.period, b.loop())
+	}
+	cancel()
+	err := <-rxErr
+	stopErr := b.sendStop()
+	switch {
+	case loopErr != nil && !isDone(loopErr):
+		return loopErr
+	case err != nil && !isDone(err):
+		return err
+	}
+	return stopErr
+}
+
+// receiver returns the status frame handler; its state belongs to the
+// receive goroutine.
+func (b *Bridge) receiver() udplink.Handler {
+	var (
+		frame  Status
+		st     rxState
+		lastTs uint32
+		ms     uint64 // vehicle clock unwrapped
+		have   bool
+		older  int // consecutive frames dropped as old
+	)
+	return func(pkt []byte, _ netip.AddrPort, _ time.Time) error {
+		at := b.cfg.Clock()
+		if err := DecodeStatus(pkt, &frame); err != nil {
+			return err
+		}
+		if have {
+			d := frame.Timestamp - lastTs
+			switch {
+			case (d == 0 || d >= 1<<31) && older < resyncAfter:
+				older++
+				b.dropped.Add(1) // repeated or reordered: older than what we have
+				return nil
+			case d == 0 || d >= 1<<31:
+				// The vehicle's clock went back for good (a restart): follow
+				// it, with a jump longer than MaxGap so that the odometry
+				// holds the pose across the discontinuity.
+				d = uint32(b.cfg.Odometry.MaxGap/time.Millisecond) + 1
+				b.resyncs.Add(1)
+			}
+			older = 0
+			ms += uint64(d)
+			if time.Duration(d)*time.Millisecond > b.cfg.Odometry.MaxGap {
+				b.gaps.Add(1)
+			}
+		}
+		lastTs, have = frame.Timestamp, true
+		st.status.Merge(&frame)
+		st.odom = b.odo.Update(&frame, ms, at)
+		st.frames++
+		b.rx.Store(st, at)
+		return nil
+	}
+}
+
+// loop returns the fixed-rate step: controller, control frame, snapshot.
+func (b *Bridge) loop() func(rate.Tick) error {
+	var (
+		snap      Snapshot
+		buf       = make([]byte, 0, ControlSize)
+		prev      time.Time
+		published uint64
+		start     = b.cfg.Clock()
+	)
+	return func(t rate.Tick) error {
+		if t.Missed > 0 {
+			b.missed.Add(t.Missed)
+		}
+		rx, rxAt, haveRx := b.rx.Load()
+		ready := haveRx && t.Now.Sub(rxAt) <= b.cfg.LinkTimeout && rx.status.AllWorking()
+		cmd, cmdAt, _ := b.cmd.Load()
+		dt := 0.0
+		if !prev.IsZero() {
+			dt = t.Now.Sub(prev).Seconds()
+		}
+		prev = t.Now
+		out := b.ctl.Step(t.Now, dt, ControlInput{
+			Cmd: cmd, CmdAt: cmdAt, EStop: b.estop.Load(), Ready: ready,
+			Speed: rx.status.Traction.SpeedMPS(), Reverse: rx.status.Traction.Reverse != 0,
+		})
+		ctl := out.Control()
+		ctl.Seq = b.seq
+		ctl.Timestamp = uint32(t.Now.Sub(start).Milliseconds())
+		b.seq++
+		b.lastSteer = ctl.Steer
+		buf = AppendControl(buf[:0], &ctl)
+		if _, err := b.conn.WriteToUDPAddrPort(buf, b.cfg.Vehicle); err != nil {
+			b.sendErrs.Add(1)
+		} else {
+			b.sent.Add(1)
+		}
+		if ready && !b.started.Load() {
+			b.started.Store(true)
+		}
+		if !b.started.Load() {
+			return nil
+		}
+		snap = Snapshot{
+			Seq: published, Stamp: t.Now, Late: t.Late(),
+			Status: rx.status, StatusAt: rxAt, Frames: rx.frames, Odom: rx.odom,
+			Ready: ready, Output: out, Control: ctl, Stats: b.Stats(),
+		}
+		published++
+		b.latest.Store(snap, t.Now)
+		if b.cfg.OnSnapshot != nil {
+			b.cfg.OnSnapshot(&snap)
+		}
+		return nil
+	}
+}
+
+// sendStop tells the vehicle to stop: full brake, throttle zero, enable
+// clear, steering held.
+func (b *Bridge) sendStop() error {
+	c := Control{Steer: b.lastSteer, Brake: PedalMax, Seq: b.seq}
+	buf := AppendControl(make([]byte, 0, ControlSize), &c)
+	var err error
+	for i := 0; i < b.cfg.StopFrames; i++ {
+		if _, werr := b.conn.WriteToUDPAddrPort(buf, b.cfg.Vehicle); werr != nil {
+			err = fmt.Errorf("furbot: bridge: send stop frame: %w", werr)
+		}
+		c.Seq++
+		b.seq++
+		buf = AppendControl(buf[:0], &c)
+	}
+	return err
+}
+
+// Age returns how old the snapshot's latest status frame was when the
+// snapshot was taken: the receive-to-publish latency [s].
+func (s *Snapshot) Age() time.Duration { return s.Stamp.Sub(s.StatusAt) }
+
+// isDone reports whether err only says that the context ended.
+func isDone(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// ErrNotManual is returned by Step when the bridge is not in Manual mode.
+var ErrNotManual = errors.New("furbot: Step needs Manual mode")
+
+// Step runs one period of a Manual bridge (controller, control frame,
+// snapshot) at the Clock's time and returns when it is done. Run must be
+// running; Step may be called from any goroutine, one call at a time.
+func (b *Bridge) Step(ctx context.Context) error {
+	if !b.cfg.Manual {
+		return ErrNotManual
+	}
+	return b.steps.Step(ctx)
+}

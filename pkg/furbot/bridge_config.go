@@ -1,0 +1,85 @@
+package furbot
+
+import (
+	"fmt"
+	"net/netip"
+	"time"
+)
+
+// BridgeConfig configures a Bridge. Zero fields take the defaults shown;
+// BridgeParams lists the numeric ones as data.
+type BridgeConfig struct {
+	// Listen is the local UDP address status frames arrive on; control
+	// frames leave from it too. Default ":18003" (StatusPort); tests use
+	// "127.0.0.1:0".
+	Listen string
+	// Vehicle is where control frames go, e.g. 192.168.1.10:18004
+	// (required).
+	Vehicle netip.AddrPort
+	// StatusFrom is the only source status frames are accepted from; a
+	// zero port accepts any port of that address. Default: Vehicle's
+	// address, any port.
+	StatusFrom netip.AddrPort
+	// Rate is the rate of the publishing and control loop [Hz], default
+	// 100.
+	Rate float64
+	// LinkTimeout is the age of the latest status frame after which the
+	// link counts as lost: the controller disables the vehicle [s],
+	// default 0.1 s.
+	LinkTimeout time.Duration
+	// StopFrames is how many full-brake frames Run sends when it stops,
+	// default 3.
+	StopFrames int
+	// Controller configures the Twist controller.
+	Controller ControllerConfig
+	// Odometry configures the odometry.
+	Odometry OdometryConfig
+	// Clock is the time source of the loop, of command and status
+	// receipt times (optional, default time.Now). Tests inject a virtual
+	// clock together with Manual.
+	Clock func() time.Time
+	// Manual replaces the fixed-rate timer: Run then executes one period
+	// per call to Step, at Clock's time. It is the lock-step mode of the
+	// tests; the socket and the receive goroutine work as usual.
+	Manual bool
+	// OnSnapshot, if set, receives every published snapshot, on the loop
+	// goroutine, 100 times a second once every subsystem has worked. It
+	// must return quickly and must not keep the pointer (copy the value).
+	OnSnapshot func(*Snapshot)
+}
+
+type bc = BridgeConfig
+
+var bridgeParams = []binding[bc]{
+	dbl("rate", FrameRate, "Hz", 1, 1000, "publishing and control frame rate", func(c *bc) *float64 { return &c.Rate }).ro(),
+	dur("link_timeout", 0.1, 0.02, 5, "status age after which the link counts as lost and the vehicle is disabled", func(c *bc) *time.Duration { return &c.LinkTimeout }),
+	integer("stop_frames", 3, "-", 1, 100, "full-brake frames sent on shutdown", func(c *bc) *int { return &c.StopFrames }).ro(),
+}
+
+// BridgeParams returns the parameter table of the bridge: its own
+// parameters, then the controller's and the odometry's. The addresses
+// (listen, vehicle, status_from) are strings and are not in the table.
+func BridgeParams() []Param {
+	out := params(bridgeParams)
+	out = append(out, ControllerParams()...)
+	return append(out, OdometryParams()...)
+}
+
+func (c BridgeConfig) withDefaults() (BridgeConfig, error) {
+	if c.Listen == "" {
+		c.Listen = fmt.Sprintf(":%d", StatusPort)
+	}
+	if !c.Vehicle.IsValid() || c.Vehicle.Port() == 0 {
+		return c, fmt.Errorf("%w: vehicle address %v needs an address and a port", ErrConfig, c.Vehicle)
+	}
+	if !c.StatusFrom.IsValid() {
+		c.StatusFrom = netip.AddrPortFrom(c.Vehicle.Addr(), 0)
+	}
+	if c.Clock == nil {
+		c.Clock = time.Now
+	}
+	if err := applyParams(bridgeParams, &c); err != nil {
+		return c, err
+	}
+	return c, nil
+}
