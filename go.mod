@@ -2,4 +2,4 @@ module github.com/telebridge/telebridge
 
 go 1.24.0
 
-require gonum.org/v1/gonum v0.17.0 // indirect
+require gonum.org/v1/gonum v0.17.0
