@@ -1,0 +1,192 @@
+package jog_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/telebridge/telebridge/pkg/jog"
+)
+
+// seedDefaults lists every parameter of the drag&bot control panel page
+// with its default, as printed there.
+var seedDefaults = map[string]any{
+	"update_rate": 20.0, "heartbeat_timeout": 0.2,
+	"step_translation": 0.01, "step_rotation": 0.2, "step_joints": 0.2,
+	"step_scale_joints": false, "step_scale_cartesian": false,
+	"step_translation_factor": 1.0, "step_rotation_factor": 1.0,
+	"min_translation_step": 0.0, "min_rotation_step": 0.0,
+
+	"joints_delta_replace": true, "joints_delta_command_type": "PTPCP", "joints_delta_velocity_type": "PERCENT",
+	"joints_delta_acceleration_type": "PERCENT", "joints_delta_blending_type": "M",
+	"joints_delta_velocity": 5.0, "joints_delta_acceleration": 100.0, "joints_delta_blending": 0.01,
+
+	"joints_goal_replace": false, "joints_goal_command_type": "PTP", "joints_goal_velocity_type": "PERCENT",
+	"joints_goal_acceleration_type": "PERCENT", "joints_goal_blending_type": "M",
+	"joints_goal_velocity": 5.0, "joints_goal_acceleration": 100.0, "joints_goal_blending": 0.01,
+
+	"cartesian_delta_replace": true, "cartesian_delta_command_type": "PTP", "cartesian_delta_velocity_type": "PERCENT",
+	"cartesian_delta_acceleration_type": "PERCENT", "cartesian_delta_blending_type": "M",
+	"cartesian_delta_velocity": 5.0, "cartesian_delta_acceleration": 100.0, "cartesian_delta_blending": 0.01,
+	"cartesian_delta_blending_rot": 0.01, "cartesian_delta_acceleration_rot": 50.0,
+
+	"cartesian_goal_replace": false, "cartesian_goal_command_type_rotational_movement": "PTP",
+	"cartesian_goal_command_type_translational_movement": "PTP", "cartesian_goal_velocity_type": "PERCENT",
+	"cartesian_goal_acceleration_type": "PERCENT", "cartesian_blending_type": "M",
+	"cartesian_goal_velocity": 5.0, "cartesian_goal_acceleration": 100.0, "cartesian_blending": 0.0,
+
+	"cartesian_goal_command_type_rotational_movement_lin": "LIN", "cartesian_goal_command_type_translational_movement_lin": "LIN",
+	"cartesian_goal_velocity_type_lin": "M/S", "cartesian_goal_acceleration_type_lin": "PERCENT",
+	"cartesian_goal_velocity_lin": 0.1, "cartesian_goal_acceleration_lin": 100.0,
+
+	"robot_data.fixed_frame": "manufacturer_base", "robot_data.flange_frame": "robot_state_tcp",
+	"robot_data.urdf_param": "robot_description", "robot_data.world_frame": "world",
+
+	"joint_limits.min": []float64{}, "joint_limits.max": []float64{}, "joint_limits.unit": []string{}, "joint_limits.step": []float64{},
+}
+
+func TestEveryParameterWithItsDefault(t *testing.T) {
+	table := jog.Parameters()
+	if len(table) != len(seedDefaults) {
+		t.Errorf("%d parameters in the table, %d in the seed", len(table), len(seedDefaults))
+	}
+	p := jog.DefaultParams()
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range table {
+		want, ok := seedDefaults[d.Name]
+		if !ok {
+			t.Errorf("%s: not a drag&bot parameter", d.Name)
+			continue
+		}
+		if d.Description == "" {
+			t.Errorf("%s: no description", d.Name)
+		}
+		if err := d.Check(d.Default); err != nil {
+			t.Errorf("%s: default fails its own check: %v", d.Name, err)
+		}
+		got, err := p.Get(d.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var match bool
+		switch w := want.(type) {
+		case float64:
+			match = got.Type == jog.Double && got.Double == w
+		case bool:
+			match = got.Type == jog.Bool && got.Bool == w
+		case string:
+			match = got.Type == jog.String && got.String == w
+		case []float64:
+			match = got.Type == jog.DoubleArray && len(got.Doubles) == 0
+		case []string:
+			match = got.Type == jog.StringArray && len(got.Strings) == 0
+		}
+		if !match {
+			t.Errorf("%s: default %#v, want %v", d.Name, got, want)
+		}
+	}
+}
+
+func TestParameterValidation(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v    jog.Value
+		want string
+	}{
+		{"no_such_parameter", jog.DoubleValue(1), "unknown"},
+		{"heartbeat_timeout", jog.DoubleValue(0), "> 0"},
+		{"heartbeat_timeout", jog.DoubleValue(math.NaN()), "finite"},
+		{"heartbeat_timeout", jog.BoolValue(true), "type"},
+		{"update_rate", jog.DoubleValue(-20), "> 0"},
+		{"step_translation_factor", jog.DoubleValue(1.5), "<= 1"},
+		{"min_rotation_step", jog.DoubleValue(-0.1), ">= 0"},
+		{"joints_delta_velocity", jog.DoubleValue(101), "<= 100"},
+		{"joints_goal_velocity_type", jog.StringValue("RAD/S"), "one of PERCENT"},
+		{"robot_data.world_frame", jog.StringValue(""), "empty"},
+		{"joint_limits.unit", jog.StringsValue("m", "inch"), "units"},
+		{"joint_limits.min", jog.DoublesValue(0, math.Inf(-1)), "finite"},
+	} {
+		p := jog.DefaultParams()
+		err := p.Set(tc.name, tc.v)
+		if !errors.Is(err, jog.ErrParam) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s = %#v: err = %v, want ErrParam mentioning %q", tc.name, tc.v, err, tc.want)
+		}
+	}
+}
+
+// TestJointLimitsParameter: the seed's example limits, degrees unless the
+// unit is m.
+func TestJointLimitsParameter(t *testing.T) {
+	p := jog.DefaultParams()
+	for _, set := range []struct {
+		name string
+		v    jog.Value
+	}{
+		{"joint_limits.min", jog.DoublesValue(-42, -141, -0.15, -360)},
+		{"joint_limits.max", jog.DoublesValue(222, 141, 0, 360)},
+		{"joint_limits.unit", jog.StringsValue("", "deg", "m", "")},
+		{"joint_limits.step", jog.DoublesValue(0, 0, 0.005, 0)},
+	} {
+		if err := p.Set(set.name, set.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := p.JointLimits[0].Radians()
+	if math.Abs(lo+42*math.Pi/180) > 1e-15 || math.Abs(hi-222*math.Pi/180) > 1e-15 {
+		t.Fatalf("degrees: [%g, %g]", lo, hi)
+	}
+	if lo, hi := p.JointLimits[2].Radians(); lo != -0.15 || hi != 0 || p.JointLimits[2].Step != 0.005 {
+		t.Fatalf("metres: [%g, %g]", lo, hi)
+	}
+	if v, _ := p.Get("joint_limits.unit"); strings.Join(v.Strings, ",") != ",deg,m," {
+		t.Fatalf("units read back as %q", v.Strings)
+	}
+	_ = p.Set("joint_limits.max", jog.DoublesValue(222, -200, 0, 360))
+	if err := p.Validate(); !errors.Is(err, jog.ErrParam) {
+		t.Fatalf("min > max accepted: %v", err)
+	}
+}
+
+func TestControllerParameters(t *testing.T) {
+	ctrl, err := jog.New(jog.Config{Chain: ur5(t), Params: testParams()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ctrl.SetParam("update_rate", jog.DoubleValue(50)); !errors.Is(err, jog.ErrParam) {
+		t.Fatalf("read-only update_rate changed: %v", err)
+	}
+	if err := ctrl.SetHeartbeatTimeout(-1); !errors.Is(err, jog.ErrParam) {
+		t.Fatalf("negative timeout: %v", err)
+	}
+	if err := ctrl.SetParam("step_joints", jog.DoubleValue(0.1)); err != nil {
+		t.Fatal(err)
+	}
+	if got := ctrl.Params().StepJoints; got != 0.1 {
+		t.Fatalf("step_joints %g", got)
+	}
+	if ctrl.Period().Milliseconds() != 50 {
+		t.Fatalf("period %v at 20 Hz", ctrl.Period())
+	}
+	// joint_limits must match the chain: count and units.
+	p := testParams()
+	p.JointLimits = []jog.JointLimit{{Min: -10, Max: 10}}
+	if _, err := jog.New(jog.Config{Chain: ur5(t), Params: p}); !errors.Is(err, jog.ErrParam) {
+		t.Fatalf("1 limit for 6 joints: %v", err)
+	}
+	p.JointLimits = make([]jog.JointLimit, 6)
+	for i := range p.JointLimits {
+		p.JointLimits[i] = jog.JointLimit{Min: -1, Max: 1, Unit: "m"}
+	}
+	if _, err := jog.New(jog.Config{Chain: ur5(t), Params: p}); !errors.Is(err, jog.ErrParam) {
+		t.Fatalf("metres on revolute joints: %v", err)
+	}
+	if _, err := jog.New(jog.Config{Params: p}); !errors.Is(err, jog.ErrParam) {
+		t.Fatalf("no chain: %v", err)
+	}
+}
