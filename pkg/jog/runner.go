@@ -85,10 +85,14 @@ func (r *Runner) write(t JointTarget) {
 }
 
 // Stop stops the motion and writes the hold target at once (the stop
-// service). It reports whether a hold was written.
+// service): it reads the joints first so that the hold is the freshest
+// measured position. It reports whether a hold was written.
 func (r *Runner) Stop(now time.Time) (bool, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if at, err := r.src.JointPositions(r.q); err == nil {
+		_ = r.ctrl.UpdateJointState(r.q, at) // on error the last state is held
+	}
 	t, ok := r.ctrl.Stop(now)
 	if !ok {
 		return false, nil
