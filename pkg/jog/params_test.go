@@ -3,6 +3,7 @@ package jog_test
 import (
 	"errors"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -188,5 +189,19 @@ func TestControllerParameters(t *testing.T) {
 	}
 	if _, err := jog.New(jog.Config{Params: p}); !errors.Is(err, jog.ErrParam) {
 		t.Fatalf("no chain: %v", err)
+	}
+}
+
+// TestDocsListEveryParameter keeps docs/jog.md in step with the table.
+func TestDocsListEveryParameter(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/jog.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range jog.Parameters() {
+		row := "| `" + p.Name + "` | " + p.Type.String() + " | " + p.Default.GoString() + " |"
+		if !strings.Contains(string(doc), row) {
+			t.Errorf("docs/jog.md has no row starting %q", row)
+		}
 	}
 }
