@@ -10,6 +10,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/tf"
+	"gonum.org/v1/gonum/spatial/r3"
 )
 
 // TestWorkedExample is the drag&bot page's example, exactly: the goal
@@ -268,37 +269,60 @@ func TestIncrementalCartesianWorld(t *testing.T) {
 	}
 }
 
-// TestIncrementalCartesianRotationAboutTool: a rotation referred to the
-// base turns the tool about its own point.
-func TestIncrementalCartesianRotationAboutTool(t *testing.T) {
-	r := newRig(t, jog.Config{}, home)
-	chain := r.ctrl.Chain()
-	start, _ := chain.FK(home)
-	_ = r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{PoseReference: "base_link", Pose: jog.EulerPose{RZ: 1}, MoveDelta: true, Speed: 1})
-	tg, ok, err := r.beatAndCycle()
-	if !ok || err != nil {
-		t.Fatal(ok, err)
-	}
-	next, _ := chain.FK(tg.Positions)
-	want := geom.Transform{Translation: start.Translation, Rotation: geom.FromEulerZYX(0.2, 0, 0).Mul(start.Rotation)}
-	if d, a := geom.Distance(next, want); d > 2e-5 || a > 2e-5 {
-		t.Fatalf("target %v, want %v", next, want)
+// TestIncrementalCartesianFirstTarget: the first target of an incremental
+// Cartesian move for several reference frames, against the step worked
+// out from the tool pose.
+func TestIncrementalCartesianFirstTarget(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		req  jog.CartesianMoveRequest
+		want func(tool geom.Transform) geom.Transform
+	}{
+		// Base frame: the tool turns about its own point, about base z.
+		{"base rotation", jog.CartesianMoveRequest{PoseReference: "base_link", Pose: jog.EulerPose{RZ: 1}},
+			func(tool geom.Transform) geom.Transform {
+				return geom.Transform{Translation: tool.Translation, Rotation: geom.FromEulerZYX(0.2, 0, 0).Mul(tool.Rotation)}
+			}},
+		// Tool frame: along and about the tool's own axes.
+		{"tool translation", jog.CartesianMoveRequest{PoseReference: "tool0", Pose: jog.EulerPose{Z: 1}},
+			func(tool geom.Transform) geom.Transform { return tool.Mul(geom.Translation(0, 0, 0.01)) }},
+		{"tool rotation", jog.CartesianMoveRequest{PoseReference: "tool0", Pose: jog.EulerPose{RX: -2}},
+			func(tool geom.Transform) geom.Transform {
+				return tool.Mul(geom.Rotation(geom.FromEulerZYX(0, 0, -0.2)))
+			}},
+		// World with an extra frame turned 90 deg about z: its x is the
+		// base's y. Position and rotation are normalised separately.
+		{"world with extra frame", jog.CartesianMoveRequest{Pose: jog.EulerPose{X: 3, RX: 0.5}, UseReferenceFrame: true, ReferenceFrame: jog.EulerPose{X: 5, RZ: math.Pi / 2}},
+			func(tool geom.Transform) geom.Transform {
+				t := tool
+				t.Translation.Y += 0.01
+				t.Rotation = geom.AxisAngle(r3.Vec{Y: 1}, 0.2).Mul(tool.Rotation)
+				return t
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, jog.Config{}, home)
+			tool, _ := r.ctrl.Chain().FK(home)
+			tc.req.MoveDelta, tc.req.Speed = true, 1
+			if err := r.ctrl.StartCartesianMove(r.now(), tc.req); err != nil {
+				t.Fatal(err)
+			}
+			tg, ok, err := r.beatAndCycle()
+			if !ok || err != nil {
+				t.Fatal(ok, err)
+			}
+			next, _ := r.ctrl.Chain().FK(tg.Positions)
+			if want := tc.want(tool); !closeEnough(next, want) {
+				t.Fatalf("target %v, want %v", next, want)
+			}
+		})
 	}
 }
 
-// TestIncrementalCartesianToolFrame: referred to the tool frame, the step
-// is along the tool's own z.
-func TestIncrementalCartesianToolFrame(t *testing.T) {
-	r := newRig(t, jog.Config{}, home)
-	chain := r.ctrl.Chain()
-	start, _ := chain.FK(home)
-	_ = r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{PoseReference: "tool0", Pose: jog.EulerPose{Z: 1}, MoveDelta: true, Speed: 1})
-	tg, _, _ := r.beatAndCycle()
-	next, _ := chain.FK(tg.Positions)
-	want := start.Mul(geom.Translation(0, 0, 0.01))
-	if d, a := geom.Distance(next, want); d > 2e-5 || a > 2e-5 {
-		t.Fatalf("target %v, want %v", next, want)
-	}
+// closeEnough allows for the IK tolerance (1e-5 m and rad).
+func closeEnough(a, b geom.Transform) bool {
+	d, r := geom.Distance(a, b)
+	return d <= 2e-5 && r <= 2e-5
 }
 
 func TestJointLimitsNeverExceeded(t *testing.T) {
