@@ -268,6 +268,16 @@ func (c *Controller) Heartbeat(now time.Time) {
 	c.mu.Unlock()
 }
 
+// HeartbeatMessage handles a std_msgs/Bool on the heartbeat topic: true
+// resets the timer like the service; false is not a heartbeat and is
+// ignored. It reports whether the timer was reset.
+func (c *Controller) HeartbeatMessage(now time.Time, data bool) bool {
+	if data {
+		c.Heartbeat(now)
+	}
+	return data
+}
+
 // UpdateJointState stores the measured joint positions (chain order) and
 // when they were measured.
 func (c *Controller) UpdateJointState(q []float64, at time.Time) error {
@@ -385,8 +395,10 @@ func (c *Controller) emit(now time.Time, d time.Duration, hold bool) JointTarget
 
 // Step runs one cycle at now: it checks the heartbeat and the joint state,
 // computes the next target of the current motion, and returns it (ok
-// true) if one is to be sent. After a motion ends, the one following Step
-// returns the hold target; while idle it returns nothing. A returned
+// true) if one is to be sent. When a motion ends, Step returns the hold
+// target (the measured joints) once, except when the joint state is stale:
+// then nothing is sent and the arm ends at the last target. While idle it
+// returns nothing. A returned
 // error says why a motion stopped. The target's slices are reused by the
 // next call.
 func (c *Controller) Step(now time.Time) (t JointTarget, ok bool, err error) {
@@ -397,7 +409,11 @@ func (c *Controller) Step(now time.Time) (t JointTarget, ok bool, err error) {
 		case now.Sub(c.beat) > c.timeout:
 			c.stop("heartbeat timeout")
 		case !c.haveState || now.Sub(c.measuredAt) > c.cfg.JointStateTimeout:
+			// Where the arm is now is unknown: a hold at an old position
+			// could send it back. No new target goes out; the arm ends at
+			// the last one, at most one step ahead.
 			c.stop("no fresh joint state")
+			c.holdPending = false
 			err = fmt.Errorf("jog: step: %w", ErrNoJointState)
 		default:
 			t, ok, err = c.stepMotion(now)

@@ -473,9 +473,13 @@ func TestNoJointStateNoMotion(t *testing.T) {
 	_ = ctrl.StartJointMove(now, jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0, 0, 0}, Speed: 1})
 	later := now.Add(600 * time.Millisecond)
 	ctrl.Heartbeat(later)
+	// No hold from a stale position (it could send the arm back).
 	tg, ok, err := ctrl.Step(later)
-	if !errors.Is(err, jog.ErrNoJointState) || !ok || !tg.Hold {
+	if !errors.Is(err, jog.ErrNoJointState) || ok || ctrl.Status().Mode != jog.Idle {
 		t.Fatalf("stale state: %+v %v %v", tg, ok, err)
+	}
+	if _, ok, _ := ctrl.Step(later.Add(50 * time.Millisecond)); ok {
+		t.Fatal("target sent after a stale-state stop")
 	}
 	if err := ctrl.UpdateJointState([]float64{0, 0, math.Inf(1), 0, 0, 0}, now); !errors.Is(err, jog.ErrRequest) {
 		t.Fatalf("Inf joint state: %v", err)
@@ -571,6 +575,24 @@ func TestMinTranslationStep(t *testing.T) {
 		b, _ := chain.FK(r.targets[i].Positions)
 		if d, _ := geom.Distance(a, b); d <= 0.004-2e-5 {
 			t.Fatalf("targets %d and %d only %g m apart", i-1, i, d)
+		}
+	}
+}
+
+// TestHeartbeatTopic: true on the topic keeps the motion alive like the
+// service; false does not.
+func TestHeartbeatTopic(t *testing.T) {
+	for _, data := range []bool{true, false} {
+		r := newRig(t, jog.Config{}, home)
+		_ = r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0, 0, 0}, Speed: 1})
+		for range 20 { // 1 s, five times the timeout
+			if got := r.ctrl.HeartbeatMessage(r.now(), data); got != data {
+				t.Fatalf("HeartbeatMessage(%v) = %v", data, got)
+			}
+			r.cycle()
+		}
+		if moving := r.ctrl.Status().Mode != jog.Idle; moving != data {
+			t.Fatalf("topic %v: moving %v after 1 s", data, moving)
 		}
 	}
 }
