@@ -59,6 +59,15 @@ func TestFKHandComputed(t *testing.T) {
 	ur5 := loadURDF(t, "ur5_like.urdf")
 	tel := loadURDF(t, "telescope7.urdf")
 	c30, s30 := math.Cos(pi/6), math.Sin(pi/6)
+	// A DH arm: a revolute joint with a 0.5 m link, then a prismatic joint
+	// sliding along the new z from an offset of 0.1 m.
+	dh, err := FromDH("b", "t", []DH{
+		{Type: Revolute, A: 0.5, Lower: -pi, Upper: pi},
+		{Type: Prismatic, D: 0.1, Lower: 0, Upper: 0.5},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name  string
 		chain *Chain
@@ -78,6 +87,9 @@ func TestFKHandComputed(t *testing.T) {
 		// axes are x = -Z, y = X, z = -Y, i.e. ZYX angles (-90, 90, 0) deg.
 		{"ur5 arm up", ur5, []float64{0, -pi / 2, 0, 0, 0, 0},
 			geom.FromXYZEuler(-0.09465, -0.19145, 0.089159+0.81725, -pi/2, pi/2, 0)},
+		// Turned 90 deg: the link ends at (0, 0.5); the slide adds 0.1+0.2 up.
+		{"dh revolute and prismatic", dh, []float64{pi / 2, 0.2},
+			geom.FromXYZEuler(0, 0.5, 0.3, pi/2, 0, 0)},
 		// Telescope arm at zero: everything along the mount's x, which is
 		// turned 30 deg: 0.05+0.55+0.12+0.45+0.08+0.06+0.12 = 1.43 m from
 		// the mount at (0.2, 0, 0.1), 0.25+0.15 m up.

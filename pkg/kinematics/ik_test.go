@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/telebridge/telebridge/pkg/geom"
@@ -133,6 +134,25 @@ func benchmarkIK(b *testing.B, name string) {
 }
 
 func BenchmarkIKUR5(b *testing.B)        { benchmarkIK(b, "ur5_like.urdf") }
+
+// BenchmarkIKSolveRate10k solves the 10,000 random reachable poses of
+// each arm per iteration and reports the solve rate and the mean and p99
+// time per solve.
+func BenchmarkIKSolveRate10k(b *testing.B) {
+	for _, name := range []string{"ur5_like.urdf", "telescope7.urdf"} {
+		b.Run(strings.TrimSuffix(name, ".urdf"), func(b *testing.B) {
+			s := newSolver(b, loadURDF(b, name), Config{})
+			b.ReportAllocs()
+			var res BenchResult
+			for b.Loop() {
+				res = SolveRate(s, 10000, 42)
+			}
+			b.ReportMetric(100*res.Rate(), "%solved")
+			b.ReportMetric(float64(res.Mean.Nanoseconds())/1e3, "mean-µs")
+			b.ReportMetric(float64(res.P99.Nanoseconds())/1e3, "p99-µs")
+		})
+	}
+}
 func BenchmarkIKTelescope7(b *testing.B) { benchmarkIK(b, "telescope7.urdf") }
 
 func ExampleSolver_Solve() {
