@@ -133,7 +133,7 @@ func benchmarkIK(b *testing.B, name string) {
 	}
 }
 
-func BenchmarkIKUR5(b *testing.B)        { benchmarkIK(b, "ur5_like.urdf") }
+func BenchmarkIKUR5(b *testing.B) { benchmarkIK(b, "ur5_like.urdf") }
 
 // BenchmarkIKSolveRate10k solves the 10,000 random reachable poses of
 // each arm per iteration and reports the solve rate and the mean and p99
