@@ -238,7 +238,7 @@ func (c *Controller) Chain() *kinematics.Chain { return c.chain }
 // SetParam changes a parameter live. Read-only parameters (update_rate,
 // robot_data.*, joint_limits.*) are refused. Errors wrap ErrParam.
 func (c *Controller) SetParam(name string, v Value) error {
-	d, ok := Lookup(name)
+	d, ok := LookupParam(name)
 	if !ok {
 		return fmt.Errorf("%w: unknown parameter %q", ErrParam, name)
 	}

@@ -133,10 +133,6 @@ func DoublesValue(fs ...float64) Value { return Value{Type: DoubleArray, Doubles
 // StringsValue returns a string-array Value.
 func StringsValue(ss ...string) Value { return Value{Type: StringArray, Strings: ss} }
 
-func (v Value) format() string { return v.GoString() }
-
-func (v Value) equalType(t ParamType) bool { return v.Type == t }
-
 // GoString formats the value as YAML would show it.
 func (v Value) GoString() string {
 	switch v.Type {
@@ -177,12 +173,12 @@ type Param struct {
 	field func(p *Params) any // pointer to the field
 }
 
-// Parameters returns the table of every parameter, in declaration order.
-// The caller may not modify the returned slice's accessor data.
+// Parameters returns a copy of the table of every parameter, in
+// declaration order.
 func Parameters() []Param { return append([]Param(nil), paramTable...) }
 
-// Lookup returns the description of the parameter name.
-func Lookup(name string) (Param, bool) {
+// LookupParam returns the description of the parameter name.
+func LookupParam(name string) (Param, bool) {
 	for _, d := range paramTable {
 		if d.Name == name {
 			return d, true
@@ -193,7 +189,7 @@ func Lookup(name string) (Param, bool) {
 
 // Set validates v against the table and stores it. Errors wrap ErrParam.
 func (p *Params) Set(name string, v Value) error {
-	d, ok := Lookup(name)
+	d, ok := LookupParam(name)
 	if !ok {
 		return fmt.Errorf("%w: unknown parameter %q", ErrParam, name)
 	}
@@ -205,7 +201,7 @@ func (p *Params) Set(name string, v Value) error {
 
 // Get returns the current value of the parameter name.
 func (p *Params) Get(name string) (Value, error) {
-	d, ok := Lookup(name)
+	d, ok := LookupParam(name)
 	if !ok {
 		return Value{}, fmt.Errorf("%w: unknown parameter %q", ErrParam, name)
 	}
@@ -224,11 +220,11 @@ func (p *Params) Get(name string) (Value, error) {
 
 // Check validates v for the parameter: type, finiteness, range, choices.
 func (d Param) Check(v Value) error {
-	if !v.equalType(d.Type) {
+	if v.Type != d.Type {
 		return fmt.Errorf("%w: %s: type %v, want %v", ErrParam, d.Name, v.Type, d.Type)
 	}
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: %s = %s: %s", ErrParam, d.Name, v.format(), fmt.Sprintf(format, a...))
+		return fmt.Errorf("%w: %s = %s: %s", ErrParam, d.Name, v.GoString(), fmt.Sprintf(format, a...))
 	}
 	checkNum := func(x float64) error {
 		if math.IsNaN(x) || math.IsInf(x, 0) {

@@ -95,5 +95,3 @@ func SolveRate(s *Solver, n int, seed uint64) BenchResult {
 	res.MeanAttempts = float64(attempts) / float64(n)
 	return res
 }
-
-func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 99)) }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -117,7 +118,7 @@ func benchmarkIK(b *testing.B, name string) {
 	targets := make([]geom.Transform, 256)
 	seeds := make([][]float64, len(targets))
 	rngQ := make([]float64, c.DOF())
-	rng := newRand(9)
+	rng := rand.New(rand.NewPCG(9, 99))
 	for i := range targets {
 		RandomJoints(c, rng, rngQ)
 		targets[i], _ = c.FK(rngQ)
