@@ -197,6 +197,17 @@ func TestStepScaling(t *testing.T) {
 	if d := tg.Positions[0] - home[0]; math.Abs(d-0.05) > 1e-12 {
 		t.Fatalf("scaled step %g, want 0.2*0.25", d)
 	}
+
+	p = testParams()
+	p.StepScaleCartesian = true
+	r = newRig(t, jog.Config{Params: p}, home)
+	tool, _ := r.ctrl.Chain().FK(home)
+	_ = r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{MoveDelta: true, Pose: jog.EulerPose{X: 1, RZ: 1}, Speed: 0.5})
+	tg, _, _ = r.beatAndCycle()
+	next, _ := r.ctrl.Chain().FK(tg.Positions)
+	if d, a := geom.Distance(tool, next); math.Abs(d-0.005) > 2e-5 || math.Abs(a-0.1) > 2e-5 {
+		t.Fatalf("scaled Cartesian step %g m, %g rad; want 0.01*0.5, 0.2*0.5", d, a)
+	}
 }
 
 func TestAbsoluteJointGoal(t *testing.T) {

@@ -34,8 +34,10 @@
 // set so that every joint moves at most at its velocity limit times the
 // move's *_velocity percentage times the speed override, all arriving
 // together. When a motion ends (stop, heartbeat timeout, error) the next
-// target is the measured position, marked Hold; then nothing is sent
-// until the next start, so no stale motion is ever replayed.
+// target is the measured position, marked Hold (not when the joint state
+// is stale: a hold at an old position could send the arm back); then
+// nothing is sent until the next start, so no stale motion is ever
+// replayed.
 //
 // Runner runs the cycle in real time at update_rate (20 Hz) with
 // pkg/rate, between a JointSource and an Output (an Arm is both).
