@@ -9,6 +9,7 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/geom"
 	"github.com/telebridge/telebridge/pkg/kinematics"
+	"github.com/telebridge/telebridge/pkg/rosparam"
 	"gonum.org/v1/gonum/spatial/r3"
 )
 
@@ -235,19 +236,27 @@ func (c *Controller) Limits() (lower, upper []float64) {
 // Chain returns the chain with the effective limits.
 func (c *Controller) Chain() *kinematics.Chain { return c.chain }
 
-// SetParam changes a parameter live. Read-only parameters (update_rate,
+// SetParam changes one parameter live. Read-only parameters (update_rate,
 // robot_data.*, joint_limits.*) are refused. Errors wrap ErrParam.
-func (c *Controller) SetParam(name string, v Value) error {
-	d, ok := LookupParam(name)
-	if !ok {
-		return fmt.Errorf("%w: unknown parameter %q", ErrParam, name)
+func (c *Controller) SetParam(name string, v rosparam.ParameterValue) error {
+	if _, err := lookup(name); err != nil {
+		return err
 	}
-	if d.ReadOnly {
-		return fmt.Errorf("%w: %s is read-only", ErrParam, name)
+	return c.ApplyParams([]rosparam.Parameter{{Name: name, Value: v}})
+}
+
+// ApplyParams applies a live change of parameters (rosparam's OnChange),
+// all or nothing. Read-only parameters are refused; parameters that are
+// not jog's (use_sim_time) are skipped. Errors wrap ErrParam.
+func (c *Controller) ApplyParams(update []rosparam.Parameter) error {
+	for _, u := range update {
+		if e, err := lookup(u.Name); err == nil && e.ReadOnly {
+			return fmt.Errorf("%w: %s is read-only", ErrParam, u.Name)
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := c.p.Set(name, v); err != nil {
+	if err := c.p.Apply(update); err != nil {
 		return err
 	}
 	c.applyParams()
@@ -257,7 +266,7 @@ func (c *Controller) SetParam(name string, v Value) error {
 // SetHeartbeatTimeout changes heartbeat_timeout live [s] (the
 // set_heartbeat_timeout service).
 func (c *Controller) SetHeartbeatTimeout(seconds float64) error {
-	return c.SetParam("heartbeat_timeout", DoubleValue(seconds))
+	return c.SetParam("heartbeat_timeout", rosparam.Double(seconds))
 }
 
 // Heartbeat resets the heartbeat timer at now (service call, or a true on

@@ -44,10 +44,13 @@
 //
 // # Parameters
 //
-// Parameters lists every parameter of the drag&bot control panel with its
-// type, default, unit, range and description; Params holds them and
-// Params.Set validates. Names (NodeName, *Service, *Topic) and the request
-// types mirror the ROS 2 interfaces, so the ROS node only wires.
+// ParameterTable lists every parameter of the drag&bot control panel as a
+// rosparam.Table (type, default, unit, range, description, read-only,
+// validation); Params holds their values, Params.Apply and Params.Set
+// validate, ValidateUpdate is the cross-parameter check for a
+// rosparam.Store and Controller.ApplyParams takes live changes. Names
+// (NodeName, *Service, *Topic) and the request types mirror the ROS 2
+// interfaces, so the ROS node only wires.
 //
 // A Controller is safe for concurrent use.
 package jog

@@ -4,17 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
+
+	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
 // ErrParam is wrapped by every parameter error: unknown name, wrong type,
-// value out of range.
+// value out of range, inconsistent joint limits.
 var ErrParam = errors.New("jog: bad parameter")
 
 // MoveSettings are the motion-command settings of one kind of move, in the
 // drag&bot control panel's terms (a robot_movement_interface command).
-// Only Velocity and VelocityType shape the JointTrajectory output (see
-// Param.Used); the rest are kept for drivers that take such commands.
+// Only Velocity and VelocityType shape the JointTrajectory output; the
+// rest are kept for drivers that take such commands (their table entries
+// say "compatibility only").
 type MoveSettings struct {
 	Replace          bool    // command list replace flag
 	CommandType      string  // e.g. "PTP", "PTPCP", "LIN"
@@ -42,9 +44,19 @@ type JointLimit struct {
 	Step     float64 // GUI step [same unit]; 0 if not given
 }
 
+// Radians returns the limit in the joint's unit for the kinematics: [rad]
+// for degrees, [m] for metres.
+func (l JointLimit) Radians() (lo, hi float64) {
+	if l.Unit == "m" {
+		return l.Min, l.Max
+	}
+	return l.Min * math.Pi / 180, l.Max * math.Pi / 180
+}
+
 // Params are the jog server's parameters with the names, meanings and
-// defaults of the drag&bot control panel. Build them with DefaultParams
-// and change them with Set, which validates.
+// defaults of the drag&bot control panel (ParameterTable lists them).
+// Build them with DefaultParams and change them with Set, which
+// validates.
 type Params struct {
 	UpdateRate       float64 // loop rate [Hz], default 20
 	HeartbeatTimeout float64 // [s], default 0.2
@@ -85,203 +97,163 @@ type Params struct {
 // DefaultParams returns every parameter at its drag&bot default.
 func DefaultParams() Params {
 	var p Params
-	for _, d := range paramTable {
-		_ = d.set(&p, d.Default) // the defaults are checked by the tests
+	for _, e := range entries {
+		_ = e.set(&p, e.Default) // the defaults are checked by the tests
 	}
 	return p
 }
 
-// ParamType is the type of a parameter value, as in ROS 2.
-type ParamType int
-
-// Parameter types.
-const (
-	Bool ParamType = iota
-	Double
-	String
-	DoubleArray
-	StringArray
-)
-
-// String returns the ROS 2 name of the type.
-func (t ParamType) String() string {
-	return [...]string{"bool", "double", "string", "double_array", "string_array"}[t]
-}
-
-// Value is a parameter value; the field matching Type is meaningful.
-type Value struct {
-	Type    ParamType
-	Bool    bool
-	Double  float64
-	String  string
-	Doubles []float64
-	Strings []string
-}
-
-// BoolValue returns a bool Value.
-func BoolValue(b bool) Value { return Value{Type: Bool, Bool: b} }
-
-// DoubleValue returns a double Value.
-func DoubleValue(f float64) Value { return Value{Type: Double, Double: f} }
-
-// StringValue returns a string Value.
-func StringValue(s string) Value { return Value{Type: String, String: s} }
-
-// DoublesValue returns a double-array Value.
-func DoublesValue(fs ...float64) Value { return Value{Type: DoubleArray, Doubles: fs} }
-
-// StringsValue returns a string-array Value.
-func StringsValue(ss ...string) Value { return Value{Type: StringArray, Strings: ss} }
-
-// GoString formats the value as YAML would show it.
-func (v Value) GoString() string {
-	switch v.Type {
-	case Bool:
-		return fmt.Sprint(v.Bool)
-	case Double:
-		return fmt.Sprint(v.Double)
-	case String:
-		return fmt.Sprintf("'%s'", v.String)
-	case DoubleArray:
-		return fmt.Sprint(v.Doubles)
-	default:
-		return fmt.Sprintf("%q", v.Strings)
+// ParameterTable returns the table of every parameter for pkg/rosparam:
+// name, type, default, unit, description, range, read-only, validation.
+// The ROS layer declares the node's parameters from it.
+func ParameterTable() rosparam.Table {
+	t := make(rosparam.Table, len(entries))
+	for i, e := range entries {
+		t[i] = e.Param
 	}
+	return t
 }
 
-// Param describes one parameter: everything the ROS 2 layer needs to
-// declare it and to validate a change.
-type Param struct {
-	Name        string
-	Type        ParamType
-	Default     Value
-	Unit        string // e.g. "s", "m", "rad", "%", "Hz"; "" if none
-	Description string
-	// Min and Max bound a double (inclusive unless MinOpen); NaN: no
-	// bound.
-	Min, Max float64
-	MinOpen  bool
-	// Choices lists the accepted strings; empty: any non-empty string.
-	Choices []string
-	// ReadOnly parameters are read at start only.
-	ReadOnly bool
-	// Used is false for settings accepted for drag&bot compatibility that
-	// do not change the JointTrajectory output (robot_movement_interface
-	// command details).
-	Used bool
-
-	field func(p *Params) any // pointer to the field
-}
-
-// Parameters returns a copy of the table of every parameter, in
-// declaration order.
-func Parameters() []Param { return append([]Param(nil), paramTable...) }
-
-// LookupParam returns the description of the parameter name.
-func LookupParam(name string) (Param, bool) {
-	for _, d := range paramTable {
-		if d.Name == name {
-			return d, true
+func lookup(name string) (*entry, error) {
+	for i := range entries {
+		if entries[i].Name == name {
+			return &entries[i], nil
 		}
 	}
-	return Param{}, false
+	return nil, fmt.Errorf("%w: unknown parameter %q", ErrParam, name)
 }
 
-// Set validates v against the table and stores it. Errors wrap ErrParam.
-func (p *Params) Set(name string, v Value) error {
-	d, ok := LookupParam(name)
-	if !ok {
-		return fmt.Errorf("%w: unknown parameter %q", ErrParam, name)
+// check validates v for the entry as rclcpp would: type, range, then the
+// entry's own validation.
+func (e *entry) check(v rosparam.ParameterValue) error {
+	if v.Type != e.Type {
+		return fmt.Errorf("%w: %s: type %s, want %s", ErrParam, e.Name, rosparam.TypeName(v.Type), rosparam.TypeName(e.Type))
 	}
-	if err := d.Check(v); err != nil {
-		return err
-	}
-	return d.set(p, v)
-}
-
-// Get returns the current value of the parameter name.
-func (p *Params) Get(name string) (Value, error) {
-	d, ok := LookupParam(name)
-	if !ok {
-		return Value{}, fmt.Errorf("%w: unknown parameter %q", ErrParam, name)
-	}
-	switch f := d.field(p).(type) {
-	case *bool:
-		return BoolValue(*f), nil
-	case *float64:
-		return DoubleValue(*f), nil
-	case *string:
-		return StringValue(*f), nil
-	case *[]JointLimit:
-		return jointLimitsValue(d.Name, *f), nil
-	}
-	return Value{}, fmt.Errorf("%w: %q has no field", ErrParam, name)
-}
-
-// Check validates v for the parameter: type, finiteness, range, choices.
-func (d Param) Check(v Value) error {
-	if v.Type != d.Type {
-		return fmt.Errorf("%w: %s: type %v, want %v", ErrParam, d.Name, v.Type, d.Type)
-	}
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: %s = %s: %s", ErrParam, d.Name, v.GoString(), fmt.Sprintf(format, a...))
-	}
-	checkNum := func(x float64) error {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return bad("not a finite number")
+	if r := e.Range; r != nil {
+		vals := v.DoubleArrayValue
+		if v.Type == rosparam.ParameterDouble {
+			vals = []float64{v.DoubleValue}
 		}
-		if !math.IsNaN(d.Min) && (x < d.Min || (d.MinOpen && x == d.Min)) {
-			if d.MinOpen {
-				return bad("must be > %g", d.Min)
-			}
-			return bad("must be >= %g", d.Min)
-		}
-		if !math.IsNaN(d.Max) && x > d.Max {
-			return bad("must be <= %g", d.Max)
-		}
-		return nil
-	}
-	switch d.Type {
-	case Double:
-		return checkNum(v.Double)
-	case DoubleArray:
-		for _, x := range v.Doubles {
-			if err := checkNum(x); err != nil {
-				return err
+		for _, x := range vals {
+			if !(x >= r.From && x <= r.To) {
+				return fmt.Errorf("%w: %s = %v: not in [%g, %g]", ErrParam, e.Name, v, r.From, r.To)
 			}
 		}
-	case String:
-		if len(d.Choices) > 0 {
-			for _, c := range d.Choices {
-				if v.String == c {
-					return nil
-				}
-			}
-			return bad("must be one of %s", strings.Join(d.Choices, ", "))
-		}
-		if v.String == "" {
-			return bad("must not be empty")
-		}
-	case StringArray:
-		for _, s := range v.Strings {
-			if s != "" && s != "deg" && s != "m" {
-				return bad(`units must be "", "deg" or "m"`)
-			}
+	}
+	if e.Validate != nil {
+		if err := e.Validate(v); err != nil {
+			return fmt.Errorf("%w: %s = %v: %w", ErrParam, e.Name, v, err)
 		}
 	}
 	return nil
 }
 
-func (d Param) set(p *Params, v Value) error {
-	switch f := d.field(p).(type) {
+// Set validates v against the table and stores it. Errors wrap ErrParam.
+// Cross-parameter consistency (the joint_limits arrays) is checked by
+// Validate.
+func (p *Params) Set(name string, v rosparam.ParameterValue) error {
+	e, err := lookup(name)
+	if err != nil {
+		return err
+	}
+	if err := e.check(v); err != nil {
+		return err
+	}
+	return e.set(p, v)
+}
+
+// Apply sets every jog parameter of update (for example the store's values
+// at start-up, or a live change) and validates the result as a whole.
+// Parameters that are not jog's (use_sim_time, which every rosparam store
+// declares) are skipped; rosparam itself reports unknown names. On error p
+// is unchanged.
+func (p *Params) Apply(update []rosparam.Parameter) error {
+	next := p.clone()
+	for _, u := range update {
+		if _, err := lookup(u.Name); err != nil {
+			continue
+		}
+		if err := next.Set(u.Name, u.Value); err != nil {
+			return err
+		}
+	}
+	if err := next.Validate(); err != nil {
+		return err
+	}
+	*p = next
+	return nil
+}
+
+func (p *Params) clone() Params {
+	c := *p
+	c.JointLimits = append([]JointLimit(nil), p.JointLimits...)
+	return c
+}
+
+// Get returns the current value of the parameter name.
+func (p *Params) Get(name string) (rosparam.ParameterValue, error) {
+	e, err := lookup(name)
+	if err != nil {
+		return rosparam.ParameterValue{}, err
+	}
+	switch f := e.field(p).(type) {
 	case *bool:
-		*f = v.Bool
+		return rosparam.Bool(*f), nil
 	case *float64:
-		*f = v.Double
+		return rosparam.Double(*f), nil
 	case *string:
-		*f = v.String
+		return rosparam.String(*f), nil
 	case *[]JointLimit:
-		return setJointLimits(d.Name, f, v)
+		return jointLimitsValue(e.Name, *f), nil
+	}
+	return rosparam.ParameterValue{}, fmt.Errorf("%w: %q has no field", ErrParam, name)
+}
+
+// Validate checks every parameter against the table and the joint_limits
+// arrays for consistency (min <= max, the same number of min and max).
+// Errors wrap ErrParam.
+func (p *Params) Validate() error {
+	for i := range entries {
+		v, err := p.Get(entries[i].Name)
+		if err != nil {
+			return err
+		}
+		if err := entries[i].check(v); err != nil {
+			return err
+		}
+	}
+	for i, l := range p.JointLimits {
+		if l.Min > l.Max {
+			return fmt.Errorf("%w: joint_limits[%d]: min %g > max %g", ErrParam, i, l.Min, l.Max)
+		}
+	}
+	return nil
+}
+
+// ValidateUpdate is the cross-parameter check for rosparam.Config.Validate:
+// it applies update to the current values and validates the whole.
+func ValidateUpdate(update []rosparam.Parameter, current func(name string) rosparam.ParameterValue) error {
+	var p Params
+	for _, e := range entries {
+		v := current(e.Name)
+		if v.Type == rosparam.ParameterNotSet {
+			v = e.Default // at start-up, before the store holds it
+		}
+		_ = e.set(&p, v)
+	}
+	return p.Apply(update)
+}
+
+func (e *entry) set(p *Params, v rosparam.ParameterValue) error {
+	switch f := e.field(p).(type) {
+	case *bool:
+		*f = v.BoolValue
+	case *float64:
+		*f = v.DoubleValue
+	case *string:
+		*f = v.StringValue
+	case *[]JointLimit:
+		setJointLimits(e.Name, f, v)
 	}
 	return nil
 }
@@ -295,37 +267,35 @@ const (
 	jointLimitsStep = "joint_limits.step"
 )
 
-func jointLimitsValue(name string, l []JointLimit) Value {
-	switch name {
-	case jointLimitsUnit:
+func jointLimitsValue(name string, l []JointLimit) rosparam.ParameterValue {
+	if name == jointLimitsUnit {
 		s := make([]string, len(l))
 		for i, x := range l {
 			s[i] = x.Unit
 		}
-		return StringsValue(s...)
-	default:
-		f := make([]float64, len(l))
-		for i, x := range l {
-			switch name {
-			case jointLimitsMin:
-				f[i] = x.Min
-			case jointLimitsMax:
-				f[i] = x.Max
-			case jointLimitsStep:
-				f[i] = x.Step
-			}
-		}
-		return DoublesValue(f...)
+		return rosparam.StringArray(s)
 	}
+	f := make([]float64, len(l))
+	for i, x := range l {
+		switch name {
+		case jointLimitsMin:
+			f[i] = x.Min
+		case jointLimitsMax:
+			f[i] = x.Max
+		case jointLimitsStep:
+			f[i] = x.Step
+		}
+	}
+	return rosparam.DoubleArray(f)
 }
 
 // setJointLimits stores one of the four arrays, growing the list to the
-// longest array given so far. Consistency (same lengths, min <= max) is
-// checked by Params.Validate.
-func setJointLimits(name string, l *[]JointLimit, v Value) error {
-	n := len(v.Doubles)
+// longest array given so far; missing entries read as 0 (or "").
+// Consistency is checked by Params.Validate.
+func setJointLimits(name string, l *[]JointLimit, v rosparam.ParameterValue) {
+	n := len(v.DoubleArrayValue)
 	if name == jointLimitsUnit {
-		n = len(v.Strings)
+		n = len(v.StringArrayValue)
 	}
 	for len(*l) < n {
 		*l = append(*l, JointLimit{})
@@ -334,19 +304,18 @@ func setJointLimits(name string, l *[]JointLimit, v Value) error {
 		x := &(*l)[i]
 		switch name {
 		case jointLimitsMin:
-			x.Min = at(v.Doubles, i)
+			x.Min = at(v.DoubleArrayValue, i)
 		case jointLimitsMax:
-			x.Max = at(v.Doubles, i)
+			x.Max = at(v.DoubleArrayValue, i)
 		case jointLimitsStep:
-			x.Step = at(v.Doubles, i)
+			x.Step = at(v.DoubleArrayValue, i)
 		case jointLimitsUnit:
 			x.Unit = ""
-			if i < len(v.Strings) {
-				x.Unit = v.Strings[i]
+			if i < len(v.StringArrayValue) {
+				x.Unit = v.StringArrayValue[i]
 			}
 		}
 	}
-	return nil
 }
 
 func at(f []float64, i int) float64 {
@@ -354,33 +323,4 @@ func at(f []float64, i int) float64 {
 		return f[i]
 	}
 	return 0
-}
-
-// Validate checks every parameter against the table and the joint limits
-// for consistency (min <= max). Errors wrap ErrParam.
-func (p *Params) Validate() error {
-	for _, d := range paramTable {
-		v, err := p.Get(d.Name)
-		if err != nil {
-			return err
-		}
-		if err := d.Check(v); err != nil {
-			return err
-		}
-	}
-	for i, l := range p.JointLimits {
-		if l.Min > l.Max {
-			return fmt.Errorf("%w: joint_limits[%d]: min %g > max %g", ErrParam, i, l.Min, l.Max)
-		}
-	}
-	return nil
-}
-
-// Radians returns the limit in the joint's unit for the kinematics: [rad]
-// for degrees, [m] for metres.
-func (l JointLimit) Radians() (lo, hi float64) {
-	if l.Unit == "m" {
-		return l.Min, l.Max
-	}
-	return l.Min * math.Pi / 180, l.Max * math.Pi / 180
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
 // seedDefaults lists every parameter of the drag&bot control panel page
@@ -48,7 +49,10 @@ var seedDefaults = map[string]any{
 }
 
 func TestEveryParameterWithItsDefault(t *testing.T) {
-	table := jog.Parameters()
+	table := jog.ParameterTable()
+	if err := table.Check(); err != nil {
+		t.Fatal(err)
+	}
 	if len(table) != len(seedDefaults) {
 		t.Errorf("%d parameters in the table, %d in the seed", len(table), len(seedDefaults))
 	}
@@ -65,28 +69,28 @@ func TestEveryParameterWithItsDefault(t *testing.T) {
 		if d.Description == "" {
 			t.Errorf("%s: no description", d.Name)
 		}
-		if err := d.Check(d.Default); err != nil {
-			t.Errorf("%s: default fails its own check: %v", d.Name, err)
-		}
 		got, err := p.Get(d.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
+		if !got.Equal(d.Default) {
+			t.Errorf("%s: DefaultParams has %v, the table %v", d.Name, got, d.Default)
+		}
 		var match bool
 		switch w := want.(type) {
 		case float64:
-			match = got.Type == jog.Double && got.Double == w
+			match = got.Type == rosparam.ParameterDouble && got.DoubleValue == w
 		case bool:
-			match = got.Type == jog.Bool && got.Bool == w
+			match = got.Type == rosparam.ParameterBool && got.BoolValue == w
 		case string:
-			match = got.Type == jog.String && got.String == w
+			match = got.Type == rosparam.ParameterString && got.StringValue == w
 		case []float64:
-			match = got.Type == jog.DoubleArray && len(got.Doubles) == 0
+			match = got.Type == rosparam.ParameterDoubleArray && len(got.DoubleArrayValue) == 0
 		case []string:
-			match = got.Type == jog.StringArray && len(got.Strings) == 0
+			match = got.Type == rosparam.ParameterStringArray && len(got.StringArrayValue) == 0
 		}
 		if !match {
-			t.Errorf("%s: default %#v, want %v", d.Name, got, want)
+			t.Errorf("%s: default %v, want %v", d.Name, got, want)
 		}
 	}
 }
@@ -94,26 +98,29 @@ func TestEveryParameterWithItsDefault(t *testing.T) {
 func TestParameterValidation(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		v    jog.Value
+		v    rosparam.ParameterValue
 		want string
 	}{
-		{"no_such_parameter", jog.DoubleValue(1), "unknown"},
-		{"heartbeat_timeout", jog.DoubleValue(0), "> 0"},
-		{"heartbeat_timeout", jog.DoubleValue(math.NaN()), "finite"},
-		{"heartbeat_timeout", jog.BoolValue(true), "type"},
-		{"update_rate", jog.DoubleValue(-20), "> 0"},
-		{"step_translation_factor", jog.DoubleValue(1.5), "<= 1"},
-		{"min_rotation_step", jog.DoubleValue(-0.1), ">= 0"},
-		{"joints_delta_velocity", jog.DoubleValue(101), "<= 100"},
-		{"joints_goal_velocity_type", jog.StringValue("RAD/S"), "one of PERCENT"},
-		{"robot_data.world_frame", jog.StringValue(""), "empty"},
-		{"joint_limits.unit", jog.StringsValue("m", "inch"), "units"},
-		{"joint_limits.min", jog.DoublesValue(0, math.Inf(-1)), "finite"},
+		{"no_such_parameter", rosparam.Double(1), "unknown"},
+		{"heartbeat_timeout", rosparam.Double(0), "> 0"},
+		{"heartbeat_timeout", rosparam.Double(61), "not in [0, 60]"},
+		{"heartbeat_timeout", rosparam.Double(math.NaN()), "not in"},
+		{"heartbeat_timeout", rosparam.Bool(true), "type bool, want double"},
+		{"heartbeat_timeout", rosparam.Integer(1), "type integer, want double"},
+		{"update_rate", rosparam.Double(-20), "not in [0, 1000]"},
+		{"step_translation_factor", rosparam.Double(1.5), "not in [0, 1]"},
+		{"min_rotation_step", rosparam.Double(-0.1), ">= 0"},
+		{"min_rotation_step", rosparam.Double(math.Inf(1)), "finite"},
+		{"joints_delta_velocity", rosparam.Double(101), "not in [0, 100]"},
+		{"joints_goal_velocity_type", rosparam.String("RAD/S"), "one of PERCENT"},
+		{"robot_data.world_frame", rosparam.String(""), "empty"},
+		{"joint_limits.unit", rosparam.StringArray([]string{"m", "inch"}), "inch"},
+		{"joint_limits.min", rosparam.DoubleArray([]float64{0, math.Inf(-1)}), "finite"},
 	} {
 		p := jog.DefaultParams()
 		err := p.Set(tc.name, tc.v)
 		if !errors.Is(err, jog.ErrParam) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s = %#v: err = %v, want ErrParam mentioning %q", tc.name, tc.v, err, tc.want)
+			t.Errorf("%s = %v: err = %v, want ErrParam mentioning %q", tc.name, tc.v, err, tc.want)
 		}
 	}
 }
@@ -122,20 +129,13 @@ func TestParameterValidation(t *testing.T) {
 // unit is m.
 func TestJointLimitsParameter(t *testing.T) {
 	p := jog.DefaultParams()
-	for _, set := range []struct {
-		name string
-		v    jog.Value
-	}{
-		{"joint_limits.min", jog.DoublesValue(-42, -141, -0.15, -360)},
-		{"joint_limits.max", jog.DoublesValue(222, 141, 0, 360)},
-		{"joint_limits.unit", jog.StringsValue("", "deg", "m", "")},
-		{"joint_limits.step", jog.DoublesValue(0, 0, 0.005, 0)},
-	} {
-		if err := p.Set(set.name, set.v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := p.Validate(); err != nil {
+	err := p.Apply([]rosparam.Parameter{
+		{Name: "joint_limits.min", Value: rosparam.DoubleArray([]float64{-42, -141, -0.15, -360})},
+		{Name: "joint_limits.max", Value: rosparam.DoubleArray([]float64{222, 141, 0, 360})},
+		{Name: "joint_limits.unit", Value: rosparam.StringArray([]string{"", "deg", "m", ""})},
+		{Name: "joint_limits.step", Value: rosparam.DoubleArray([]float64{0, 0, 0.005, 0})},
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	lo, hi := p.JointLimits[0].Radians()
@@ -145,12 +145,76 @@ func TestJointLimitsParameter(t *testing.T) {
 	if lo, hi := p.JointLimits[2].Radians(); lo != -0.15 || hi != 0 || p.JointLimits[2].Step != 0.005 {
 		t.Fatalf("metres: [%g, %g]", lo, hi)
 	}
-	if v, _ := p.Get("joint_limits.unit"); strings.Join(v.Strings, ",") != ",deg,m," {
-		t.Fatalf("units read back as %q", v.Strings)
+	if v, _ := p.Get("joint_limits.unit"); strings.Join(v.StringArrayValue, ",") != ",deg,m," {
+		t.Fatalf("units read back as %q", v.StringArrayValue)
 	}
-	_ = p.Set("joint_limits.max", jog.DoublesValue(222, -200, 0, 360))
-	if err := p.Validate(); !errors.Is(err, jog.ErrParam) {
+	// min > max is refused as a whole, leaving p unchanged.
+	err = p.Apply([]rosparam.Parameter{{Name: "joint_limits.max", Value: rosparam.DoubleArray([]float64{222, -200, 0, 360})}})
+	if !errors.Is(err, jog.ErrParam) {
 		t.Fatalf("min > max accepted: %v", err)
+	}
+	if p.JointLimits[1].Max != 141 {
+		t.Fatalf("a refused update changed the limits: %+v", p.JointLimits[1])
+	}
+}
+
+// TestWithRosparamStore wires the table into a rosparam store as the ROS
+// layer will: start-up overrides, the cross-check, live changes applied to
+// the controller.
+func TestWithRosparamStore(t *testing.T) {
+	args, err := rosparam.ParseArgs([]string{"--ros-args", "-p", "heartbeat_timeout:=0.5", "-p", "robot_data.fixed_frame:=base_link",
+		"-p", "robot_data.flange_frame:=tool0", "-p", "joint_limits.min:=[-20.0, -360.0, -180.0, -360.0, -360.0, -360.0]",
+		"-p", "joint_limits.max:=[20.0, 360.0, 180.0, 360.0, 360.0, 360.0]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ctrl *jog.Controller
+	store, err := rosparam.New(rosparam.Config{
+		Node: "/" + jog.NodeName, Table: jog.ParameterTable(), Overrides: &args.Overrides,
+		Validate: jog.ValidateUpdate,
+		OnChange: func(u []rosparam.Parameter) {
+			if ctrl != nil {
+				if err := ctrl.ApplyParams(u); err != nil {
+					t.Errorf("apply %v: %v", u, err)
+				}
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := jog.DefaultParams()
+	var all []rosparam.Parameter
+	for _, d := range jog.ParameterTable() {
+		all = append(all, rosparam.Parameter{Name: d.Name, Value: store.GetParameters([]string{d.Name})[0]})
+	}
+	if err := p.Apply(all); err != nil {
+		t.Fatal(err)
+	}
+	if ctrl, err = jog.New(jog.Config{Chain: ur5(t), Params: &p}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ctrl.Params(); got.HeartbeatTimeout != 0.5 || got.RobotData.FixedFrame != "base_link" {
+		t.Fatalf("start-up values not taken: %+v", got)
+	}
+	if _, hi := ctrl.Limits(); math.Abs(hi[0]-20*math.Pi/180) > 1e-15 {
+		t.Fatalf("pan limit %g", hi[0])
+	}
+	for _, tc := range []struct {
+		p  rosparam.Parameter
+		ok bool
+	}{
+		{rosparam.Parameter{Name: "step_joints", Value: rosparam.Double(0.1)}, true},
+		{rosparam.Parameter{Name: "heartbeat_timeout", Value: rosparam.Double(0)}, false},
+		{rosparam.Parameter{Name: "update_rate", Value: rosparam.Double(50)}, false},
+		{rosparam.Parameter{Name: "joint_limits.max", Value: rosparam.DoubleArray([]float64{-30})}, false},
+	} {
+		if r := store.SetParameters([]rosparam.Parameter{tc.p}); r[0].Successful != tc.ok {
+			t.Errorf("set %s = %v: %+v", tc.p.Name, tc.p.Value, r[0])
+		}
+	}
+	if got := ctrl.Params().StepJoints; got != 0.1 {
+		t.Fatalf("live step_joints %g", got)
 	}
 }
 
@@ -159,13 +223,13 @@ func TestControllerParameters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := ctrl.SetParam("update_rate", jog.DoubleValue(50)); !errors.Is(err, jog.ErrParam) {
+	if err := ctrl.SetParam("update_rate", rosparam.Double(50)); !errors.Is(err, jog.ErrParam) {
 		t.Fatalf("read-only update_rate changed: %v", err)
 	}
 	if err := ctrl.SetHeartbeatTimeout(-1); !errors.Is(err, jog.ErrParam) {
 		t.Fatalf("negative timeout: %v", err)
 	}
-	if err := ctrl.SetParam("step_joints", jog.DoubleValue(0.1)); err != nil {
+	if err := ctrl.SetParam("step_joints", rosparam.Double(0.1)); err != nil {
 		t.Fatal(err)
 	}
 	if got := ctrl.Params().StepJoints; got != 0.1 {
@@ -198,8 +262,8 @@ func TestDocsListEveryParameter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range jog.Parameters() {
-		row := "| `" + p.Name + "` | " + p.Type.String() + " | " + p.Default.GoString() + " |"
+	for _, p := range jog.ParameterTable() {
+		row := "| `" + p.Name + "` | " + rosparam.TypeName(p.Type) + " | " + p.Default.String() + " |"
 		if !strings.Contains(string(doc), row) {
 			t.Errorf("docs/jog.md has no row starting %q", row)
 		}
