@@ -4,6 +4,14 @@ package jog
 // panel's, so that its GUI and scripts work unchanged. The types are given
 // as "package/kind/Name"; telebridge_interfaces are defined in the
 // repository's interfaces/ folder.
+//
+// QoS (to be expressed with pkg/qos once it is on main): the heartbeat
+// topic is subscribed best effort, volatile, keep last 1, so that a queued
+// or late heartbeat never keeps a motion alive and any publisher matches;
+// joint states are subscribed as sensor data (best effort, keep last 5);
+// joint targets are published reliable, volatile, keep last 1 (only the
+// newest target matters); /tf and /tf_static with tf2's profiles; services
+// with the services profile.
 const (
 	// NodeName is the ROS 2 node name.
 	NodeName = "jog_server"
@@ -12,8 +20,9 @@ const (
 	HeartbeatService     = "/dnb_remote_robot_control/heartbeat"
 	HeartbeatServiceType = "std_srvs/srv/Trigger"
 	// HeartbeatTopic resets the timer too when a true arrives
-	// (std_msgs/msg/Bool). Kept for compatibility: topics can be queued
-	// or delayed on a bridge, so the service is preferred.
+	// (std_msgs/msg/Bool, Controller.HeartbeatMessage). Kept for
+	// compatibility: topics can be queued or delayed on a bridge, so the
+	// service is preferred.
 	HeartbeatTopic     = "/heartbeat"
 	HeartbeatTopicType = "std_msgs/msg/Bool"
 	// SetHeartbeatTimeoutService changes heartbeat_timeout live
@@ -44,4 +53,9 @@ const (
 	// (trajectory_msgs/msg/JointTrajectory, one point per message).
 	TrajectoryTopic     = "/joint_trajectory_controller/joint_trajectory"
 	TrajectoryTopicType = "trajectory_msgs/msg/JointTrajectory"
+
+	// TFTopic and TFStaticTopic feed the reference frames (tf.Buffer).
+	TFTopic       = "/tf"
+	TFStaticTopic = "/tf_static"
+	TFTopicType   = "tf2_msgs/msg/TFMessage"
 )
