@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -124,6 +125,7 @@ type Controller struct {
 	havePose bool
 
 	holdPending bool
+	scratch     []float64 // joint state being read by name
 	target      []float64
 	out         JointTarget
 	sent, holds uint64
@@ -162,7 +164,7 @@ func New(cfg Config) (*Controller, error) {
 		p: p, frames: cfg.Frames, cfg: cfg,
 		lo: make([]float64, n), hi: make([]float64, n), vmax: make([]float64, n),
 		measured: make([]float64, n), dir: make([]float64, n), goal: make([]float64, n),
-		target: make([]float64, n),
+		target: make([]float64, n), scratch: make([]float64, n),
 	}
 	for i := range joints {
 		j := &joints[i]
@@ -302,6 +304,31 @@ func (c *Controller) UpdateJointState(q []float64, at time.Time) error {
 	copy(c.measured, q)
 	c.measuredAt, c.haveState = at, true
 	c.mu.Unlock()
+	return nil
+}
+
+// UpdateJointStateByName stores measured positions given as a
+// sensor_msgs/JointState gives them: names and positions in any order,
+// possibly with other joints (a gripper, flippers), which are ignored.
+// Every joint of the chain must be there. It allocates nothing.
+func (c *Controller) UpdateJointStateByName(names []string, positions []float64, at time.Time) error {
+	if len(names) != len(positions) {
+		return fmt.Errorf("jog: joint state: %w: %d names, %d positions", ErrRequest, len(names), len(positions))
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, want := range c.names {
+		j := slices.Index(names, want)
+		if j < 0 {
+			return fmt.Errorf("jog: joint state: %w: no joint %q", ErrRequest, want)
+		}
+		if v := positions[j]; math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("jog: joint state: %w: joint %q is %g", ErrRequest, want, v)
+		}
+		c.scratch[i] = positions[j]
+	}
+	copy(c.measured, c.scratch)
+	c.measuredAt, c.haveState = at, true
 	return nil
 }
 

@@ -607,3 +607,33 @@ func TestHeartbeatTopic(t *testing.T) {
 		}
 	}
 }
+
+func TestJointStateByName(t *testing.T) {
+	ctrl, _ := jog.New(jog.Config{Chain: ur5(t), Params: testParams()})
+	now := time.Unix(100, 0)
+	// Shuffled, with an extra gripper joint.
+	names := []string{"wrist_3_joint", "gripper", "shoulder_pan_joint", "elbow_joint", "wrist_1_joint", "shoulder_lift_joint", "wrist_2_joint"}
+	pos := []float64{0.3, 0.05, 0.2, 1.6, -1.8, -1.4, -1.57}
+	if err := ctrl.UpdateJointStateByName(names, pos, now); err != nil {
+		t.Fatal(err)
+	}
+	hold, ok := ctrl.Stop(now)
+	if !ok || maxAbsDiff(hold.Positions, home) != 0 {
+		t.Fatalf("hold %v, want %v", hold.Positions, home)
+	}
+	for _, tc := range []struct {
+		names []string
+		pos   []float64
+	}{
+		{names[:6], pos[:6]}, // wrist_2 missing
+		{names, pos[:6]},     // lengths differ
+		{names, []float64{0.3, 0.05, math.NaN(), 1.6, -1.8, -1.4, -1.57}},
+	} {
+		if err := ctrl.UpdateJointStateByName(tc.names, tc.pos, now); !errors.Is(err, jog.ErrRequest) {
+			t.Errorf("%v %v: err = %v", tc.names, tc.pos, err)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = ctrl.UpdateJointStateByName(names, pos, now) }); n != 0 {
+		t.Fatalf("allocates %v times", n)
+	}
+}
