@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -15,15 +13,8 @@ const (
 	telescopeURDF = "../../pkg/kinematics/testdata/telescope7.urdf"
 )
 
-func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(context.Background(), args, stdio{in: strings.NewReader(""), out: &out, err: &errb})
-	return code, out.String(), errb.String()
-}
-
 func TestKinFK(t *testing.T) {
-	code, out, errs := runCmd(t, "kin", "fk", "--urdf", ur5URDF, "--joints", "0,0,0,0,0,0")
+	code, out, errs := runParamsCmd(t, "kin", "fk", "--urdf", ur5URDF, "--joints", "0,0,0,0,0,0")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -42,7 +33,7 @@ func TestKinFK(t *testing.T) {
 		t.Fatalf("pose %+v", p)
 	}
 	// Chosen links: from base_link to the upper arm, two joints.
-	code, out, errs = runCmd(t, "kin", "fk", "--urdf", ur5URDF, "--base", "base_link", "--tip", "upper_arm_link", "--joints", "0,0")
+	code, out, errs = runParamsCmd(t, "kin", "fk", "--urdf", ur5URDF, "--base", "base_link", "--tip", "upper_arm_link", "--joints", "0,0")
 	if code != 0 || !strings.Contains(out, `"tip": "upper_arm_link"`) {
 		t.Fatalf("exit %d: %s %s", code, out, errs)
 	}
@@ -51,7 +42,7 @@ func TestKinFK(t *testing.T) {
 func TestKinIKRoundTrip(t *testing.T) {
 	// FK of a known configuration, then IK of that pose from elsewhere.
 	q := "0.3,-0.5,1.1,0.25,0.4,-0.7,1.2"
-	code, out, errs := runCmd(t, "kin", "fk", "--urdf", telescopeURDF, "--joints", q)
+	code, out, errs := runParamsCmd(t, "kin", "fk", "--urdf", telescopeURDF, "--joints", q)
 	if code != 0 {
 		t.Fatalf("fk exit %d: %s", code, errs)
 	}
@@ -62,7 +53,7 @@ func TestKinIKRoundTrip(t *testing.T) {
 		parts = append(parts, strconv.FormatFloat(v, 'g', -1, 64))
 	}
 	pose := strings.Join(parts, ",")
-	code, out, errs = runCmd(t, "kin", "ik", "--urdf", telescopeURDF, "--pose", pose, "--seed", "0,0,0,0.1,0,0,0")
+	code, out, errs = runParamsCmd(t, "kin", "ik", "--urdf", telescopeURDF, "--pose", pose, "--seed", "0,0,0,0.1,0,0,0")
 	if code != 0 {
 		t.Fatalf("ik exit %d: %s", code, errs)
 	}
@@ -105,7 +96,7 @@ func TestKinBadInput(t *testing.T) {
 		{"bench zero poses", []string{"kin", "bench", "--urdf", ur5URDF, "--poses", "0"}, 1, "must be positive"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, errs := runCmd(t, tc.args...)
+			code, out, errs := runParamsCmd(t, tc.args...)
 			if code != tc.code || !strings.Contains(errs, tc.want) {
 				t.Fatalf("exit %d (want %d), stderr %q (want %q)", code, tc.code, errs, tc.want)
 			}
@@ -117,7 +108,7 @@ func TestKinBadInput(t *testing.T) {
 }
 
 func TestKinBench(t *testing.T) {
-	code, out, errs := runCmd(t, "kin", "bench", "--urdf", telescopeURDF, "--poses", "200")
+	code, out, errs := runParamsCmd(t, "kin", "bench", "--urdf", telescopeURDF, "--poses", "200")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -131,7 +122,7 @@ func TestKinBench(t *testing.T) {
 }
 
 func TestJogDemo(t *testing.T) {
-	code, out, errs := runCmd(t, "jog", "--urdf", ur5URDF, "--joints", "0.2,-1.4,1.6,-1.8,-1.57,0.3")
+	code, out, errs := runParamsCmd(t, "jog", "--urdf", ur5URDF, "--joints", "0.2,-1.4,1.6,-1.8,-1.57,0.3")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -140,7 +131,7 @@ func TestJogDemo(t *testing.T) {
 			t.Fatalf("no %q in:\n%s", want, out)
 		}
 	}
-	if code, _, errs := runCmd(t, "jog", "--urdf", ur5URDF, "--joints", "1,2"); code != 1 || !strings.Contains(errs, "2 values") {
+	if code, _, errs := runParamsCmd(t, "jog", "--urdf", ur5URDF, "--joints", "1,2"); code != 1 || !strings.Contains(errs, "2 values") {
 		t.Fatalf("bad joints: exit %d %s", code, errs)
 	}
 }

@@ -499,22 +499,25 @@ func TestNoJointStateNoMotion(t *testing.T) {
 
 func TestStepAllocatesNothing(t *testing.T) {
 	r := newRig(t, jog.Config{}, home)
-	_ = r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0, 0, 0}, Speed: 1})
 	now := r.now()
-	if n := testing.AllocsPerRun(100, func() {
-		r.ctrl.Heartbeat(now)
-		_ = r.ctrl.UpdateJointState(home, now)
-		_, _, _ = r.ctrl.Step(now)
-	}); n != 0 {
-		t.Fatalf("joint step allocates %v times", n)
-	}
-	_ = r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{PoseReference: "base_link", MoveDelta: true, Pose: jog.EulerPose{X: 1}, Speed: 1})
-	if n := testing.AllocsPerRun(100, func() {
-		r.ctrl.Heartbeat(now)
-		_ = r.ctrl.UpdateJointState(home, now)
-		_, _, _ = r.ctrl.Step(now)
-	}); n != 0 {
-		t.Fatalf("cartesian step allocates %v times", n)
+	for name, start := range map[string]func() error{
+		"joint": func() error {
+			return r.ctrl.StartJointMove(now, jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0, 0, 0}, Speed: 1})
+		},
+		"cartesian": func() error {
+			return r.ctrl.StartCartesianMove(now, jog.CartesianMoveRequest{PoseReference: "base_link", MoveDelta: true, Pose: jog.EulerPose{X: 1}, Speed: 1})
+		},
+	} {
+		if err := start(); err != nil {
+			t.Fatal(err)
+		}
+		if n := testing.AllocsPerRun(100, func() {
+			r.ctrl.Heartbeat(now)
+			_ = r.ctrl.UpdateJointState(home, now)
+			_, _, _ = r.ctrl.Step(now)
+		}); n != 0 {
+			t.Fatalf("%s step allocates %v times", name, n)
+		}
 	}
 }
 
