@@ -19,26 +19,14 @@ func (c *Controller) StartCartesianMove(now time.Time, req CartesianMoveRequest)
 	if !req.Pose.finite() || (req.UseReferenceFrame && !req.ReferenceFrame.finite()) {
 		return fmt.Errorf("jog: start cartesian move: %w: non-finite pose", ErrRequest)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if req.PoseReference == "" {
-		req.PoseReference = c.p.RobotData.WorldFrame
+		req.PoseReference = c.Params().RobotData.WorldFrame
 	}
 	if !req.MoveDelta {
-		if !c.haveState {
-			return fmt.Errorf("jog: start cartesian move: %w", ErrNoJointState)
-		}
-		goal, err := c.goalInBase(&req)
-		if err != nil {
-			return fmt.Errorf("jog: start cartesian move: %w", err)
-		}
-		if _, err := c.solver.Solve(c.goal, goal, c.measured); err != nil {
-			return fmt.Errorf("jog: start cartesian move: %w: %w", ErrUnreachable, err)
-		}
-		c.cart = req
-		c.begin(now, CartesianGoal, req.Speed)
-		return nil
+		return c.startCartesianGoal(now, req)
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	p := r3.Vec{X: req.Pose.X, Y: req.Pose.Y, Z: req.Pose.Z}
 	r := r3.Vec{X: req.Pose.RX, Y: req.Pose.RY, Z: req.Pose.RZ}
 	if r3.Norm(p) == 0 && r3.Norm(r) == 0 {
@@ -50,6 +38,34 @@ func (c *Controller) StartCartesianMove(now time.Time, req CartesianMoveRequest)
 	c.dirP, c.dirR = unit(p), unit(r)
 	c.cart = req
 	c.begin(now, CartesianDelta, req.Speed)
+	return nil
+}
+
+// startCartesianGoal solves an absolute goal outside the controller's
+// lock, so the loop keeps its rhythm during a long search, and commits it
+// only if it succeeds. Lock order: c.req, then c.mu.
+func (c *Controller) startCartesianGoal(now time.Time, req CartesianMoveRequest) error {
+	c.req.Lock()
+	defer c.req.Unlock()
+	c.mu.Lock()
+	if !c.haveState {
+		c.mu.Unlock()
+		return fmt.Errorf("jog: start cartesian move: %w", ErrNoJointState)
+	}
+	goal, err := c.goalInBase(&req)
+	copy(c.reqSeed, c.measured)
+	c.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("jog: start cartesian move: %w", err)
+	}
+	if _, err := c.solver.Solve(c.reqSol, goal, c.reqSeed); err != nil {
+		return fmt.Errorf("jog: start cartesian move: %w: %w", ErrUnreachable, err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	copy(c.goal, c.reqSol)
+	c.cart = req
+	c.begin(now, CartesianGoal, req.Speed)
 	return nil
 }
 

@@ -93,10 +93,15 @@ type Status struct {
 // concurrent use (one mutex): service callbacks call Start*/Stop/
 // Heartbeat while the loop calls Step.
 type Controller struct {
+	// req serialises the solving of new Cartesian goals, done outside mu;
+	// it guards solver, reqSeed and reqSol. Lock order: req, then mu.
+	req             sync.Mutex
+	reqSeed, reqSol []float64
+
 	mu     sync.Mutex
 	p      Params
 	chain  *kinematics.Chain  // with the effective limits
-	solver *kinematics.Solver // full search with restarts, for new goals
+	solver *kinematics.Solver // full search with restarts, for new goals (under req)
 	local  *kinematics.Solver // one attempt from the seed, for each cycle
 	frames FrameSource
 	cfg    Config
@@ -165,6 +170,7 @@ func New(cfg Config) (*Controller, error) {
 		lo: make([]float64, n), hi: make([]float64, n), vmax: make([]float64, n),
 		measured: make([]float64, n), dir: make([]float64, n), goal: make([]float64, n),
 		target: make([]float64, n), scratch: make([]float64, n),
+		reqSeed: make([]float64, n), reqSol: make([]float64, n),
 	}
 	for i := range joints {
 		j := &joints[i]

@@ -640,3 +640,55 @@ func TestJointStateByName(t *testing.T) {
 		t.Fatalf("allocates %v times", n)
 	}
 }
+
+// TestRefusedGoalKeepsTheMotion: an unreachable Cartesian goal arriving
+// during a joint goal leaves that motion and its goal untouched.
+func TestRefusedGoalKeepsTheMotion(t *testing.T) {
+	r := newRig(t, jog.Config{}, home)
+	goal := []float64{-0.3, -1.2, 1.2, -1.5, -1.2, 0.8}
+	_ = r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{JointValues: goal, Speed: 1})
+	r.beatAndCycle()
+	err := r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{PoseReference: "base_link", Pose: jog.EulerPose{X: 3}, Speed: 1})
+	if !errors.Is(err, jog.ErrUnreachable) {
+		t.Fatalf("err = %v", err)
+	}
+	if m := r.ctrl.Status().Mode; m != jog.JointGoal {
+		t.Fatalf("mode %v", m)
+	}
+	r.runUntilIdle(400)
+	if d := maxAbsDiff(r.arm.Positions(), goal); d > 1e-3 {
+		t.Fatalf("arm %v, goal %v", r.arm.Positions(), goal)
+	}
+}
+
+// TestConcurrentRequests: service calls from other goroutines while the
+// loop steps (run with -race).
+func TestConcurrentRequests(t *testing.T) {
+	r := newRig(t, jog.Config{}, home)
+	chain := r.ctrl.Chain()
+	goal, _ := chain.FK([]float64{0.4, -1.3, 1.4, -1.7, -1.5, 0.4})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 20 {
+			now := time.Unix(0, 0)
+			switch i % 4 {
+			case 0:
+				_ = r.ctrl.StartCartesianMove(now, jog.CartesianMoveRequest{PoseReference: "base_link", Pose: jog.EulerPoseOf(goal), Speed: 1})
+			case 1:
+				_ = r.ctrl.StartJointMove(now, jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{0, 1, 0, 0, 0, 0}, Speed: 0.5})
+			case 2:
+				_ = r.ctrl.SetHeartbeatTimeout(0.3)
+			default:
+				r.ctrl.Stop(now)
+			}
+		}
+	}()
+	for range 50 {
+		r.beatAndCycle()
+	}
+	<-done
+	if v, _ := r.arm.Violations(); v != 0 {
+		t.Fatalf("%d targets outside the limits", v)
+	}
+}
