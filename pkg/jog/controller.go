@@ -376,10 +376,12 @@ func (c *Controller) StartJointMove(now time.Time, req JointMoveRequest) error {
 		c.begin(now, JointDelta, req.Speed)
 		return nil
 	}
-	for i, v := range req.JointValues {
+	for i, v := range req.JointValues { // all checked before any is taken
 		if v < c.lo[i]-1e-9 || v > c.hi[i]+1e-9 {
 			return fmt.Errorf("jog: start joint move: %w: joint %q goal %g not in [%g, %g]", ErrRequest, c.names[i], v, c.lo[i], c.hi[i])
 		}
+	}
+	for i, v := range req.JointValues {
 		c.goal[i] = math.Max(c.lo[i], math.Min(c.hi[i], v))
 	}
 	c.begin(now, JointGoal, req.Speed)

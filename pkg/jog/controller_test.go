@@ -652,6 +652,11 @@ func TestRefusedGoalKeepsTheMotion(t *testing.T) {
 	if !errors.Is(err, jog.ErrUnreachable) {
 		t.Fatalf("err = %v", err)
 	}
+	// A joint goal whose last joint is out of limits: refused whole.
+	err = r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{JointValues: []float64{0, 0, 0, 0, 0, 7}, Speed: 1})
+	if !errors.Is(err, jog.ErrRequest) {
+		t.Fatalf("err = %v", err)
+	}
 	if m := r.ctrl.Status().Mode; m != jog.JointGoal {
 		t.Fatalf("mode %v", m)
 	}
