@@ -1,10 +1,11 @@
 module github.com/telebridge/telebridge
 
-go 1.24
+go 1.24.0
 
 require (
 	github.com/tiiuae/rclgo v0.0.0-20240131135202-56b24e11219b
 	golang.org/x/term v0.34.0
+	gonum.org/v1/gonum v0.17.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 
@@ -26,11 +27,11 @@ require (
 	github.com/spf13/viper v1.16.0 // indirect
 	github.com/subosito/gotenv v1.4.2 // indirect
 	golang.org/x/exp v0.0.0-20230811145659-89c5cff77bcb // indirect
-	golang.org/x/mod v0.22.0 // indirect
-	golang.org/x/sync v0.10.0 // indirect
+	golang.org/x/mod v0.23.0 // indirect
+	golang.org/x/sync v0.12.0 // indirect
 	golang.org/x/sys v0.35.0 // indirect
-	golang.org/x/text v0.9.0 // indirect
-	golang.org/x/tools v0.28.0 // indirect
+	golang.org/x/text v0.23.0 // indirect
+	golang.org/x/tools v0.30.0 // indirect
 	gopkg.in/ini.v1 v1.67.0 // indirect
 )
 

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/armsim"
+	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/kinematics"
+)
+
+func init() {
+	register(command{
+		name:    "jog",
+		summary: "scripted jog demo against a simulated arm (simulated time)",
+		run:     runJog,
+	})
+}
+
+// jogDemo drives a jog controller and a simulated arm in simulated time,
+// one update_rate cycle at a time, and narrates what happens.
+type jogDemo struct {
+	io    stdio
+	ctrl  *jog.Controller
+	arm   *armsim.Arm
+	chain *kinematics.Chain
+	q     []float64
+	start time.Time
+}
+
+func runJog(ctx context.Context, args []string, io stdio) error {
+	fs := newFlagSet("jog", io)
+	cf := addChainFlags(fs)
+	joints := fs.String("joints", "", "initial `positions` q1,q2,... (default: the middle of the limits)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	chain, err := cf.load()
+	if err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	initial := make([]float64, chain.DOF())
+	if *joints != "" {
+		if initial, err = parseFloats("joints", *joints, chain.DOF()); err != nil {
+			return fmt.Errorf("jog: %w", err)
+		}
+		if err := chain.CheckJoints(initial, 0); err != nil {
+			return fmt.Errorf("jog: %w", err)
+		}
+	} else {
+		for i, j := range chain.Joints {
+			if j.Type != kinematics.Continuous {
+				initial[i] = (j.Lower + j.Upper) / 2
+			}
+		}
+	}
+	p := jog.DefaultParams()
+	p.RobotData.FixedFrame, p.RobotData.FlangeFrame = chain.Base, chain.TipName
+	ctrl, err := jog.New(jog.Config{Chain: chain, Params: &p})
+	if err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	acfg := armsim.FromChain(chain, 0.5)
+	acfg.Initial = initial
+	arm, err := armsim.New(acfg)
+	if err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	d := &jogDemo{io: io, ctrl: ctrl, arm: arm, chain: chain, q: make([]float64, chain.DOF()), start: arm.Now()}
+	return d.script(ctx)
+}
+
+func (d *jogDemo) say(format string, a ...any) {
+	t := d.arm.Now().Sub(d.start).Seconds()
+	fmt.Fprintf(d.io.out, "%6.2fs  %s\n", t, fmt.Sprintf(format, a...))
+}
+
+func (d *jogDemo) pose() string {
+	t, _ := d.chain.FK(d.arm.Positions())
+	x, y, z, rz, ry, rx := t.XYZEuler()
+	return fmt.Sprintf("tool xyz=(%.4f %.4f %.4f) m rzyx=(%.3f %.3f %.3f) rad", x, y, z, rz, ry, rx)
+}
+
+func (d *jogDemo) joints() string {
+	var b strings.Builder
+	for i, v := range d.arm.Positions() {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%.4f", v)
+	}
+	return "joints=(" + b.String() + ")"
+}
+
+// cycles runs n cycles (heartbeats if beat) and returns how many ran
+// before the controller went idle (n if it did not).
+func (d *jogDemo) cycles(ctx context.Context, n int, beat bool) (int, error) {
+	for i := range n {
+		if err := ctx.Err(); err != nil {
+			return i, err
+		}
+		now := d.arm.Now()
+		if beat {
+			d.ctrl.Heartbeat(now)
+		}
+		at, _ := d.arm.JointPositions(d.q)
+		if err := d.ctrl.UpdateJointState(d.q, at); err != nil {
+			return i, err
+		}
+		t, ok, err := d.ctrl.Step(now)
+		if ok {
+			if werr := d.arm.WriteJointTarget(t); werr != nil {
+				return i, werr
+			}
+			if t.Hold {
+				d.say("hold sent (%s)", d.ctrl.Status().Reason)
+			}
+		}
+		if err != nil {
+			d.say("motion ended: %v", err)
+		}
+		d.arm.Advance(d.ctrl.Period())
+		if d.ctrl.Status().Mode == jog.Idle && !ok {
+			return i + 1, nil
+		}
+	}
+	return n, nil
+}
+
+func (d *jogDemo) script(ctx context.Context) error {
+	n := d.chain.DOF()
+	rate := int(time.Second / d.ctrl.Period())
+	d.say("start: %d joints %s, %s", n, strings.Join(d.chain.JointNames(), ","), d.joints())
+	d.say("%s", d.pose())
+
+	dir := make([]float64, n)
+	dir[0] = 1
+	if err := d.ctrl.StartJointMove(d.arm.Now(), jog.JointMoveRequest{MoveDelta: true, JointValues: dir, Speed: 1}); err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	d.say("incremental joint move of %s, 1 s with heartbeats", d.chain.Joints[0].Name)
+	if _, err := d.cycles(ctx, rate, true); err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	d.say("%s", d.joints())
+	d.say("heartbeats stop")
+	if _, err := d.cycles(ctx, rate, false); err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+
+	goal := append([]float64(nil), d.arm.Positions()...)
+	goal[0] -= 0.05
+	if d.chain.Joints[0].Type != kinematics.Continuous {
+		goal[0] = max(goal[0], d.chain.Joints[0].Lower)
+	}
+	if err := d.ctrl.StartJointMove(d.arm.Now(), jog.JointMoveRequest{JointValues: goal, Speed: 1}); err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	d.say("absolute joint goal: %s back by 0.05", d.chain.Joints[0].Name)
+	k, err := d.cycles(ctx, 60*rate, true)
+	if err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	d.say("%s after %d cycles: %s", d.ctrl.Status().Reason, k, d.joints())
+
+	if err := d.ctrl.StartCartesianMove(d.arm.Now(), jog.CartesianMoveRequest{PoseReference: d.chain.Base, MoveDelta: true, Pose: jog.EulerPose{Z: 1}, Speed: 1}); err != nil {
+		d.say("cartesian move refused: %v", err)
+	} else {
+		d.say("incremental Cartesian move +z in %s, 1 s, from %s", d.chain.Base, d.pose())
+		if _, err := d.cycles(ctx, rate, true); err != nil {
+			return fmt.Errorf("jog: %w", err)
+		}
+		d.say("%s", d.pose())
+	}
+	at, _ := d.arm.JointPositions(d.q)
+	_ = d.ctrl.UpdateJointState(d.q, at)
+	if hold, ok := d.ctrl.Stop(d.arm.Now()); ok {
+		_ = d.arm.WriteJointTarget(hold)
+		d.say("stop: hold at the measured position")
+	}
+	if _, err := d.cycles(ctx, rate/2, true); err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	d.say("end: %s", d.pose())
+	return nil
+}

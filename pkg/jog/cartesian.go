@@ -1,0 +1,181 @@
+package jog
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/geom"
+	"gonum.org/v1/gonum/spatial/r3"
+)
+
+// StartCartesianMove starts an absolute or incremental Cartesian move at
+// now (it counts as a heartbeat). An absolute goal is solved at once: if
+// it is out of reach or its frame unknown the request fails (wrapping
+// ErrUnreachable or ErrFrame) and the previous motion goes on unchanged.
+func (c *Controller) StartCartesianMove(now time.Time, req CartesianMoveRequest) error {
+	if err := checkSpeed(req.Speed); err != nil {
+		return fmt.Errorf("jog: start cartesian move: %w", err)
+	}
+	if !req.Pose.finite() || (req.UseReferenceFrame && !req.ReferenceFrame.finite()) {
+		return fmt.Errorf("jog: start cartesian move: %w: non-finite pose", ErrRequest)
+	}
+	if req.PoseReference == "" {
+		req.PoseReference = c.Params().RobotData.WorldFrame
+	}
+	if !req.MoveDelta {
+		return c.startCartesianGoal(now, req)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := r3.Vec{X: req.Pose.X, Y: req.Pose.Y, Z: req.Pose.Z}
+	r := r3.Vec{X: req.Pose.RX, Y: req.Pose.RY, Z: req.Pose.RZ}
+	if r3.Norm(p) == 0 && r3.Norm(r) == 0 {
+		return fmt.Errorf("jog: start cartesian move: %w: zero direction", ErrRequest)
+	}
+	if _, err := c.referenceFrame(&req, geom.Identity()); err != nil {
+		return fmt.Errorf("jog: start cartesian move: %w", err)
+	}
+	c.dirP, c.dirR = unit(p), unit(r)
+	c.cart = req
+	c.begin(now, CartesianDelta, req.Speed)
+	return nil
+}
+
+// startCartesianGoal solves an absolute goal outside the controller's
+// lock, so the loop keeps its rhythm during a long search, and commits it
+// only if it succeeds. Lock order: c.req, then c.mu.
+func (c *Controller) startCartesianGoal(now time.Time, req CartesianMoveRequest) error {
+	c.req.Lock()
+	defer c.req.Unlock()
+	c.mu.Lock()
+	if !c.haveState {
+		c.mu.Unlock()
+		return fmt.Errorf("jog: start cartesian move: %w", ErrNoJointState)
+	}
+	goal, err := c.goalInBase(&req)
+	copy(c.reqSeed, c.measured)
+	c.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("jog: start cartesian move: %w", err)
+	}
+	if _, err := c.solver.Solve(c.reqSol, goal, c.reqSeed); err != nil {
+		return fmt.Errorf("jog: start cartesian move: %w: %w", ErrUnreachable, err)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	copy(c.goal, c.reqSol)
+	c.cart = req
+	c.begin(now, CartesianGoal, req.Speed)
+	return nil
+}
+
+func unit(v r3.Vec) r3.Vec {
+	if n := r3.Norm(v); n > 0 {
+		return r3.Scale(1/n, v)
+	}
+	return v
+}
+
+// lookup returns T_base_frame; the caller holds the lock.
+func (c *Controller) lookup(frame string) (geom.Transform, error) {
+	rd := c.p.RobotData
+	if frame == rd.FixedFrame || frame == c.chain.Base {
+		return geom.Identity(), nil
+	}
+	if c.frames == nil {
+		if frame == rd.WorldFrame {
+			return geom.Identity(), nil // no tf: the world is the base
+		}
+		if frame == rd.FlangeFrame || frame == c.chain.TipName {
+			return c.chain.FK(c.measured)
+		}
+		return geom.Transform{}, fmt.Errorf("%w: %q: no tf source", ErrFrame, frame)
+	}
+	t, err := c.frames.Lookup(rd.FixedFrame, frame, time.Time{})
+	if err != nil {
+		return geom.Transform{}, fmt.Errorf("%w: %w", ErrFrame, err)
+	}
+	return t, nil
+}
+
+// goalInBase returns T_base_goal of an absolute request:
+// T_base_ref * T_ref_extra * T_extra_pose. The caller holds the lock.
+func (c *Controller) goalInBase(req *CartesianMoveRequest) (geom.Transform, error) {
+	ref, err := c.lookup(req.PoseReference)
+	if err != nil {
+		return geom.Transform{}, err
+	}
+	return CartesianGoalInBase(ref, *req), nil
+}
+
+// CartesianGoalInBase composes an absolute request's goal in the robot
+// base from baseToRef, the pose of the request's PoseReference frame in
+// the base: baseToRef * ReferenceFrame (if used) * Pose. This is the
+// drag&bot rule: the goal (0,0,0.01,0,0,0) in the extra frame
+// (-2,0,2,0,0,0) on a frame A at (1,0,0,0,0,0) in the base is
+// (-1,0,2.01,0,0,0) in the base.
+func CartesianGoalInBase(baseToRef geom.Transform, req CartesianMoveRequest) geom.Transform {
+	t := baseToRef
+	if req.UseReferenceFrame {
+		t = t.Mul(req.ReferenceFrame.Transform())
+	}
+	return t.Mul(req.Pose.Transform())
+}
+
+// referenceFrame returns the frame in which an incremental step is
+// expressed, T_base_F. For the world and fixed frames its origin is the
+// tool's (the step turns about the tool) and its axes are the frame's;
+// otherwise it is the frame itself. The extra frame is applied after.
+func (c *Controller) referenceFrame(req *CartesianMoveRequest, tool geom.Transform) (geom.Transform, error) {
+	ref, err := c.lookup(req.PoseReference)
+	if err != nil {
+		return geom.Transform{}, err
+	}
+	if req.UseReferenceFrame {
+		ref = ref.Mul(req.ReferenceFrame.Transform())
+	}
+	rd := c.p.RobotData
+	if req.PoseReference == rd.WorldFrame || req.PoseReference == rd.FixedFrame {
+		ref.Translation = tool.Translation
+	}
+	return ref, nil
+}
+
+// cartesianStep computes the next incremental Cartesian target; the
+// caller holds the lock.
+func (c *Controller) cartesianStep(now time.Time) (JointTarget, bool, error) {
+	tool, err := c.chain.FK(c.measured)
+	if err != nil {
+		return JointTarget{}, false, err
+	}
+	stepT, stepR := c.p.StepTranslation, c.p.StepRotation
+	if c.p.StepScaleCartesian {
+		stepT, stepR = stepT*c.speed, stepR*c.speed
+	}
+	if c.havePose {
+		// Recompute only once the tool is close enough to the last target
+		// (1e-9 absorbs rounding when the factor is 1 and the arm has not
+		// moved at all).
+		dT, dR := geom.Distance(tool, c.lastPose)
+		if dT > c.p.StepTranslationFactor*stepT+1e-9 || dR > c.p.StepRotationFactor*stepR+1e-9 {
+			return JointTarget{}, false, nil
+		}
+	}
+	f, err := c.referenceFrame(&c.cart, tool)
+	if err != nil {
+		return JointTarget{}, false, err
+	}
+	r := r3.Scale(stepR, c.dirR)
+	delta := geom.Transform{Translation: r3.Scale(stepT, c.dirP), Rotation: geom.FromEulerZYX(r.Z, r.Y, r.X)}
+	next := f.Mul(delta).Mul(f.Inverse()).Mul(tool)
+	if c.havePose {
+		if dT, dR := geom.Distance(next, c.lastPose); dT <= c.p.MinTranslationStep && dR <= c.p.MinRotationStep {
+			return JointTarget{}, false, nil
+		}
+	}
+	if _, err := c.local.Solve(c.target, next, c.measured); err != nil {
+		return JointTarget{}, false, fmt.Errorf("%w: %w", ErrUnreachable, err)
+	}
+	c.lastPose, c.havePose = next, true
+	return c.emit(now, c.duration(c.p.CartesianDelta.Velocity), false), true, nil
+}

@@ -1,0 +1,530 @@
+package jog
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/geom"
+	"github.com/telebridge/telebridge/pkg/kinematics"
+	"github.com/telebridge/telebridge/pkg/rosparam"
+	"gonum.org/v1/gonum/spatial/r3"
+)
+
+// Errors callers branch on.
+var (
+	// ErrRequest: a malformed request (speed, NaN, length, zero direction,
+	// goal outside the limits); nothing moves.
+	ErrRequest = errors.New("jog: bad request")
+	// ErrNoJointState: no fresh measured joint positions; nothing moves.
+	ErrNoJointState = errors.New("jog: no fresh joint state")
+	// ErrUnreachable: inverse kinematics found no in-limit solution; the
+	// motion stops (or does not start).
+	ErrUnreachable = errors.New("jog: target unreachable")
+	// ErrFrame: a reference frame could not be resolved; the motion stops
+	// (or does not start).
+	ErrFrame = errors.New("jog: reference frame")
+)
+
+// FrameSource resolves tf frames: T_target_source at time at (zero:
+// latest). *tf.Buffer implements it.
+type FrameSource interface {
+	Lookup(target, source string, at time.Time) (geom.Transform, error)
+}
+
+// Config configures a Controller.
+type Config struct {
+	// Params are the parameters; nil means DefaultParams().
+	Params *Params
+	// Chain is the arm from robot_data.fixed_frame to the tool. Required.
+	Chain *kinematics.Chain
+	// Frames resolves reference frames; nil means no tf: only the world
+	// frame (taken to be the base), the fixed frame and the flange frame
+	// can be references.
+	Frames FrameSource
+	// IK tunes the inverse kinematics (defaults of kinematics.Config).
+	IK kinematics.Config
+	// GoalTolerance is how close every joint must be to an absolute goal
+	// for the move to be done [rad or m]. Default 1e-3.
+	GoalTolerance float64
+	// DefaultVelocity is the velocity limit of joints whose URDF gives
+	// none [rad/s or m/s]. Default 0.5.
+	DefaultVelocity float64
+	// JointStateTimeout stops the motion when the measured joints are
+	// older than this [s]. Default 0.5 s.
+	JointStateTimeout time.Duration
+}
+
+// Mode is what the controller is doing.
+type Mode int
+
+// Modes.
+const (
+	Idle Mode = iota
+	JointDelta
+	JointGoal
+	CartesianDelta
+	CartesianGoal
+)
+
+// String names the mode.
+func (m Mode) String() string {
+	return [...]string{"idle", "joint delta", "joint goal", "cartesian delta", "cartesian goal"}[m]
+}
+
+// Status is a snapshot of the controller.
+type Status struct {
+	Mode Mode
+	// Reason says why the last motion ended ("stop", "heartbeat
+	// timeout", "goal reached", an error...).
+	Reason string
+	// Speed is the override of the current motion.
+	Speed float64
+	// Sent counts the targets output, Holds the hold targets among them.
+	Sent, Holds uint64
+}
+
+// Controller is the jog logic: requests in, one joint target per cycle
+// out. Its step is a pure function of its state, the measured joints and
+// the time passed in; it never reads the clock. All methods are safe for
+// concurrent use (one mutex): service callbacks call Start*/Stop/
+// Heartbeat while the loop calls Step.
+type Controller struct {
+	// req serialises the solving of new Cartesian goals, done outside mu;
+	// it guards solver, reqSeed and reqSol. Lock order: req, then mu.
+	req             sync.Mutex
+	reqSeed, reqSol []float64
+
+	mu     sync.Mutex
+	p      Params
+	chain  *kinematics.Chain  // with the effective limits
+	solver *kinematics.Solver // full search with restarts, for new goals (under req)
+	local  *kinematics.Solver // one attempt from the seed, for each cycle
+	frames FrameSource
+	cfg    Config
+	names  []string
+	lo, hi []float64 // effective limits
+	vmax   []float64
+
+	mode    Mode
+	reason  string
+	speed   float64
+	beat    time.Time
+	timeout time.Duration
+	period  time.Duration
+
+	measured   []float64
+	measuredAt time.Time
+	haveState  bool
+
+	dir  []float64 // joint delta: unit direction
+	goal []float64 // joint and Cartesian goals
+
+	cart     CartesianMoveRequest
+	dirP     r3.Vec // Cartesian delta: unit position direction (or zero)
+	dirR     r3.Vec // unit (rz, ry, rx) direction (or zero)
+	lastPose geom.Transform
+	havePose bool
+
+	holdPending bool
+	scratch     []float64 // joint state being read by name
+	target      []float64
+	out         JointTarget
+	sent, holds uint64
+}
+
+// New validates cfg and returns an idle controller.
+func New(cfg Config) (*Controller, error) {
+	if cfg.Chain == nil {
+		return nil, fmt.Errorf("jog: new: %w: no kinematic chain", ErrParam)
+	}
+	p := DefaultParams()
+	if cfg.Params != nil {
+		p = *cfg.Params
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("jog: new: %w", err)
+	}
+	if cfg.GoalTolerance < 0 || cfg.DefaultVelocity < 0 || cfg.JointStateTimeout < 0 {
+		return nil, fmt.Errorf("jog: new: %w: negative tolerance, velocity or timeout", ErrParam)
+	}
+	if cfg.GoalTolerance == 0 {
+		cfg.GoalTolerance = 1e-3
+	}
+	if cfg.DefaultVelocity == 0 {
+		cfg.DefaultVelocity = 0.5
+	}
+	if cfg.JointStateTimeout == 0 {
+		cfg.JointStateTimeout = 500 * time.Millisecond
+	}
+	n := cfg.Chain.DOF()
+	if len(p.JointLimits) != 0 && len(p.JointLimits) != n {
+		return nil, fmt.Errorf("jog: new: %w: %d joint_limits for %d joints", ErrParam, len(p.JointLimits), n)
+	}
+	joints := append([]kinematics.Joint(nil), cfg.Chain.Joints...)
+	c := &Controller{
+		p: p, frames: cfg.Frames, cfg: cfg,
+		lo: make([]float64, n), hi: make([]float64, n), vmax: make([]float64, n),
+		measured: make([]float64, n), dir: make([]float64, n), goal: make([]float64, n),
+		target: make([]float64, n), scratch: make([]float64, n),
+		reqSeed: make([]float64, n), reqSol: make([]float64, n),
+	}
+	for i := range joints {
+		j := &joints[i]
+		if len(p.JointLimits) == n {
+			lo, hi := p.JointLimits[i].Radians()
+			if (p.JointLimits[i].Unit == "m") != (j.Type == kinematics.Prismatic) {
+				return nil, fmt.Errorf("jog: new: %w: joint_limits[%d] unit %q for %s joint %q", ErrParam, i, p.JointLimits[i].Unit, j.Type, j.Name)
+			}
+			if j.Type == kinematics.Continuous {
+				j.Type = kinematics.Revolute
+			}
+			j.Lower, j.Upper = math.Max(j.Lower, lo), math.Min(j.Upper, hi)
+			if j.Lower > j.Upper {
+				return nil, fmt.Errorf("jog: new: %w: joint_limits[%d] do not overlap the URDF limits of %q", ErrParam, i, j.Name)
+			}
+		}
+		c.lo[i], c.hi[i] = j.Lower, j.Upper
+		c.vmax[i] = j.MaxVelocity
+		if c.vmax[i] == 0 {
+			c.vmax[i] = cfg.DefaultVelocity
+		}
+	}
+	chain, err := kinematics.NewChain(cfg.Chain.Base, cfg.Chain.TipName, joints, cfg.Chain.Tip)
+	if err != nil {
+		return nil, fmt.Errorf("jog: new: %w", err)
+	}
+	if c.solver, err = kinematics.NewSolver(chain, cfg.IK); err != nil {
+		return nil, fmt.Errorf("jog: new: %w", err)
+	}
+	// Each cycle's target must stay on the arm's current branch: a random
+	// restart could find a far-away configuration, so no restarts there.
+	local := cfg.IK
+	local.MaxAttempts = 1
+	if c.local, err = kinematics.NewSolver(chain, local); err != nil {
+		return nil, fmt.Errorf("jog: new: %w", err)
+	}
+	c.chain = chain
+	c.names = chain.JointNames()
+	c.applyParams()
+	c.out.JointNames = c.names
+	return c, nil
+}
+
+func (c *Controller) applyParams() {
+	c.timeout = time.Duration(c.p.HeartbeatTimeout * float64(time.Second))
+	c.period = time.Duration(float64(time.Second) / c.p.UpdateRate)
+}
+
+// Period returns the loop period, 1/update_rate.
+func (c *Controller) Period() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.period
+}
+
+// Params returns a copy of the current parameters.
+func (c *Controller) Params() Params {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.p
+	p.JointLimits = append([]JointLimit(nil), p.JointLimits...)
+	return p
+}
+
+// Limits returns the effective joint limits (URDF within joint_limits)
+// [rad or m].
+func (c *Controller) Limits() (lower, upper []float64) {
+	return append([]float64(nil), c.lo...), append([]float64(nil), c.hi...)
+}
+
+// Chain returns the chain with the effective limits.
+func (c *Controller) Chain() *kinematics.Chain { return c.chain }
+
+// SetParam changes one parameter live. Read-only parameters (update_rate,
+// robot_data.*, joint_limits.*) are refused. Errors wrap ErrParam.
+func (c *Controller) SetParam(name string, v rosparam.ParameterValue) error {
+	if _, err := lookup(name); err != nil {
+		return err
+	}
+	return c.ApplyParams([]rosparam.Parameter{{Name: name, Value: v}})
+}
+
+// ApplyParams applies a live change of parameters (rosparam's OnChange),
+// all or nothing. Read-only parameters are refused; parameters that are
+// not jog's (use_sim_time) are skipped. Errors wrap ErrParam.
+func (c *Controller) ApplyParams(update []rosparam.Parameter) error {
+	for _, u := range update {
+		if e, err := lookup(u.Name); err == nil && e.ReadOnly {
+			return fmt.Errorf("%w: %s is read-only", ErrParam, u.Name)
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.p.Apply(update); err != nil {
+		return err
+	}
+	c.applyParams()
+	return nil
+}
+
+// SetHeartbeatTimeout changes heartbeat_timeout live [s] (the
+// set_heartbeat_timeout service).
+func (c *Controller) SetHeartbeatTimeout(seconds float64) error {
+	return c.SetParam("heartbeat_timeout", rosparam.Double(seconds))
+}
+
+// Heartbeat resets the heartbeat timer at now (service call, or a true on
+// the topic).
+func (c *Controller) Heartbeat(now time.Time) {
+	c.mu.Lock()
+	c.beat = now
+	c.mu.Unlock()
+}
+
+// HeartbeatMessage handles a std_msgs/Bool on the heartbeat topic: true
+// resets the timer like the service; false is not a heartbeat and is
+// ignored. It reports whether the timer was reset.
+func (c *Controller) HeartbeatMessage(now time.Time, data bool) bool {
+	if data {
+		c.Heartbeat(now)
+	}
+	return data
+}
+
+// UpdateJointState stores the measured joint positions (chain order) and
+// when they were measured.
+func (c *Controller) UpdateJointState(q []float64, at time.Time) error {
+	if len(q) != len(c.measured) {
+		return fmt.Errorf("jog: joint state: %w: %d values for %d joints", ErrRequest, len(q), len(c.measured))
+	}
+	for i, v := range q {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("jog: joint state: %w: joint %q is %g", ErrRequest, c.names[i], v)
+		}
+	}
+	c.mu.Lock()
+	copy(c.measured, q)
+	c.measuredAt, c.haveState = at, true
+	c.mu.Unlock()
+	return nil
+}
+
+// UpdateJointStateByName stores measured positions given as a
+// sensor_msgs/JointState gives them: names and positions in any order,
+// possibly with other joints (a gripper, flippers), which are ignored.
+// Every joint of the chain must be there. It allocates nothing.
+func (c *Controller) UpdateJointStateByName(names []string, positions []float64, at time.Time) error {
+	if len(names) != len(positions) {
+		return fmt.Errorf("jog: joint state: %w: %d names, %d positions", ErrRequest, len(names), len(positions))
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, want := range c.names {
+		j := slices.Index(names, want)
+		if j < 0 {
+			return fmt.Errorf("jog: joint state: %w: no joint %q", ErrRequest, want)
+		}
+		if v := positions[j]; math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("jog: joint state: %w: joint %q is %g", ErrRequest, want, v)
+		}
+		c.scratch[i] = positions[j]
+	}
+	copy(c.measured, c.scratch)
+	c.measuredAt, c.haveState = at, true
+	return nil
+}
+
+// Status returns a snapshot of the controller.
+func (c *Controller) Status() Status {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Status{Mode: c.mode, Reason: c.reason, Speed: c.speed, Sent: c.sent, Holds: c.holds}
+}
+
+// StartJointMove starts an absolute or incremental joint move at now (it
+// counts as a heartbeat). Errors wrap ErrRequest; the previous motion
+// then goes on unchanged.
+func (c *Controller) StartJointMove(now time.Time, req JointMoveRequest) error {
+	if err := checkSpeed(req.Speed); err != nil {
+		return fmt.Errorf("jog: start joint move: %w", err)
+	}
+	n := len(c.dir)
+	if len(req.JointValues) != n {
+		return fmt.Errorf("jog: start joint move: %w: %d joint values for %d joints", ErrRequest, len(req.JointValues), n)
+	}
+	var norm float64
+	for i, v := range req.JointValues {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("jog: start joint move: %w: joint %q value %g", ErrRequest, c.names[i], v)
+		}
+		norm += v * v
+	}
+	norm = math.Sqrt(norm)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if req.MoveDelta {
+		if norm == 0 {
+			return fmt.Errorf("jog: start joint move: %w: zero direction", ErrRequest)
+		}
+		for i, v := range req.JointValues {
+			c.dir[i] = v / norm
+		}
+		c.begin(now, JointDelta, req.Speed)
+		return nil
+	}
+	for i, v := range req.JointValues { // all checked before any is taken
+		if v < c.lo[i]-1e-9 || v > c.hi[i]+1e-9 {
+			return fmt.Errorf("jog: start joint move: %w: joint %q goal %g not in [%g, %g]", ErrRequest, c.names[i], v, c.lo[i], c.hi[i])
+		}
+	}
+	for i, v := range req.JointValues {
+		c.goal[i] = math.Max(c.lo[i], math.Min(c.hi[i], v))
+	}
+	c.begin(now, JointGoal, req.Speed)
+	return nil
+}
+
+// begin switches to a new motion; the caller holds the lock.
+func (c *Controller) begin(now time.Time, m Mode, speed float64) {
+	c.mode, c.speed, c.beat, c.reason = m, speed, now, ""
+	c.havePose, c.holdPending = false, false
+}
+
+// Stop ends any motion at once and returns the hold target (the measured
+// position) to send right away; ok is false if no joint state is known.
+// The next Step does not repeat it.
+func (c *Controller) Stop(now time.Time) (t JointTarget, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stop("stop")
+	if !c.holdPending {
+		return JointTarget{}, false
+	}
+	c.holdPending = false
+	return c.hold(now), true
+}
+
+// stop ends the motion, leaving a hold target pending if one can be
+// computed; the caller holds the lock.
+func (c *Controller) stop(reason string) {
+	if c.mode != Idle {
+		c.reason = reason
+	} else if c.reason == "" {
+		c.reason = reason
+	}
+	c.mode = Idle
+	c.havePose = false
+	c.holdPending = c.haveState
+}
+
+// hold returns the measured position, clamped into the limits, to be
+// reached within one period.
+func (c *Controller) hold(now time.Time) JointTarget {
+	for i, v := range c.measured {
+		c.target[i] = math.Max(c.lo[i], math.Min(c.hi[i], v))
+	}
+	c.holds++
+	return c.emit(now, c.period, true)
+}
+
+func (c *Controller) emit(now time.Time, d time.Duration, hold bool) JointTarget {
+	c.sent++
+	c.out.Stamp, c.out.Positions, c.out.TimeFromStart, c.out.Hold = now, c.target, d, hold
+	return c.out
+}
+
+// Step runs one cycle at now: it checks the heartbeat and the joint state,
+// computes the next target of the current motion, and returns it (ok
+// true) if one is to be sent. When a motion ends, Step returns the hold
+// target (the measured joints) once, except when the joint state is stale:
+// then nothing is sent and the arm ends at the last target. While idle it
+// returns nothing. A returned
+// error says why a motion stopped. The target's slices are reused by the
+// next call.
+func (c *Controller) Step(now time.Time) (t JointTarget, ok bool, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mode != Idle {
+		switch {
+		case now.Sub(c.beat) > c.timeout:
+			c.stop("heartbeat timeout")
+		case !c.haveState || now.Sub(c.measuredAt) > c.cfg.JointStateTimeout:
+			// Where the arm is now is unknown: a hold at an old position
+			// could send it back. No new target goes out; the arm ends at
+			// the last one, at most one step ahead.
+			c.stop("no fresh joint state")
+			c.holdPending = false
+			err = fmt.Errorf("jog: step: %w", ErrNoJointState)
+		default:
+			t, ok, err = c.stepMotion(now)
+			if err != nil {
+				c.stop(err.Error())
+			}
+		}
+	}
+	if c.mode == Idle && c.holdPending {
+		c.holdPending = false
+		return c.hold(now), true, err
+	}
+	return t, ok, err
+}
+
+func (c *Controller) stepMotion(now time.Time) (JointTarget, bool, error) {
+	switch c.mode {
+	case JointDelta:
+		step := c.p.StepJoints
+		if c.p.StepScaleJoints {
+			step *= c.speed
+		}
+		for i, d := range c.dir {
+			c.target[i] = math.Max(c.lo[i], math.Min(c.hi[i], c.measured[i]+step*d))
+		}
+		return c.emit(now, c.duration(c.p.JointsDelta.Velocity), false), true, nil
+	case JointGoal:
+		return c.toGoal(now, c.p.JointsGoal.Velocity)
+	case CartesianDelta:
+		return c.cartesianStep(now)
+	case CartesianGoal:
+		goal, err := c.goalInBase(&c.cart)
+		if err != nil {
+			return JointTarget{}, false, err
+		}
+		if _, err := c.local.Solve(c.goal, goal, c.goal); err != nil {
+			return JointTarget{}, false, fmt.Errorf("%w: %w", ErrUnreachable, err)
+		}
+		return c.toGoal(now, c.p.CartesianGoal.Velocity)
+	}
+	return JointTarget{}, false, nil
+}
+
+// toGoal sends the goal, or ends the move once every joint is there.
+func (c *Controller) toGoal(now time.Time, velocity float64) (JointTarget, bool, error) {
+	done := true
+	for i, g := range c.goal {
+		c.target[i] = g
+		if math.Abs(c.measured[i]-g) > c.cfg.GoalTolerance {
+			done = false
+		}
+	}
+	if done {
+		c.mode, c.reason = Idle, "goal reached"
+		return JointTarget{}, false, nil
+	}
+	return c.emit(now, c.duration(velocity), false), true, nil
+}
+
+// duration is the time to reach c.target from the measured joints with
+// every joint at most at velocity % of its limit times the speed override,
+// all arriving together. At least 1 ms.
+func (c *Controller) duration(velocityPercent float64) time.Duration {
+	var t float64
+	for i, q := range c.target {
+		v := c.vmax[i] * velocityPercent / 100 * c.speed
+		t = math.Max(t, math.Abs(q-c.measured[i])/v)
+	}
+	return max(time.Duration(t*float64(time.Second)), time.Millisecond)
+}

@@ -1,0 +1,699 @@
+package jog_test
+
+import (
+	"errors"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/geom"
+	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/kinematics"
+	"github.com/telebridge/telebridge/pkg/tf"
+	"gonum.org/v1/gonum/spatial/r3"
+)
+
+// TestWorkedExample is the drag&bot page's example, exactly: the goal
+// (0,0,0.01,0,0,0) in the extra frame (-2,0,2,0,0,0) on tf frame A, with
+// base -> A = (1,0,0,0,0,0), is (-1,0,2.01,0,0,0) in the base.
+func TestWorkedExample(t *testing.T) {
+	buf, err := tf.New(tf.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := buf.SetStatic("base_link", "A", geom.FromXYZEuler(1, 0, 0, 0, 0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	baseToA, err := buf.Lookup("base_link", "A", time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := jog.CartesianMoveRequest{
+		PoseReference:     "A",
+		Pose:              jog.EulerPose{Z: 0.01},
+		UseReferenceFrame: true,
+		ReferenceFrame:    jog.EulerPose{X: -2, Z: 2},
+		Speed:             1,
+	}
+	got := jog.EulerPoseOf(jog.CartesianGoalInBase(baseToA, req))
+	if want := (jog.EulerPose{X: -1, Y: 0, Z: 2.01}); got != want {
+		t.Fatalf("goal in base = %+v, want exactly %+v", got, want)
+	}
+}
+
+// TestCartesianGoalThroughFrames: the same rule through the controller,
+// with a reachable goal: the arm gets there.
+func TestCartesianGoalThroughFrames(t *testing.T) {
+	buf, _ := tf.New(tf.Config{})
+	_ = buf.SetStatic("base_link", "A", geom.FromXYZEuler(0.1, 0.2, 0, math.Pi/2, 0, 0))
+	r := newRig(t, jog.Config{Frames: buf}, home)
+	req := jog.CartesianMoveRequest{
+		PoseReference:     "A",
+		Pose:              jog.EulerPose{X: 0.05, Z: 0.02, RZ: 0.1},
+		UseReferenceFrame: true,
+		ReferenceFrame:    jog.EulerPose{X: 0.2, Y: -0.3, Z: 0.3, RX: math.Pi},
+		Speed:             1,
+	}
+	// Expected by hand: A turns x into y; the extra frame is flipped
+	// about x, so its +z is the base's -z.
+	// Base position: (0.1,0.2,0) + Rz(90)(0.2,-0.3,0.3) + Rz(90)Rx(180)(0.05,0,0.02)
+	//              = (0.1,0.2,0) + (0.3,0.2,0.3) + (0,0.05,-0.02) = (0.4,0.45,0.28).
+	want := geom.Translation(0.4, 0.45, 0.28)
+	if err := r.ctrl.StartCartesianMove(r.now(), req); err != nil {
+		t.Fatal(err)
+	}
+	r.runUntilIdle(2000)
+	got, _ := r.ctrl.Chain().FK(r.arm.Positions())
+	if d, _ := geom.Distance(got, want); d > 2e-3 {
+		t.Fatalf("tool at %v, want position %v", got, want)
+	}
+	wantRot := geom.FromEulerZYX(math.Pi/2, 0, 0).Mul(geom.FromEulerZYX(0, 0, math.Pi)).Mul(geom.FromEulerZYX(0.1, 0, 0))
+	if a := got.Rotation.AngleTo(wantRot); a > 5e-3 {
+		t.Fatalf("tool orientation off by %g rad", a)
+	}
+}
+
+func TestHeartbeatTimeoutStopsMotion(t *testing.T) {
+	for _, timeout := range []float64{0.2, 0.5} {
+		r := newRig(t, jog.Config{}, home)
+		if timeout != 0.2 {
+			if err := r.ctrl.SetHeartbeatTimeout(timeout); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0, 0, 0}, Speed: 1}); err != nil {
+			t.Fatal(err)
+		}
+		for range 10 {
+			if _, ok, _ := r.beatAndCycle(); !ok {
+				t.Fatal("no target while jogging")
+			}
+		}
+		lastBeat := r.now().Add(-r.period)
+		var stoppedAt time.Time
+		for range 40 {
+			now := r.now()
+			tg, ok, _ := r.cycle()
+			if ok && tg.Hold {
+				stoppedAt = now
+				break
+			}
+		}
+		if stoppedAt.IsZero() {
+			t.Fatalf("timeout %g s: motion never stopped", timeout)
+		}
+		limit := time.Duration(timeout*float64(time.Second)) + r.period
+		if late := stoppedAt.Sub(lastBeat); late > limit {
+			t.Fatalf("timeout %g s: stopped %v after the last heartbeat, more than %v", timeout, late, limit)
+		} else if late <= time.Duration(timeout*float64(time.Second)) {
+			t.Fatalf("timeout %g s: stopped after only %v", timeout, late)
+		}
+		if s := r.ctrl.Status(); s.Mode != jog.Idle || s.Reason != "heartbeat timeout" {
+			t.Fatalf("status %+v", s)
+		}
+		// Held: nothing more is sent and the arm settles and stays.
+		for range 5 {
+			r.arm.Advance(r.period)
+		}
+		settled := r.arm.Positions()
+		for range 20 {
+			if tg, ok, _ := r.cycle(); ok {
+				t.Fatalf("sent %+v after the stop", tg)
+			}
+		}
+		if d := maxAbsDiff(settled, r.arm.Positions()); d != 0 {
+			t.Fatalf("arm moved %g after the stop", d)
+		}
+	}
+}
+
+// TestIncrementalJointSteps: every cycle the target is the measured
+// position plus step_joints along the normalised direction, and the arm
+// moves along it at the configured speed.
+func TestIncrementalJointSteps(t *testing.T) {
+	r := newRig(t, jog.Config{}, home)
+	dir := []float64{0, 3, -3, 0, 0, 0} // normalised: (0, 1, -1)/sqrt2
+	if err := r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: dir, Speed: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	s := 0.2 / math.Sqrt2
+	// Speed: 5 % of 3.15 rad/s, times 0.5 override, per joint.
+	v := 3.15 * 0.05 * 0.5
+	prev := r.arm.Positions()
+	for i := range 20 {
+		measured := r.arm.Positions()
+		tg, ok, err := r.beatAndCycle()
+		if err != nil || !ok {
+			t.Fatalf("cycle %d: ok %v err %v", i, ok, err)
+		}
+		for j := range measured {
+			want := measured[j] + 0.2*dir[j]/math.Hypot(3, 3)
+			if math.Abs(tg.Positions[j]-want) > 1e-12 {
+				t.Fatalf("cycle %d joint %d: target %g, want %g", i, j, tg.Positions[j], want)
+			}
+		}
+		if want := time.Duration(s / v * float64(time.Second)); absDur(tg.TimeFromStart-want) > time.Microsecond {
+			t.Fatalf("time_from_start %v, want %v", tg.TimeFromStart, want)
+		}
+		now := r.arm.Positions()
+		if d1, d2 := now[1]-prev[1], now[2]-prev[2]; math.Abs(d1-v*r.period.Seconds()) > 1e-9 || math.Abs(d2+v*r.period.Seconds()) > 1e-9 {
+			t.Fatalf("cycle %d: arm moved %g, %g; want ±%g", i, d1, d2, v*r.period.Seconds())
+		}
+		prev = now
+	}
+}
+
+// TestIncrementalJointOneStepPerCycle: with a fast arm and a step it can
+// cover within a cycle, the arm advances exactly one step per cycle.
+func TestIncrementalJointOneStepPerCycle(t *testing.T) {
+	p := testParams()
+	p.StepJoints = 0.05
+	p.JointsDelta.Velocity = 100 // 3.15 rad/s: 0.05 rad takes 16 ms < 50 ms
+	r := newRig(t, jog.Config{Params: p}, home)
+	if err := r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{0, 0, 0, 0, 0, -1}, Speed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 {
+		before := r.arm.Positions()
+		if _, _, err := r.beatAndCycle(); err != nil {
+			t.Fatal(err)
+		}
+		after := r.arm.Positions()
+		if d := after[5] - before[5]; math.Abs(d+0.05) > 1e-12 {
+			t.Fatalf("cycle %d: wrist 3 moved %g, want -0.05", i, d)
+		}
+		if maxAbsDiff(before[:5], after[:5]) != 0 {
+			t.Fatalf("cycle %d: other joints moved", i)
+		}
+	}
+}
+
+func TestStepScaling(t *testing.T) {
+	p := testParams()
+	p.StepScaleJoints = true
+	r := newRig(t, jog.Config{Params: p}, home)
+	_ = r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0, 0, 0}, Speed: 0.25})
+	tg, _, _ := r.beatAndCycle()
+	if d := tg.Positions[0] - home[0]; math.Abs(d-0.05) > 1e-12 {
+		t.Fatalf("scaled step %g, want 0.2*0.25", d)
+	}
+
+	p = testParams()
+	p.StepScaleCartesian = true
+	r = newRig(t, jog.Config{Params: p}, home)
+	tool, _ := r.ctrl.Chain().FK(home)
+	_ = r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{MoveDelta: true, Pose: jog.EulerPose{X: 1, RZ: 1}, Speed: 0.5})
+	tg, _, _ = r.beatAndCycle()
+	next, _ := r.ctrl.Chain().FK(tg.Positions)
+	if d, a := geom.Distance(tool, next); math.Abs(d-0.005) > 2e-5 || math.Abs(a-0.1) > 2e-5 {
+		t.Fatalf("scaled Cartesian step %g m, %g rad; want 0.01*0.5, 0.2*0.5", d, a)
+	}
+}
+
+func TestAbsoluteJointGoal(t *testing.T) {
+	r := newRig(t, jog.Config{}, home)
+	goal := []float64{-0.3, -1.2, 1.2, -1.5, -1.2, 0.8}
+	if err := r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{JointValues: goal, Speed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	n := r.runUntilIdle(400)
+	if d := maxAbsDiff(r.arm.Positions(), goal); d > 1e-3 {
+		t.Fatalf("arm %v, goal %v (off by %g)", r.arm.Positions(), goal, d)
+	}
+	if s := r.ctrl.Status(); s.Reason != "goal reached" {
+		t.Fatalf("status %+v", s)
+	}
+	// Largest move 0.5 rad at 5 % of 3.15 rad/s: about 3.2 s, 64 cycles.
+	if n < 60 || n > 70 {
+		t.Fatalf("took %d cycles, want about 64", n)
+	}
+}
+
+func TestAbsoluteCartesianGoal(t *testing.T) {
+	r := newRig(t, jog.Config{}, home)
+	chain := r.ctrl.Chain()
+	goalQ := []float64{0.5, -1.2, 1.3, -1.6, -1.4, 0.6}
+	goal, _ := chain.FK(goalQ)
+	req := jog.CartesianMoveRequest{PoseReference: "base_link", Pose: jog.EulerPoseOf(goal), Speed: 1}
+	if err := r.ctrl.StartCartesianMove(r.now(), req); err != nil {
+		t.Fatal(err)
+	}
+	r.runUntilIdle(1000)
+	got, _ := chain.FK(r.arm.Positions())
+	if d, a := geom.Distance(got, goal); d > 2e-3 || a > 5e-3 {
+		t.Fatalf("tool %v, goal %v: %g m, %g rad off", got, goal, d, a)
+	}
+}
+
+// TestIncrementalCartesianWorld: referred to the world (here the base,
+// no tf), the tool moves straight up without turning; each target is one
+// step_translation above the measured tool.
+func TestIncrementalCartesianWorld(t *testing.T) {
+	r := newRig(t, jog.Config{}, home)
+	chain := r.ctrl.Chain()
+	start, _ := chain.FK(home)
+	if err := r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{Pose: jog.EulerPose{Z: 5}, MoveDelta: true, Speed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 40 {
+		tool, _ := chain.FK(r.arm.Positions())
+		tg, ok, err := r.beatAndCycle()
+		if err != nil || !ok {
+			t.Fatalf("cycle %d: ok %v err %v", i, ok, err)
+		}
+		next, _ := chain.FK(tg.Positions)
+		want := geom.Transform{Translation: tool.Translation, Rotation: tool.Rotation}
+		want.Translation.Z += 0.01
+		if d, a := geom.Distance(next, want); d > 2e-5 || a > 2e-5 {
+			t.Fatalf("cycle %d: target %v, want %v", i, next, want)
+		}
+	}
+	end, _ := chain.FK(r.arm.Positions())
+	dz := end.Translation.Z - start.Translation.Z
+	// The arm interpolates each step in joint space (PTP), so the path
+	// bows by a little: 2 mm over 12 cm is allowed.
+	if dz < 0.1 || math.Abs(end.Translation.X-start.Translation.X) > 2e-3 || math.Abs(end.Translation.Y-start.Translation.Y) > 2e-3 {
+		t.Fatalf("tool went from %v to %v", start, end)
+	}
+	if a := end.Rotation.AngleTo(start.Rotation); a > 1e-4 {
+		t.Fatalf("tool turned %g rad", a)
+	}
+}
+
+// TestIncrementalCartesianFirstTarget: the first target of an incremental
+// Cartesian move for several reference frames, against the step worked
+// out from the tool pose.
+func TestIncrementalCartesianFirstTarget(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		req  jog.CartesianMoveRequest
+		want func(tool geom.Transform) geom.Transform
+	}{
+		// Base frame: the tool turns about its own point, about base z.
+		{"base rotation", jog.CartesianMoveRequest{PoseReference: "base_link", Pose: jog.EulerPose{RZ: 1}},
+			func(tool geom.Transform) geom.Transform {
+				return geom.Transform{Translation: tool.Translation, Rotation: geom.FromEulerZYX(0.2, 0, 0).Mul(tool.Rotation)}
+			}},
+		// Tool frame: along and about the tool's own axes.
+		{"tool translation", jog.CartesianMoveRequest{PoseReference: "tool0", Pose: jog.EulerPose{Z: 1}},
+			func(tool geom.Transform) geom.Transform { return tool.Mul(geom.Translation(0, 0, 0.01)) }},
+		{"tool rotation", jog.CartesianMoveRequest{PoseReference: "tool0", Pose: jog.EulerPose{RX: -2}},
+			func(tool geom.Transform) geom.Transform {
+				return tool.Mul(geom.Rotation(geom.FromEulerZYX(0, 0, -0.2)))
+			}},
+		// World with an extra frame turned 90 deg about z: its x is the
+		// base's y. Position and rotation are normalised separately.
+		{"world with extra frame", jog.CartesianMoveRequest{Pose: jog.EulerPose{X: 3, RX: 0.5}, UseReferenceFrame: true, ReferenceFrame: jog.EulerPose{X: 5, RZ: math.Pi / 2}},
+			func(tool geom.Transform) geom.Transform {
+				t := tool
+				t.Translation.Y += 0.01
+				t.Rotation = geom.AxisAngle(r3.Vec{Y: 1}, 0.2).Mul(tool.Rotation)
+				return t
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, jog.Config{}, home)
+			tool, _ := r.ctrl.Chain().FK(home)
+			tc.req.MoveDelta, tc.req.Speed = true, 1
+			if err := r.ctrl.StartCartesianMove(r.now(), tc.req); err != nil {
+				t.Fatal(err)
+			}
+			tg, ok, err := r.beatAndCycle()
+			if !ok || err != nil {
+				t.Fatal(ok, err)
+			}
+			next, _ := r.ctrl.Chain().FK(tg.Positions)
+			if want := tc.want(tool); !closeEnough(next, want) {
+				t.Fatalf("target %v, want %v", next, want)
+			}
+		})
+	}
+}
+
+// closeEnough allows for the IK tolerance (1e-5 m and rad).
+func closeEnough(a, b geom.Transform) bool {
+	d, r := geom.Distance(a, b)
+	return d <= 2e-5 && r <= 2e-5
+}
+
+func TestJointLimitsNeverExceeded(t *testing.T) {
+	p := testParams()
+	// Degrees, as drag&bot gives them: the pan within ±20 deg.
+	p.JointLimits = make([]jog.JointLimit, 6)
+	for i := range p.JointLimits {
+		p.JointLimits[i] = jog.JointLimit{Min: -360, Max: 360}
+	}
+	p.JointLimits[0] = jog.JointLimit{Min: -20, Max: 20}
+	p.JointLimits[2] = jog.JointLimit{Min: -180, Max: 180}
+	r := newRig(t, jog.Config{Params: p}, home)
+	lo, hi := r.ctrl.Limits()
+	if math.Abs(hi[0]-20*math.Pi/180) > 1e-15 || lo[0] != -hi[0] {
+		t.Fatalf("pan limits [%g, %g]", lo[0], hi[0])
+	}
+	_ = r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0, 0, 0}, Speed: 1})
+	for range 200 {
+		if _, _, err := r.beatAndCycle(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if q := r.arm.Positions(); math.Abs(q[0]-hi[0]) > 1e-12 {
+		t.Fatalf("pan at %g, want it parked at its limit %g", q[0], hi[0])
+	}
+	// Cartesian: push sideways until the pan limit blocks the way.
+	_ = r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{Pose: jog.EulerPose{Y: 1}, MoveDelta: true, Speed: 1})
+	var stopErr error
+	for range 400 {
+		if _, _, err := r.beatAndCycle(); err != nil {
+			stopErr = err
+			break
+		}
+	}
+	if !errors.Is(stopErr, jog.ErrUnreachable) || r.ctrl.Status().Mode != jog.Idle {
+		t.Fatalf("cartesian push against the limit ended with %v, status %+v", stopErr, r.ctrl.Status())
+	}
+	t.Logf("cartesian push stopped: %v", stopErr)
+	if v, n := r.arm.Violations(); v != 0 || n == 0 {
+		t.Fatalf("%d of %d targets outside the limits", v, n)
+	}
+	for _, tg := range r.targets {
+		for j, q := range tg.Positions {
+			if q < lo[j] || q > hi[j] {
+				t.Fatalf("target %v outside limits at joint %d", tg.Positions, j)
+			}
+		}
+	}
+	// A goal outside the limits is refused and nothing moves.
+	err := r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{JointValues: []float64{0.5, -1.4, 1.6, -1.8, -1.57, 0.3}, Speed: 1})
+	if !errors.Is(err, jog.ErrRequest) {
+		t.Fatalf("goal beyond limit: %v", err)
+	}
+}
+
+func TestStopIsImmediate(t *testing.T) {
+	r := newRig(t, jog.Config{}, home)
+	_ = r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{0, 0, 0, 1, 0, 0}, Speed: 1})
+	for range 5 {
+		r.beatAndCycle()
+	}
+	r.sense()
+	measured := r.arm.Positions()
+	hold, ok := r.ctrl.Stop(r.now())
+	if !ok || !hold.Hold {
+		t.Fatalf("Stop gave %+v, %v", hold, ok)
+	}
+	if d := maxAbsDiff(hold.Positions, measured); d != 0 {
+		t.Fatalf("hold %v, measured %v", hold.Positions, measured)
+	}
+	if hold.TimeFromStart != r.period {
+		t.Fatalf("hold time %v", hold.TimeFromStart)
+	}
+	_ = r.arm.WriteJointTarget(hold)
+	if s := r.ctrl.Status(); s.Mode != jog.Idle || s.Reason != "stop" {
+		t.Fatalf("status %+v", s)
+	}
+	// No stale motion: even with heartbeats, nothing more is sent.
+	for range 10 {
+		if tg, ok, _ := r.beatAndCycle(); ok {
+			t.Fatalf("sent %+v after stop", tg)
+		}
+	}
+	if d := maxAbsDiff(r.arm.Positions(), measured); d != 0 {
+		t.Fatalf("arm moved %g after stop", d)
+	}
+	// Stopping when idle is harmless and still gives a hold.
+	if _, ok := r.ctrl.Stop(r.now()); !ok {
+		t.Fatal("no hold when idle")
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	buf, _ := tf.New(tf.Config{})
+	_ = buf.SetStatic("base_link", "A", geom.Identity())
+	r := newRig(t, jog.Config{Frames: buf}, home)
+	nan := math.NaN()
+	ok6 := []float64{1, 0, 0, 0, 0, 0}
+	for _, tc := range []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"speed 0", r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: ok6}), jog.ErrRequest},
+		{"speed above 1", r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: ok6, Speed: 1.01}), jog.ErrRequest},
+		{"speed NaN", r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: ok6, Speed: nan}), jog.ErrRequest},
+		{"short", r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: ok6[:5], Speed: 1}), jog.ErrRequest},
+		{"zero direction", r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: make([]float64, 6), Speed: 1}), jog.ErrRequest},
+		{"NaN joint", r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{JointValues: []float64{nan, 0, 0, 0, 0, 0}, Speed: 1}), jog.ErrRequest},
+		{"elbow goal beyond pi", r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{JointValues: []float64{0, 0, 3.2, 0, 0, 0}, Speed: 1}), jog.ErrRequest},
+		{"cartesian NaN", r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{Pose: jog.EulerPose{X: nan}, Speed: 1}), jog.ErrRequest},
+		{"cartesian zero direction", r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{MoveDelta: true, Speed: 1}), jog.ErrRequest},
+		{"cartesian unknown frame", r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{PoseReference: "nowhere", MoveDelta: true, Pose: jog.EulerPose{X: 1}, Speed: 1}), jog.ErrFrame},
+		{"world not in tf", r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{MoveDelta: true, Pose: jog.EulerPose{X: 1}, Speed: 1}), tf.ErrUnknownFrame},
+		{"cartesian goal out of reach", r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{PoseReference: "A", Pose: jog.EulerPose{X: 3}, Speed: 1}), jog.ErrUnreachable},
+		{"cartesian goal out of reach IK", r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{PoseReference: "A", Pose: jog.EulerPose{X: 3}, Speed: 1}), kinematics.ErrNoSolution},
+	} {
+		if !errors.Is(tc.err, tc.want) {
+			t.Errorf("%s: err = %v, want %v", tc.name, tc.err, tc.want)
+		}
+	}
+	if s := r.ctrl.Status(); s.Mode != jog.Idle {
+		t.Fatalf("a bad request started a motion: %+v", s)
+	}
+	if _, ok, _ := r.cycle(); ok {
+		t.Fatal("a bad request sent a target")
+	}
+	if got := jog.ResponseOf(errors.New("x")); got.Success {
+		t.Fatal("error response says success")
+	}
+}
+
+func TestNoJointStateNoMotion(t *testing.T) {
+	ctrl, err := jog.New(jog.Config{Chain: ur5(t), Params: testParams()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Unix(1000, 0)
+	if err := ctrl.StartCartesianMove(now, jog.CartesianMoveRequest{PoseReference: "base_link", Pose: jog.EulerPose{X: 0.3}, Speed: 1}); !errors.Is(err, jog.ErrNoJointState) {
+		t.Fatalf("absolute cartesian without state: %v", err)
+	}
+	_ = ctrl.StartJointMove(now, jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0, 0, 0}, Speed: 1})
+	if tg, ok, err := ctrl.Step(now); ok || !errors.Is(err, jog.ErrNoJointState) {
+		t.Fatalf("step without state: %+v %v %v", tg, ok, err)
+	}
+	// A stale joint state stops the motion too.
+	_ = ctrl.UpdateJointState(home, now)
+	_ = ctrl.StartJointMove(now, jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0, 0, 0}, Speed: 1})
+	later := now.Add(600 * time.Millisecond)
+	ctrl.Heartbeat(later)
+	// No hold from a stale position (it could send the arm back).
+	tg, ok, err := ctrl.Step(later)
+	if !errors.Is(err, jog.ErrNoJointState) || ok || ctrl.Status().Mode != jog.Idle {
+		t.Fatalf("stale state: %+v %v %v", tg, ok, err)
+	}
+	if _, ok, _ := ctrl.Step(later.Add(50 * time.Millisecond)); ok {
+		t.Fatal("target sent after a stale-state stop")
+	}
+	if err := ctrl.UpdateJointState([]float64{0, 0, math.Inf(1), 0, 0, 0}, now); !errors.Is(err, jog.ErrRequest) {
+		t.Fatalf("Inf joint state: %v", err)
+	}
+}
+
+func TestStepAllocatesNothing(t *testing.T) {
+	r := newRig(t, jog.Config{}, home)
+	now := r.now()
+	for name, start := range map[string]func() error{
+		"joint": func() error {
+			return r.ctrl.StartJointMove(now, jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0, 0, 0}, Speed: 1})
+		},
+		"cartesian": func() error {
+			return r.ctrl.StartCartesianMove(now, jog.CartesianMoveRequest{PoseReference: "base_link", MoveDelta: true, Pose: jog.EulerPose{X: 1}, Speed: 1})
+		},
+	} {
+		if err := start(); err != nil {
+			t.Fatal(err)
+		}
+		if n := testing.AllocsPerRun(100, func() {
+			r.ctrl.Heartbeat(now)
+			_ = r.ctrl.UpdateJointState(home, now)
+			_, _, _ = r.ctrl.Step(now)
+		}); n != 0 {
+			t.Fatalf("%s step allocates %v times", name, n)
+		}
+	}
+}
+
+func absDur(d time.Duration) time.Duration {
+	if d < 0 {
+		return -d
+	}
+	return d
+}
+
+// TestRecomputeFactor: with step_translation_factor 0.5 a new target is
+// computed only once the tool is within half a step of the previous one.
+func TestRecomputeFactor(t *testing.T) {
+	p := testParams()
+	p.StepTranslationFactor = 0.5
+	r := newRig(t, jog.Config{Params: p}, home)
+	chain := r.ctrl.Chain()
+	_ = r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{Pose: jog.EulerPose{X: 1}, MoveDelta: true, Speed: 1})
+	var last geom.Transform
+	sent, skipped := 0, 0
+	for i := range 60 {
+		tool, _ := chain.FK(r.arm.Positions())
+		tg, ok, err := r.beatAndCycle()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			skipped++
+			if d, _ := geom.Distance(tool, last); d <= 0.5*0.01 {
+				t.Fatalf("cycle %d: tool %g m from the target, no new target", i, d)
+			}
+			continue
+		}
+		if sent > 0 {
+			if d, _ := geom.Distance(tool, last); d > 0.5*0.01+1e-9 {
+				t.Fatalf("cycle %d: new target while %g m from the last", i, d)
+			}
+		}
+		last, _ = chain.FK(tg.Positions)
+		sent++
+	}
+	if sent < 3 || skipped == 0 {
+		t.Fatalf("%d sent, %d skipped", sent, skipped)
+	}
+}
+
+// TestMinTranslationStep: a target closer than min_translation_step to
+// the previous one is not sent.
+func TestMinTranslationStep(t *testing.T) {
+	p := testParams()
+	p.MinTranslationStep = 0.004 // the tool moves ~1.3 mm per cycle here
+	p.MinRotationStep = 0.1
+	r := newRig(t, jog.Config{Params: p}, home)
+	_ = r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{Pose: jog.EulerPose{Z: 1}, MoveDelta: true, Speed: 1})
+	sent := 0
+	for range 40 {
+		if _, ok, _ := r.beatAndCycle(); ok {
+			sent++
+		}
+	}
+	// Each target is 1 cm ahead of the tool, so two targets are as far
+	// apart as the tool moved in between: one goes out every few cycles.
+	if sent < 4 || sent > 20 {
+		t.Fatalf("%d targets sent in 40 cycles", sent)
+	}
+	chain := r.ctrl.Chain()
+	for i := 1; i < len(r.targets); i++ {
+		a, _ := chain.FK(r.targets[i-1].Positions)
+		b, _ := chain.FK(r.targets[i].Positions)
+		if d, _ := geom.Distance(a, b); d <= 0.004-2e-5 {
+			t.Fatalf("targets %d and %d only %g m apart", i-1, i, d)
+		}
+	}
+}
+
+// TestHeartbeatTopic: true on the topic keeps the motion alive like the
+// service; false does not.
+func TestHeartbeatTopic(t *testing.T) {
+	for _, data := range []bool{true, false} {
+		r := newRig(t, jog.Config{}, home)
+		_ = r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0, 0, 0}, Speed: 1})
+		for range 20 { // 1 s, five times the timeout
+			if got := r.ctrl.HeartbeatMessage(r.now(), data); got != data {
+				t.Fatalf("HeartbeatMessage(%v) = %v", data, got)
+			}
+			r.cycle()
+		}
+		if moving := r.ctrl.Status().Mode != jog.Idle; moving != data {
+			t.Fatalf("topic %v: moving %v after 1 s", data, moving)
+		}
+	}
+}
+
+func TestJointStateByName(t *testing.T) {
+	ctrl, _ := jog.New(jog.Config{Chain: ur5(t), Params: testParams()})
+	now := time.Unix(100, 0)
+	// Shuffled, with an extra gripper joint.
+	names := []string{"wrist_3_joint", "gripper", "shoulder_pan_joint", "elbow_joint", "wrist_1_joint", "shoulder_lift_joint", "wrist_2_joint"}
+	pos := []float64{0.3, 0.05, 0.2, 1.6, -1.8, -1.4, -1.57}
+	if err := ctrl.UpdateJointStateByName(names, pos, now); err != nil {
+		t.Fatal(err)
+	}
+	hold, ok := ctrl.Stop(now)
+	if !ok || maxAbsDiff(hold.Positions, home) != 0 {
+		t.Fatalf("hold %v, want %v", hold.Positions, home)
+	}
+	for _, tc := range []struct {
+		names []string
+		pos   []float64
+	}{
+		{names[:6], pos[:6]}, // wrist_2 missing
+		{names, pos[:6]},     // lengths differ
+		{names, []float64{0.3, 0.05, math.NaN(), 1.6, -1.8, -1.4, -1.57}},
+	} {
+		if err := ctrl.UpdateJointStateByName(tc.names, tc.pos, now); !errors.Is(err, jog.ErrRequest) {
+			t.Errorf("%v %v: err = %v", tc.names, tc.pos, err)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = ctrl.UpdateJointStateByName(names, pos, now) }); n != 0 {
+		t.Fatalf("allocates %v times", n)
+	}
+}
+
+// TestRefusedGoalKeepsTheMotion: an unreachable Cartesian goal arriving
+// during a joint goal leaves that motion and its goal untouched.
+func TestRefusedGoalKeepsTheMotion(t *testing.T) {
+	r := newRig(t, jog.Config{}, home)
+	goal := []float64{-0.3, -1.2, 1.2, -1.5, -1.2, 0.8}
+	_ = r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{JointValues: goal, Speed: 1})
+	r.beatAndCycle()
+	err := r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{PoseReference: "base_link", Pose: jog.EulerPose{X: 3}, Speed: 1})
+	if !errors.Is(err, jog.ErrUnreachable) {
+		t.Fatalf("err = %v", err)
+	}
+	// A joint goal whose last joint is out of limits: refused whole.
+	err = r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{JointValues: []float64{0, 0, 0, 0, 0, 7}, Speed: 1})
+	if !errors.Is(err, jog.ErrRequest) {
+		t.Fatalf("err = %v", err)
+	}
+	if m := r.ctrl.Status().Mode; m != jog.JointGoal {
+		t.Fatalf("mode %v", m)
+	}
+	r.runUntilIdle(400)
+	if d := maxAbsDiff(r.arm.Positions(), goal); d > 1e-3 {
+		t.Fatalf("arm %v, goal %v", r.arm.Positions(), goal)
+	}
+}
+
+// TestConcurrentRequests: service calls from other goroutines while the
+// loop steps (run with -race).
+func TestConcurrentRequests(t *testing.T) {
+	r := newRig(t, jog.Config{}, home)
+	chain := r.ctrl.Chain()
+	goal, _ := chain.FK([]float64{0.4, -1.3, 1.4, -1.7, -1.5, 0.4})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 20 {
+			now := time.Unix(0, 0)
+			switch i % 4 {
+			case 0:
+				_ = r.ctrl.StartCartesianMove(now, jog.CartesianMoveRequest{PoseReference: "base_link", Pose: jog.EulerPoseOf(goal), Speed: 1})
+			case 1:
+				_ = r.ctrl.StartJointMove(now, jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{0, 1, 0, 0, 0, 0}, Speed: 0.5})
+			case 2:
+				_ = r.ctrl.SetHeartbeatTimeout(0.3)
+			default:
+				r.ctrl.Stop(now)
+			}
+		}
+	}()
+	for range 50 {
+		r.beatAndCycle()
+	}
+	<-done
+	if v, _ := r.arm.Violations(); v != 0 {
+		t.Fatalf("%d targets outside the limits", v)
+	}
+}

@@ -1,0 +1,51 @@
+package jog_test
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/kinematics"
+)
+
+// Example jogs the third joint of an arm in the negative direction for
+// three cycles, then lets the heartbeat lapse: the last heartbeat is at
+// cycle 2 (150 ms), and at cycle 7 (400 ms) more than the 0.2 s timeout has
+// passed, so the hold (the measured position) goes out.
+func Example() {
+	f, _ := os.Open("../kinematics/testdata/ur5_like.urdf")
+	chain, err := kinematics.ParseURDF(f, "base_link", "tool0")
+	f.Close()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctrl, _ := jog.New(jog.Config{Chain: chain})
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	q := []float64{0, -1.5, 1.5, -1.5, -1.5, 0}
+	_ = ctrl.UpdateJointState(q, now)
+	_ = ctrl.StartJointMove(now, jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{0, 0, -1, 0, 0, 0}, Speed: 1})
+	for i := range 8 {
+		now = now.Add(ctrl.Period())
+		if i < 3 {
+			ctrl.Heartbeat(now) // the GUI's deadman
+		}
+		_ = ctrl.UpdateJointState(q, now) // a real arm would report motion
+		t, ok, _ := ctrl.Step(now)
+		if ok {
+			fmt.Printf("cycle %d: elbow -> %.2f rad in %v, hold %v\n", i, t.Positions[2], t.TimeFromStart.Round(time.Millisecond), t.Hold)
+		}
+	}
+	fmt.Println(ctrl.Status().Reason)
+	// Output:
+	// cycle 0: elbow -> 1.30 rad in 1.27s, hold false
+	// cycle 1: elbow -> 1.30 rad in 1.27s, hold false
+	// cycle 2: elbow -> 1.30 rad in 1.27s, hold false
+	// cycle 3: elbow -> 1.30 rad in 1.27s, hold false
+	// cycle 4: elbow -> 1.30 rad in 1.27s, hold false
+	// cycle 5: elbow -> 1.30 rad in 1.27s, hold false
+	// cycle 6: elbow -> 1.30 rad in 1.27s, hold false
+	// cycle 7: elbow -> 1.50 rad in 50ms, hold true
+	// heartbeat timeout
+}

@@ -1,0 +1,61 @@
+package jog
+
+// Names of the jog server's ROS 2 interfaces. They are the drag&bot control
+// panel's, so that its GUI and scripts work unchanged. The types are given
+// as "package/kind/Name"; telebridge_interfaces are defined in the
+// repository's interfaces/ folder.
+//
+// QoS (to be expressed with pkg/qos once it is on main): the heartbeat
+// topic is subscribed best effort, volatile, keep last 1, so that a queued
+// or late heartbeat never keeps a motion alive and any publisher matches;
+// joint states are subscribed as sensor data (best effort, keep last 5);
+// joint targets are published reliable, volatile, keep last 1 (only the
+// newest target matters); /tf and /tf_static with tf2's profiles; services
+// with the services profile.
+const (
+	// NodeName is the ROS 2 node name.
+	NodeName = "jog_server"
+
+	// HeartbeatService resets the heartbeat timer (std_srvs/srv/Trigger).
+	HeartbeatService     = "/dnb_remote_robot_control/heartbeat"
+	HeartbeatServiceType = "std_srvs/srv/Trigger"
+	// HeartbeatTopic resets the timer too when a true arrives
+	// (std_msgs/msg/Bool, Controller.HeartbeatMessage). Kept for
+	// compatibility: topics can be queued or delayed on a bridge, so the
+	// service is preferred.
+	HeartbeatTopic     = "/heartbeat"
+	HeartbeatTopicType = "std_msgs/msg/Bool"
+	// SetHeartbeatTimeoutService changes heartbeat_timeout live
+	// (telebridge_interfaces/srv/SetFloat, [s]).
+	SetHeartbeatTimeoutService     = "/dnb_remote_robot_control/set_heartbeat_timeout"
+	SetHeartbeatTimeoutServiceType = "telebridge_interfaces/srv/SetFloat"
+
+	// StartJointMoveService starts a joint move
+	// (telebridge_interfaces/srv/StartJointMove).
+	StartJointMoveService     = "/remotecontrol_start_move_joints"
+	StartJointMoveServiceType = "telebridge_interfaces/srv/StartJointMove"
+	// StartCartesianMoveService starts a Cartesian move
+	// (telebridge_interfaces/srv/StartCartesianMove).
+	StartCartesianMoveService     = "/remotecontrol_start_move_cartesian"
+	StartCartesianMoveServiceType = "telebridge_interfaces/srv/StartCartesianMove"
+	// StopService stops any motion at once (std_srvs/srv/Trigger). The
+	// drag&bot page gives the start-joint-move name here, evidently a
+	// slip; this is the name telebridge uses.
+	StopService     = "/remotecontrol_stop_move"
+	StopServiceType = "std_srvs/srv/Trigger"
+
+	// JointStatesTopic is where the arm's measured joint positions come
+	// from (sensor_msgs/msg/JointState).
+	JointStatesTopic     = "/joint_states"
+	JointStatesTopicType = "sensor_msgs/msg/JointState"
+	// TrajectoryTopic is where the joint targets go: a ros2_control
+	// joint_trajectory_controller's command topic
+	// (trajectory_msgs/msg/JointTrajectory, one point per message).
+	TrajectoryTopic     = "/joint_trajectory_controller/joint_trajectory"
+	TrajectoryTopicType = "trajectory_msgs/msg/JointTrajectory"
+
+	// TFTopic and TFStaticTopic feed the reference frames (tf.Buffer).
+	TFTopic       = "/tf"
+	TFStaticTopic = "/tf_static"
+	TFTopicType   = "tf2_msgs/msg/TFMessage"
+)

@@ -1,0 +1,132 @@
+package jog_test
+
+import (
+	"math"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/armsim"
+	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/kinematics"
+)
+
+// ur5 loads the UR5-sized test arm from base_link to tool0.
+func ur5(t testing.TB) *kinematics.Chain {
+	t.Helper()
+	f, err := os.Open("../kinematics/testdata/ur5_like.urdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, err := kinematics.ParseURDF(f, "base_link", "tool0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// home is a comfortable UR5 pose away from singularities and limits.
+var home = []float64{0.2, -1.4, 1.6, -1.8, -1.57, 0.3}
+
+// testParams are the defaults with the test arm's frame names.
+func testParams() *jog.Params {
+	p := jog.DefaultParams()
+	p.RobotData.FixedFrame = "base_link"
+	p.RobotData.FlangeFrame = "tool0"
+	return &p
+}
+
+// rig is a controller driving a simulated arm with a simulated clock:
+// each cycle reads the arm, steps the controller at the arm's time,
+// writes the target and advances the arm one period.
+type rig struct {
+	t       testing.TB
+	ctrl    *jog.Controller
+	arm     *armsim.Arm
+	period  time.Duration
+	q       []float64
+	targets []jog.JointTarget // copies of what was sent
+}
+
+func newRig(t testing.TB, cfg jog.Config, initial []float64) *rig {
+	t.Helper()
+	if cfg.Chain == nil {
+		cfg.Chain = ur5(t)
+	}
+	if cfg.Params == nil {
+		cfg.Params = testParams()
+	}
+	ctrl, err := jog.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := ctrl.Limits()
+	acfg := armsim.FromChain(cfg.Chain, 0.5)
+	acfg.Lower, acfg.Upper = lo, hi
+	acfg.Initial = initial
+	arm, err := armsim.New(acfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{t: t, ctrl: ctrl, arm: arm, period: ctrl.Period(), q: make([]float64, cfg.Chain.DOF())}
+	r.sense()
+	return r
+}
+
+func (r *rig) now() time.Time { return r.arm.Now() }
+
+// sense feeds the arm's joints to the controller.
+func (r *rig) sense() {
+	at, err := r.arm.JointPositions(r.q)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if err := r.ctrl.UpdateJointState(r.q, at); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// cycle runs one loop iteration and returns the target sent, if any.
+func (r *rig) cycle() (jog.JointTarget, bool, error) {
+	r.sense()
+	tg, ok, err := r.ctrl.Step(r.now())
+	if ok {
+		tg.Positions = append([]float64(nil), tg.Positions...)
+		if werr := r.arm.WriteJointTarget(tg); werr != nil {
+			r.t.Fatal(werr)
+		}
+		r.targets = append(r.targets, tg)
+	}
+	r.arm.Advance(r.period)
+	return tg, ok, err
+}
+
+// beatAndCycle sends a heartbeat, then runs a cycle.
+func (r *rig) beatAndCycle() (jog.JointTarget, bool, error) {
+	r.ctrl.Heartbeat(r.now())
+	return r.cycle()
+}
+
+// runUntilIdle cycles with heartbeats until the controller is idle.
+func (r *rig) runUntilIdle(maxCycles int) int {
+	r.t.Helper()
+	for i := range maxCycles {
+		if _, _, err := r.beatAndCycle(); err != nil {
+			r.t.Fatalf("cycle %d: %v", i, err)
+		}
+		if r.ctrl.Status().Mode == jog.Idle {
+			return i + 1
+		}
+	}
+	r.t.Fatalf("still %v after %d cycles", r.ctrl.Status().Mode, maxCycles)
+	return 0
+}
+
+func maxAbsDiff(a, b []float64) float64 {
+	var m float64
+	for i := range a {
+		m = math.Max(m, math.Abs(a[i]-b[i]))
+	}
+	return m
+}

@@ -1,0 +1,114 @@
+package jog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/rate"
+)
+
+// Runner drives a Controller in real time: every 1/update_rate it reads
+// the joints from a JointSource, steps the controller with the wall clock
+// and writes the target to an Output. It serialises the writes of the loop
+// and of Stop.
+type Runner struct {
+	ctrl *Controller
+	src  JointSource
+	out  Output
+
+	mu    sync.Mutex // serialises out writes
+	q     []float64
+	stats RunnerStats
+}
+
+// RunnerStats counts what the loop saw.
+type RunnerStats struct {
+	Ticks, Missed  uint64 // loop iterations, and periods skipped by overruns
+	SourceErrors   uint64 // failed joint reads
+	StepErrors     uint64 // motions ended by an error
+	OutputErrors   uint64 // failed writes
+	Written, Holds uint64 // targets written, and hold targets among them
+}
+
+// NewRunner returns a runner; it does nothing until Run.
+func NewRunner(ctrl *Controller, src JointSource, out Output) (*Runner, error) {
+	if ctrl == nil || src == nil || out == nil {
+		return nil, errors.New("jog: new runner: nil controller, source or output")
+	}
+	return &Runner{ctrl: ctrl, src: src, out: out, q: make([]float64, ctrl.chain.DOF())}, nil
+}
+
+// Run loops until ctx is cancelled, then stops the motion, writes the
+// hold target and returns ctx.Err(). It owns its goroutine.
+func (r *Runner) Run(ctx context.Context) error {
+	err := rate.Run(ctx, r.ctrl.Period(), func(t rate.Tick) error {
+		r.tick(t.Now, t.Missed)
+		return nil
+	})
+	if _, herr := r.Stop(time.Now()); herr != nil {
+		return errors.Join(err, herr)
+	}
+	return err
+}
+
+func (r *Runner) tick(now time.Time, missed uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stats.Ticks++
+	r.stats.Missed += missed
+	if at, err := r.src.JointPositions(r.q); err != nil {
+		r.stats.SourceErrors++
+	} else if err := r.ctrl.UpdateJointState(r.q, at); err != nil {
+		r.stats.SourceErrors++
+	}
+	t, ok, err := r.ctrl.Step(now)
+	if err != nil {
+		r.stats.StepErrors++
+	}
+	if ok {
+		r.write(t)
+	}
+}
+
+func (r *Runner) write(t JointTarget) {
+	if err := r.out.WriteJointTarget(t); err != nil {
+		r.stats.OutputErrors++
+		return
+	}
+	r.stats.Written++
+	if t.Hold {
+		r.stats.Holds++
+	}
+}
+
+// Stop stops the motion and writes the hold target at once (the stop
+// service): it reads the joints first so that the hold is the freshest
+// measured position. It reports whether a hold was written.
+func (r *Runner) Stop(now time.Time) (bool, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if at, err := r.src.JointPositions(r.q); err == nil {
+		_ = r.ctrl.UpdateJointState(r.q, at) // on error the last state is held
+	}
+	t, ok := r.ctrl.Stop(now)
+	if !ok {
+		return false, nil
+	}
+	if err := r.out.WriteJointTarget(t); err != nil {
+		r.stats.OutputErrors++
+		return false, fmt.Errorf("jog: stop: write hold: %w", err)
+	}
+	r.stats.Written++
+	r.stats.Holds++
+	return true, nil
+}
+
+// Stats returns the loop counters.
+func (r *Runner) Stats() RunnerStats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stats
+}

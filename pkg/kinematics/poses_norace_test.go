@@ -1,0 +1,6 @@
+//go:build !race
+
+package kinematics
+
+// ikTestPoses is how many random poses TestIKSolveRate solves per arm.
+const ikTestPoses = 10000

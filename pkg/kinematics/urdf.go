@@ -1,0 +1,274 @@
+package kinematics
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/telebridge/telebridge/pkg/geom"
+	"gonum.org/v1/gonum/spatial/r3"
+)
+
+// urdfRobot mirrors the parts of a URDF document the chain needs.
+type urdfRobot struct {
+	Name   string      `xml:"name,attr"`
+	Links  []urdfLink  `xml:"link"`
+	Joints []urdfJoint `xml:"joint"`
+}
+
+type urdfLink struct {
+	Name string `xml:"name,attr"`
+}
+
+type urdfJoint struct {
+	Name   string `xml:"name,attr"`
+	Type   string `xml:"type,attr"`
+	Parent struct {
+		Link string `xml:"link,attr"`
+	} `xml:"parent"`
+	Child struct {
+		Link string `xml:"link,attr"`
+	} `xml:"child"`
+	Origin *struct {
+		XYZ string `xml:"xyz,attr"`
+		RPY string `xml:"rpy,attr"`
+	} `xml:"origin"`
+	Axis *struct {
+		XYZ string `xml:"xyz,attr"`
+	} `xml:"axis"`
+	Limit *struct {
+		Lower    string `xml:"lower,attr"`
+		Upper    string `xml:"upper,attr"`
+		Velocity string `xml:"velocity,attr"`
+	} `xml:"limit"`
+	Mimic *struct {
+		Joint string `xml:"joint,attr"`
+	} `xml:"mimic"`
+}
+
+// ParseURDF reads a URDF robot description and returns the chain from the
+// link base to the link tip. An empty base means the root link (the one
+// that is no joint's child); an empty tip means the end of the longest
+// path from the base, which must be unique. Errors wrap ErrBadChain and
+// name the joint or link at fault.
+func ParseURDF(r io.Reader, base, tip string) (*Chain, error) {
+	var robot urdfRobot
+	if err := xml.NewDecoder(r).Decode(&robot); err != nil {
+		return nil, fmt.Errorf("%w: urdf: %w", ErrBadChain, err)
+	}
+	c, err := robot.chain(base, tip)
+	if err != nil {
+		return nil, fmt.Errorf("urdf %q: %w", robot.Name, err)
+	}
+	return c, nil
+}
+
+// ParseURDFString is ParseURDF on a string, such as the robot_description
+// parameter.
+func ParseURDFString(s, base, tip string) (*Chain, error) {
+	return ParseURDF(strings.NewReader(s), base, tip)
+}
+
+func (robot *urdfRobot) chain(base, tip string) (*Chain, error) {
+	if len(robot.Joints) == 0 {
+		return nil, fmt.Errorf("%w: no joints", ErrBadChain)
+	}
+	byChild := map[string]*urdfJoint{}
+	children := map[string][]string{}
+	links := map[string]bool{}
+	for _, l := range robot.Links {
+		links[l.Name] = true
+	}
+	for i := range robot.Joints {
+		j := &robot.Joints[i]
+		if j.Parent.Link == "" || j.Child.Link == "" {
+			return nil, fmt.Errorf("%w: joint %q: missing parent or child link", ErrBadChain, j.Name)
+		}
+		if byChild[j.Child.Link] != nil {
+			return nil, fmt.Errorf("%w: link %q is the child of two joints", ErrBadChain, j.Child.Link)
+		}
+		byChild[j.Child.Link] = j
+		children[j.Parent.Link] = append(children[j.Parent.Link], j.Child.Link)
+		links[j.Parent.Link], links[j.Child.Link] = true, true
+	}
+	if base == "" {
+		var roots []string
+		for l := range links {
+			if byChild[l] == nil {
+				roots = append(roots, l)
+			}
+		}
+		if len(roots) != 1 {
+			return nil, fmt.Errorf("%w: %d root links %v; name the base", ErrBadChain, len(roots), roots)
+		}
+		base = roots[0]
+	}
+	if !links[base] {
+		return nil, fmt.Errorf("%w: no link %q", ErrBadChain, base)
+	}
+	if tip == "" {
+		var err error
+		if tip, err = deepestLeaf(base, children); err != nil {
+			return nil, err
+		}
+	}
+	if !links[tip] {
+		return nil, fmt.Errorf("%w: no link %q", ErrBadChain, tip)
+	}
+	// Walk up from the tip to the base.
+	var path []*urdfJoint
+	for l := tip; l != base; {
+		j := byChild[l]
+		if j == nil {
+			return nil, fmt.Errorf("%w: link %q is not below %q", ErrBadChain, tip, base)
+		}
+		if len(path) > len(robot.Joints) {
+			return nil, fmt.Errorf("%w: loop above link %q", ErrBadChain, l)
+		}
+		path = append(path, j)
+		l = j.Parent.Link
+	}
+	var joints []Joint
+	pending := geom.Identity() // fixed transforms since the last moving joint
+	for i := len(path) - 1; i >= 0; i-- {
+		uj := path[i]
+		origin, err := uj.origin()
+		if err != nil {
+			return nil, err
+		}
+		pending = pending.Mul(origin)
+		if uj.Type == "fixed" {
+			continue
+		}
+		j, err := uj.joint()
+		if err != nil {
+			return nil, err
+		}
+		j.Origin = pending
+		joints = append(joints, j)
+		pending = geom.Identity()
+	}
+	return NewChain(base, tip, joints, pending)
+}
+
+// deepestLeaf returns the link at the end of the longest joint path below
+// base, failing if two leaves tie.
+func deepestLeaf(base string, children map[string][]string) (string, error) {
+	best, bestDepth, tie := base, 0, false
+	var walk func(l string, d int)
+	walk = func(l string, d int) {
+		if d > 10000 {
+			return
+		}
+		if len(children[l]) == 0 {
+			switch {
+			case d > bestDepth:
+				best, bestDepth, tie = l, d, false
+			case d == bestDepth && l != best:
+				tie = true
+			}
+		}
+		for _, c := range children[l] {
+			walk(c, d+1)
+		}
+	}
+	walk(base, 0)
+	if tie {
+		return "", fmt.Errorf("%w: several tip links at depth %d below %q; name the tip", ErrBadChain, bestDepth, base)
+	}
+	return best, nil
+}
+
+func (uj *urdfJoint) origin() (geom.Transform, error) {
+	if uj.Origin == nil {
+		return geom.Identity(), nil
+	}
+	xyz, err := parseVec(uj.Origin.XYZ, r3.Vec{})
+	if err != nil {
+		return geom.Transform{}, fmt.Errorf("%w: joint %q origin xyz: %w", ErrBadChain, uj.Name, err)
+	}
+	rpy, err := parseVec(uj.Origin.RPY, r3.Vec{})
+	if err != nil {
+		return geom.Transform{}, fmt.Errorf("%w: joint %q origin rpy: %w", ErrBadChain, uj.Name, err)
+	}
+	return geom.Transform{Translation: xyz, Rotation: geom.FromRPY(rpy.X, rpy.Y, rpy.Z)}, nil
+}
+
+func (uj *urdfJoint) joint() (Joint, error) {
+	j := Joint{Name: uj.Name}
+	switch uj.Type {
+	case "revolute":
+		j.Type = Revolute
+	case "continuous":
+		j.Type = Continuous
+	case "prismatic":
+		j.Type = Prismatic
+	default:
+		return j, fmt.Errorf("%w: joint %q: type %q not supported (revolute, continuous, prismatic, fixed)", ErrBadChain, uj.Name, uj.Type)
+	}
+	if uj.Mimic != nil {
+		return j, fmt.Errorf("%w: joint %q: mimic joints are not supported", ErrBadChain, uj.Name)
+	}
+	axis := r3.Vec{X: 1} // the URDF default
+	if uj.Axis != nil {
+		var err error
+		if axis, err = parseVec(uj.Axis.XYZ, axis); err != nil {
+			return j, fmt.Errorf("%w: joint %q axis: %w", ErrBadChain, uj.Name, err)
+		}
+	}
+	j.Axis = axis
+	if uj.Limit == nil {
+		if j.Type != Continuous {
+			return j, fmt.Errorf("%w: joint %q: %s joint without <limit>", ErrBadChain, uj.Name, uj.Type)
+		}
+		return j, nil
+	}
+	var err error
+	if j.Lower, err = parseFloat(uj.Limit.Lower); err != nil {
+		return j, fmt.Errorf("%w: joint %q lower limit: %w", ErrBadChain, uj.Name, err)
+	}
+	if j.Upper, err = parseFloat(uj.Limit.Upper); err != nil {
+		return j, fmt.Errorf("%w: joint %q upper limit: %w", ErrBadChain, uj.Name, err)
+	}
+	if j.MaxVelocity, err = parseFloat(uj.Limit.Velocity); err != nil {
+		return j, fmt.Errorf("%w: joint %q velocity limit: %w", ErrBadChain, uj.Name, err)
+	}
+	return j, nil
+}
+
+// parseFloat parses a URDF number; an empty attribute is 0 (the URDF
+// default for limits).
+func parseFloat(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("bad number %q", s)
+	}
+	return v, nil
+}
+
+// parseVec parses "x y z"; an empty attribute gives def.
+func parseVec(s string, def r3.Vec) (r3.Vec, error) {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return def, nil
+	}
+	if len(f) != 3 {
+		return r3.Vec{}, fmt.Errorf("want 3 numbers, got %q", s)
+	}
+	var v [3]float64
+	for i, w := range f {
+		x, err := parseFloat(w)
+		if err != nil {
+			return r3.Vec{}, err
+		}
+		v[i] = x
+	}
+	return r3.Vec{X: v[0], Y: v[1], Z: v[2]}, nil
+}
