@@ -1,3 +1,8 @@
 module github.com/telebridge/telebridge
 
-go 1.24
+go 1.25
+
+require (
+	github.com/vladimirvivien/go4vl v0.1.0 // indirect
+	golang.org/x/sys v0.37.0 // indirect
+)
