@@ -346,3 +346,40 @@ func TestVividList(t *testing.T) {
 		t.Fatalf("%s not listed: %+v", vividDevice, infos)
 	}
 }
+
+// TestVividDroppedFrames uses vivid's "Percentage of Dropped Buffers"
+// control: the driver skips that share of frames (their sequence numbers
+// are consumed, no buffer is returned), and the device must count the gaps.
+func TestVividDroppedFrames(t *testing.T) {
+	requireVivid(t)
+	dev, err := Open(Config{Name: "drops", Device: vividDevice, Width: 320, Height: 180, FrameRate: 60,
+		Controls: map[string]int64{"percentage_of_dropped_buffers": 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	if err := dev.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var first, last uint32
+	const frames = 100
+	for i := 0; i < frames; i++ {
+		if _, err := dev.Next(2*time.Second, func(f *Frame) {
+			if i == 0 {
+				first = f.Sequence
+			}
+			last = f.Sequence
+		}); err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+	}
+	st := dev.Stats()
+	share := float64(st.Dropped) / float64(st.Dropped+st.Frames)
+	t.Logf("20%% drop injection: %d frames delivered, %d dropped (%.1f%%), sequence %d..%d", st.Frames, st.Dropped, 100*share, first, last)
+	if got := uint64(last-first) + 1; got != st.Frames+st.Dropped {
+		t.Errorf("sequence span %d != delivered %d + dropped %d", got, st.Frames, st.Dropped)
+	}
+	if share < 0.05 || share > 0.4 || st.Corrupted != 0 {
+		t.Errorf("dropped share %.2f, corrupted %d: want about 0.2 and 0", share, st.Corrupted)
+	}
+}
