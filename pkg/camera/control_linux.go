@@ -109,6 +109,21 @@ func (d *Device) SetControl(name string, v int64) (int64, error) {
 	return int64(got), nil
 }
 
+// PressButton triggers a button control (type "button") by parameter name.
+func (d *Device) PressButton(name string) error {
+	c, err := d.findControl(name)
+	if err != nil {
+		return err
+	}
+	if c.Type != "button" {
+		return fmt.Errorf("camera: %s: control %q is a %s, not a button: %w", d.cfg.Device, name, c.Type, ErrNoControl)
+	}
+	if err := v4l2.SetControlValue(uintptr(d.fd), c.ID, 0); err != nil {
+		return fmt.Errorf("camera: %s: press %q: %w", d.cfg.Device, name, err)
+	}
+	return nil
+}
+
 func (d *Device) applyControls() error {
 	for name, v := range d.cfg.Controls {
 		if _, err := d.SetControl(name, v); err != nil {

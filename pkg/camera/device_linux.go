@@ -96,10 +96,10 @@ func openDevice(cfg Config, cnt *counters) (d *Device, err error) {
 		return nil, err
 	}
 	d = &Device{cfg: cfg, fd: fd, cnt: cnt}
+	dev := d // the named result is nil by the time a failing return runs the defer
 	defer func() {
 		if err != nil {
-			_ = d.Close()
-			d = nil
+			_ = dev.Close()
 		}
 	}()
 	capab, err := v4l2.GetCapability(uintptr(fd))
@@ -348,8 +348,8 @@ func (d *Device) deliver(fn FrameFunc) (Verdict, error) {
 		stamp = time.Now()
 	}
 	seq, used := b.Sequence, b.BytesUsed
-	if d.haveSeq && seq != d.lastSeq+1 {
-		d.cnt.dropped.Add(uint64(seq - d.lastSeq - 1))
+	if d.haveSeq {
+		d.cnt.dropped.Add(SequenceGap(d.lastSeq, seq))
 	}
 	d.haveSeq, d.lastSeq = true, seq
 	v := Classify(b.Flags, used, uint32(len(d.bufs[idx])), d.neg.ImageSize, d.neg.Format.Compressed)

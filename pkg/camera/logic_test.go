@@ -186,3 +186,20 @@ func TestFrameCopy(t *testing.T) {
 		t.Errorf("CopyTo into a preallocated message allocates %.0f times", a)
 	}
 }
+
+func TestSequenceGap(t *testing.T) {
+	cases := []struct {
+		last, seq uint32
+		want      uint64
+	}{
+		{0, 1, 0}, {5, 6, 0}, {5, 8, 2}, {0xffffffff, 0, 0}, {0xfffffffe, 1, 2},
+		{7, 7, 0}, // repeated number
+		{9, 3, 0}, // counter restarted
+		{0, 1 << 31, 0},
+	}
+	for _, tc := range cases {
+		if got := SequenceGap(tc.last, tc.seq); got != tc.want {
+			t.Errorf("SequenceGap(%d, %d) = %d, want %d", tc.last, tc.seq, got, tc.want)
+		}
+	}
+}
