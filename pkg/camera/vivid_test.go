@@ -627,3 +627,59 @@ func TestVividDisconnect(t *testing.T) {
 		t.Errorf("open descriptors %d -> %d across unplug and replug", fds, after)
 	}
 }
+
+// BenchmarkVividPublish measures the capture-to-publish path on the real
+// driver, 640x480 YUYV: dequeue, hand over the mmap'ed buffer, one copy
+// into a preallocated message, queue again ("native"), side by side with
+// the same plus a YUYV -> RGB8 conversion into an intermediate image
+// ("convert_rgb", what an OpenCV-based publisher does). Wall time per frame
+// is the frame period; the cost is the process CPU time per frame
+// (cpu-ns/frame, from getrusage). Run with -test.benchtime=Nx.
+func BenchmarkVividPublish(b *testing.B) {
+	requireVivid(b)
+	for _, convert := range []bool{false, true} {
+		name := "native"
+		if convert {
+			name = "convert_rgb"
+		}
+		b.Run(name, func(b *testing.B) {
+			dev, err := Open(Config{Name: "bench", Device: vividDevice, PixelFormat: "YUYV"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer dev.Close()
+			neg := dev.Negotiated()
+			mat := make([]byte, neg.Width*neg.Height*3)
+			var img Image
+			img.Data = make([]byte, len(mat))
+			consume := func(f *Frame) { f.CopyTo(&img) }
+			if convert {
+				consume = func(f *Frame) {
+					yuyvToRGB(mat, f.Data)
+					rgb := Frame{Header: f.Header, Height: f.Height, Width: f.Width, Encoding: "rgb8", Step: f.Width * 3, Data: mat}
+					rgb.CopyTo(&img)
+				}
+			}
+			if err := dev.Start(); err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < 3; i++ { // let the stream settle
+				if _, err := dev.Next(2*time.Second, consume); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu0 := cpuTime(b)
+			for i := 0; i < b.N; i++ {
+				if _, err := dev.Next(2*time.Second, consume); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cpu := cpuTime(b) - cpu0
+			b.StopTimer()
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/frame")
+			b.ReportMetric(100*cpu.Seconds()/b.Elapsed().Seconds(), "%core")
+		})
+	}
+}
