@@ -3,6 +3,6 @@ module github.com/telebridge/telebridge
 go 1.25
 
 require (
-	github.com/vladimirvivien/go4vl v0.1.0 // indirect
-	golang.org/x/sys v0.37.0 // indirect
+	github.com/vladimirvivien/go4vl v0.1.0
+	golang.org/x/sys v0.37.0
 )
