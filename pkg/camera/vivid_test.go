@@ -217,15 +217,7 @@ func TestVividDemand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- cam.Run(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
+	defer runCamera(t, cam)()
 	waitFor(t, "device open", func() bool { _, open := cam.Negotiated(); return open })
 
 	idle := func(phase string) {
@@ -550,29 +542,15 @@ func TestVividFatalErrorReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- cam.Run(ctx) }()
+	stop := runCamera(t, cam)
 	cam.SetSubscribers(1, 0)
 	waitFor(t, "10 frames", func() bool { return cam.Stats().Frames >= 10 })
-	// Press the button on a second handle to the same device.
-	side, err := openNode(vividDevice)
-	if err != nil {
-		t.Fatal(err)
-	}
-	probe := &Device{cfg: Config{Device: vividDevice}, fd: side}
-	if err := probe.PressButton("inject_fatal_streaming_error"); err != nil {
-		t.Fatal(err)
-	}
-	unix.Close(side)
+	pressButton(t, "inject_fatal_streaming_error")
 	waitFor(t, "a reopen and 10 more frames", func() bool {
 		st := cam.Stats()
 		return st.Reopens >= 1 && st.Starts >= 2 && st.Frames >= 20
 	})
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	stop()
 	st := cam.Stats()
 	t.Logf("fatal streaming error: %+v", st)
 	if uint64(frames) != st.Frames || st.Dropped > 100 {
@@ -594,30 +572,17 @@ func TestVividDisconnect(t *testing.T) {
 	}
 	cam.backoff = Backoff{Min: 20 * time.Millisecond, Max: 200 * time.Millisecond}
 	fds := openFDs(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- cam.Run(ctx) }()
+	stop := runCamera(t, cam)
 	cam.SetSubscribers(1, 0)
 	waitFor(t, "10 frames", func() bool { return cam.Stats().Frames >= 10 })
 
-	side, err := openNode(vividDevice)
-	if err != nil {
-		t.Fatal(err)
-	}
-	probe := &Device{cfg: Config{Device: vividDevice}, fd: side}
-	if err := probe.PressButton("disconnect"); err != nil {
-		t.Fatal(err)
-	}
-	unix.Close(side)
+	pressButton(t, "disconnect")
 	n := cam.Stats().Frames
 	waitFor(t, "a reopen and frames from the replugged device", func() bool {
 		st := cam.Stats()
 		return st.Reopens >= 1 && st.Frames >= n+10
 	})
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	stop()
 	st := cam.Stats()
 	t.Logf("unplug and replug: %+v", st)
 	if st.Reopens != 1 || st.Starts != 2 || cam.Err() != nil {
@@ -681,5 +646,35 @@ func BenchmarkVividPublish(b *testing.B) {
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/frame")
 			b.ReportMetric(100*cpu.Seconds()/b.Elapsed().Seconds(), "%core")
 		})
+	}
+}
+
+// runCamera runs cam.Run in a goroutine; the returned function cancels it
+// and fails the test if Run returns an error.
+func runCamera(t *testing.T, cam *Camera) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- cam.Run(ctx) }()
+	return func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// pressButton presses a vivid button control through a second handle to
+// the device, closed at once (vivid reconnects a disconnected device when
+// its last handle closes).
+func pressButton(t *testing.T, name string) {
+	t.Helper()
+	fd, err := openNode(vividDevice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	probe := &Device{cfg: Config{Device: vividDevice}, fd: fd}
+	if err := probe.PressButton(name); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -111,8 +111,10 @@ func yamlLines(text string) ([]yamlLine, error) {
 	return out, nil
 }
 
-// stripComment removes a " #" comment outside quotes.
-func stripComment(s string) string {
+// indexUnquoted returns the index of the first byte of s outside single
+// or double quotes for which stop is true, or -1; open reports whether a
+// quote was still open at the end.
+func indexUnquoted(s string, stop func(s string, i int) bool) (at int, open bool) {
 	var quote byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -123,9 +125,20 @@ func stripComment(s string) string {
 			}
 		case c == '\'' || c == '"':
 			quote = c
-		case c == '#' && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t'):
-			return s[:i]
+		case stop(s, i):
+			return i, false
 		}
+	}
+	return -1, quote != 0
+}
+
+// stripComment removes a " #" comment outside quotes.
+func stripComment(s string) string {
+	at, _ := indexUnquoted(s, func(s string, i int) bool {
+		return s[i] == '#' && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t')
+	})
+	if at >= 0 {
+		return s[:at]
 	}
 	return s
 }
@@ -266,32 +279,23 @@ func parseInline(s string, no int) (*yamlNode, error) {
 // splitFlow splits the inside of a flow sequence at commas outside quotes.
 func splitFlow(s string, no int) ([]string, error) {
 	var parts []string
-	var quote byte
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '[' || c == ']' || c == '{' || c == '}':
-			return nil, fmt.Errorf("yaml line %d: nested flow collections are not supported", no)
-		case c == ',':
-			parts = append(parts, s[start:i])
-			start = i + 1
+	for {
+		at, open := indexUnquoted(s, func(s string, i int) bool { return strings.IndexByte(",[]{}", s[i]) >= 0 })
+		if open {
+			return nil, fmt.Errorf("yaml line %d: unterminated quote", no)
 		}
+		if at < 0 {
+			if last := strings.TrimSpace(s); last != "" {
+				parts = append(parts, last)
+			}
+			return parts, nil
+		}
+		if s[at] != ',' {
+			return nil, fmt.Errorf("yaml line %d: nested flow collections are not supported", no)
+		}
+		parts = append(parts, s[:at])
+		s = s[at+1:]
 	}
-	if quote != 0 {
-		return nil, fmt.Errorf("yaml line %d: unterminated quote", no)
-	}
-	last := strings.TrimSpace(s[start:])
-	if last != "" {
-		parts = append(parts, last)
-	}
-	return parts, nil
 }
 
 func parseScalar(s string, no int) (*yamlNode, error) {
