@@ -360,6 +360,7 @@ func TestVividDroppedFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	var first, last uint32
+	seen := map[uint32]bool{}
 	const frames = 100
 	for i := 0; i < frames; i++ {
 		if _, err := dev.Next(2*time.Second, func(f *Frame) {
@@ -367,6 +368,7 @@ func TestVividDroppedFrames(t *testing.T) {
 				first = f.Sequence
 			}
 			last = f.Sequence
+			seen[f.Sequence] = true
 		}); err != nil {
 			t.Fatalf("frame %d: %v", i, err)
 		}
@@ -374,11 +376,16 @@ func TestVividDroppedFrames(t *testing.T) {
 	st := dev.Stats()
 	share := float64(st.Dropped) / float64(st.Dropped+st.Frames)
 	t.Logf("20%% drop injection: %d frames delivered, %d dropped (%.1f%%), sequence %d..%d", st.Frames, st.Dropped, 100*share, first, last)
-	if got := uint64(last-first) + 1; got != st.Frames+st.Dropped {
-		t.Errorf("sequence span %d != delivered %d + dropped %d", got, st.Frames, st.Dropped)
+	// Every number in the span is either delivered or counted as dropped.
+	// (Under load vivid, which derives sequence numbers from time, can hand
+	// out a number twice: hence distinct numbers, not frames.)
+	if span := uint64(last-first) + 1; span != uint64(len(seen))+st.Dropped {
+		t.Errorf("sequence span %d != %d distinct delivered + %d dropped", span, len(seen), st.Dropped)
 	}
-	if share < 0.05 || share > 0.4 || st.Corrupted != 0 {
-		t.Errorf("dropped share %.2f, corrupted %d: want about 0.2 and 0", share, st.Corrupted)
+	// At least the injected share; more when the emulated guest starves
+	// vivid's generator (the exact accounting is the span check above).
+	if share < 0.1 || st.Corrupted != 0 {
+		t.Errorf("dropped share %.2f, corrupted %d: want >= 0.1 (0.2 injected) and 0", share, st.Corrupted)
 	}
 }
 

@@ -64,11 +64,16 @@ if [ "$status" != 0 ]; then
 fi
 grep -q '^PASS$' "$work/out" || { echo "camera.sh: FAIL: no PASS line from the test binary" >&2; exit 1; }
 
-# Four cameras in one process, against four vivid instances.
-echo "camera.sh: four cameras in one process (vivid n_devs=4)"
+# Four cameras in one process, against four vivid instances, and the
+# reopen paths again, with the race detector (the idle-CPU test stays in the
+# plain run: the race runtime's own work would be billed to it).
+echo "camera.sh: four cameras in one process (vivid n_devs=4), race detector on"
+CGO_ENABLED=1 go test -race -c -tags 'vivid osusergo netgo' -ldflags '-extldflags -static' \
+	-o "$work/camera-race.test" ./pkg/camera
 status=0
 V4L2LAB_VIVID_PARAMS="n_devs=4 node_types=0x1,0x1,0x1,0x1 num_inputs=1,1,1,1 input_types=0x0,0x0,0x0,0x0 vid_cap_nr=0,1,2,3" \
-	bash "$RUNNER" "$work/camera.test" -test.v -test.count=1 -test.run 'VividFourCameras' >"$work/out" 2>"$work/err" || status=$?
+	bash "$RUNNER" "$work/camera-race.test" -test.v -test.count=1 \
+	-test.run 'VividFourCameras|VividFatalErrorReopen|VividDisconnect' >"$work/out" 2>"$work/err" || status=$?
 cat "$work/out"
 if [ "$status" != 0 ]; then cat "$work/err" >&2; echo "camera.sh: FAIL: four-camera run exit $status" >&2; exit "$status"; fi
 grep -q '^PASS$' "$work/out" || { echo "camera.sh: FAIL: no PASS line from the four-camera run" >&2; exit 1; }
