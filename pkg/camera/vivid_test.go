@@ -10,6 +10,7 @@ package camera
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -683,5 +684,75 @@ func pressButton(t *testing.T, name string) {
 	probe := &Device{cfg: Config{Device: vividDevice}, fd: fd}
 	if err := probe.PressButton(name); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestVividTimeoutAndStates: at 1 fps a short wait times out (counted), a
+// long one gets the frame; Next refuses to run with the stream off or the
+// device closed.
+func TestVividTimeoutAndStates(t *testing.T) {
+	requireVivid(t)
+	dev, err := Open(Config{Name: "slow", Device: vividDevice, Width: 320, Height: 180, FrameRate: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if neg := dev.Negotiated(); neg.FrameRate != 1 {
+		t.Errorf("frame rate set %v, want 1", neg.FrameRate)
+	}
+	if _, err := dev.Next(time.Second, func(*Frame) {}); !errors.Is(err, ErrNotStreaming) {
+		t.Errorf("Next before Start: %v", err)
+	}
+	if err := dev.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// vivid fills the first buffer right after STREAMON; the next one comes
+	// a second later.
+	if _, err := dev.Next(3*time.Second, func(*Frame) {}); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	if _, err := dev.Next(50*time.Millisecond, func(*Frame) { t.Error("frame within 50 ms at 1 fps") }); !errors.Is(err, ErrTimeout) {
+		t.Errorf("short wait: %v", err)
+	}
+	if waited := time.Since(t0); waited < 40*time.Millisecond || waited > 500*time.Millisecond {
+		t.Errorf("short wait took %v", waited)
+	}
+	got := 0
+	if v, err := dev.Next(3*time.Second, func(*Frame) { got++ }); err != nil || v != Good || got != 1 {
+		t.Errorf("long wait: %v %v, %d frames", v, err, got)
+	}
+	if st := dev.Stats(); st.Timeouts != 1 || st.Frames != 2 {
+		t.Errorf("stats %+v", st)
+	}
+	if err := dev.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dev.Next(time.Second, func(*Frame) {}); !errors.Is(err, ErrClosed) {
+		t.Errorf("Next after Close: %v", err)
+	}
+	if err := dev.Start(); !errors.Is(err, ErrClosed) {
+		t.Errorf("Start after Close: %v", err)
+	}
+}
+
+// TestVividStallRestart: a Camera whose frames stop coming for longer than
+// its wait restarts the stream. Simulated with a 1 fps stream and a wait
+// shortened to 300 ms: after the first frame (immediate after STREAMON)
+// each wait times out, and each restart yields a frame again.
+func TestVividStallRestart(t *testing.T) {
+	requireVivid(t)
+	cam, err := New(Config{Name: "stall", Device: vividDevice, Width: 320, Height: 180, FrameRate: 1}, func(*Frame) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cam.frameT = 300 * time.Millisecond
+	stop := runCamera(t, cam)
+	cam.SetSubscribers(1, 0)
+	waitFor(t, "three restarts", func() bool { return cam.Stats().Starts >= 4 })
+	stop()
+	st := cam.Stats()
+	t.Logf("stalls: %+v", st)
+	if st.Timeouts < 3 || st.Frames < 3 || st.Stops < 3 || st.Reopens != 0 {
+		t.Errorf("stats %+v: want a timeout, a stop and a frame per restart, no reopen", st)
 	}
 }
