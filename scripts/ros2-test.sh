@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# ros2-test.sh INSTALL_DIR
+#
+# ROS 2 integration tests against a colcon install of telebridge: each stack
+# is launched with its simulator (ros2 launch ... sim:=true) and checked from
+# separate processes with the stock ros2 CLI, on loopback DDS with a
+# test-only domain id (scripts/ros2-env.sh). Prints one line per check and
+# "N passed, N failed" at the end; exits 1 if any check failed.
+set -euo pipefail
+[ $# -eq 1 ] || { echo "usage: $0 INSTALL_DIR" >&2; exit 2; }
+install=$(cd "$1" && pwd)
+repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=ros2-env.sh
+source "$repo/scripts/ros2-env.sh"
+set +u
+# shellcheck disable=SC1091
+source "$install/setup.bash"
+set -u
+
+logs=$(mktemp -d /tmp/telebridge-ros2-test.XXXXXX)
+passed=0 failed=0
+launched=()
+cleanup() {
+	for pid in "${launched[@]}"; do
+		kill -INT "$pid" 2>/dev/null || true
+	done
+	wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+# check DESCRIPTION COMMAND...: runs a check, prints PASS or FAIL.
+check() {
+	local desc=$1
+	shift
+	if "$@" >"$logs/last.out" 2>&1; then
+		passed=$((passed + 1))
+		echo "PASS $desc"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $desc"
+		sed 's/^/     | /' "$logs/last.out" | tail -n 15
+	fi
+}
+
+# within SECONDS COMMAND...: retries COMMAND until it succeeds (graph
+# discovery takes a moment) or SECONDS pass.
+within() {
+	local limit=$1
+	shift
+	local end=$((SECONDS + limit))
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.5
+	done
+}
+
+# launch NAME ARGS...: starts `ros2 launch telebridge ARGS...` in the
+# background, logging to $logs/NAME.log.
+launch() {
+	local name=$1
+	shift
+	ros2 launch telebridge "$@" >"$logs/$name.log" 2>&1 &
+	launched+=($!)
+}
+
+# stop_launch: interrupts the newest launch and waits for it (the nodes
+# stop their robots on the way out).
+stop_launch() {
+	local pid=${launched[-1]}
+	kill -INT "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	unset 'launched[-1]'
+}
+
+echo "ros2-test: logs in $logs"
+check "telebridge_interfaces/msg/ServosilaTelemetry is installed" \
+	ros2 interface show telebridge_interfaces/msg/ServosilaTelemetry
+check "ros2 pkg lists telebridge and telebridge_interfaces" \
+	bash -c 'ros2 pkg list | grep -qx telebridge && ros2 pkg list | grep -qx telebridge_interfaces'
+
+for stack in "$repo"/scripts/ros2-test.d/*.sh; do
+	[ -e "$stack" ] || continue
+	echo "ros2-test: $(basename "$stack" .sh)"
+	# shellcheck disable=SC1090
+	source "$stack"
+done
+
+echo "ros2-test: $passed passed, $failed failed"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
