@@ -25,6 +25,15 @@ func TestABIMatchesHeader(t *testing.T) {
 		"V4L2_BUF_FLAG_ERROR":               bufFlagError,
 		"V4L2_BUF_FLAG_TIMESTAMP_MASK":      bufFlagTimestampMask,
 		"V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC": bufFlagTimestampMonotonic,
+		"V4L2_CTRL_TYPE_INTEGER":            ctrlTypeInteger,
+		"V4L2_CTRL_TYPE_BOOLEAN":            ctrlTypeBoolean,
+		"V4L2_CTRL_TYPE_MENU":               ctrlTypeMenu,
+		"V4L2_CTRL_TYPE_BUTTON":             ctrlTypeButton,
+		"V4L2_CTRL_TYPE_INTEGER64":          ctrlTypeInteger64,
+		"V4L2_CTRL_TYPE_CTRL_CLASS":         ctrlTypeClass,
+		"V4L2_CTRL_TYPE_STRING":             ctrlTypeString,
+		"V4L2_CTRL_TYPE_BITMASK":            ctrlTypeBitmask,
+		"V4L2_CTRL_TYPE_INTEGER_MENU":       ctrlTypeIntegerMenu,
 	}
 	kernel := abiFromHeader()
 	if len(kernel) != len(ours) {

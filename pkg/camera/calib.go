@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Calibration is the content of a camera calibration YAML file in the
@@ -27,105 +31,88 @@ type Calibration struct {
 // knows; other models are accepted with any count.
 var distortionLen = map[string]int{"plumb_bob": 5, "rational_polynomial": 8, "equidistant": 4}
 
-// ParseCalibration reads a calibration YAML file. Every field of the format
+// calibFile is the YAML layout of a calibration file; pointers tell a
+// missing field from a zero one.
+type calibFile struct {
+	ImageWidth      *int        `yaml:"image_width"`
+	ImageHeight     *int        `yaml:"image_height"`
+	CameraName      string      `yaml:"camera_name"`
+	CameraMatrix    *yamlMatrix `yaml:"camera_matrix"`
+	DistortionModel string      `yaml:"distortion_model"`
+	Distortion      *yamlMatrix `yaml:"distortion_coefficients"`
+	Rectification   *yamlMatrix `yaml:"rectification_matrix"`
+	Projection      *yamlMatrix `yaml:"projection_matrix"`
+}
+
+type yamlMatrix struct {
+	Rows int       `yaml:"rows"`
+	Cols int       `yaml:"cols"`
+	Data []float64 `yaml:"data"`
+}
+
+// ParseCalibration reads a calibration YAML file (gopkg.in/yaml.v3, which
+// the module already uses for parameter files). Every field of the format
 // is required except camera_name; matrices must have the stated rows and
-// cols (3x3, 1xN, 3x3, 3x4) and finite values. Errors wrap ErrCalibration.
+// cols (3x3, 1xN, 3x3, 3x4) and finite values; the coefficient count must
+// fit the known distortion models. Errors wrap ErrCalibration.
 func ParseCalibration(data []byte) (Calibration, error) {
-	var c Calibration
-	root, err := parseYAML(data)
-	if err != nil {
-		return c, fmt.Errorf("camera: calibration: %w: %v", ErrCalibration, err)
-	}
-	if root.kind != yamlMap {
-		return c, fmt.Errorf("camera: calibration: %w: not a mapping", ErrCalibration)
+	var f calibFile
+	if err := yaml.Unmarshal(data, &f); err != nil {
+		return Calibration{}, fmt.Errorf("camera: calibration: %w: %v", ErrCalibration, err)
 	}
 	fail := func(field string, err error) (Calibration, error) {
 		return Calibration{}, fmt.Errorf("camera: calibration: %s: %w: %v", field, ErrCalibration, err)
 	}
-	if c.ImageWidth, err = root.get("image_width").int(); err != nil || c.ImageWidth <= 0 {
-		return fail("image_width", orPositive(err))
+	c := Calibration{CameraName: f.CameraName, DistortionModel: f.DistortionModel}
+	if f.ImageWidth == nil || *f.ImageWidth <= 0 || *f.ImageWidth > MaxSize {
+		return fail("image_width", fmt.Errorf("missing or not in 1..%d", MaxSize))
 	}
-	if c.ImageHeight, err = root.get("image_height").int(); err != nil || c.ImageHeight <= 0 {
-		return fail("image_height", orPositive(err))
+	if f.ImageHeight == nil || *f.ImageHeight <= 0 || *f.ImageHeight > MaxSize {
+		return fail("image_height", fmt.Errorf("missing or not in 1..%d", MaxSize))
 	}
-	if n := root.get("camera_name"); n != nil {
-		if n.kind != yamlScalar {
-			return fail("camera_name", errors.New("want a string"))
-		}
-		c.CameraName = n.value
-	}
-	if err := readMatrix(root, "camera_matrix", 3, 3, c.CameraMatrix[:]); err != nil {
+	c.ImageWidth, c.ImageHeight = *f.ImageWidth, *f.ImageHeight
+	if err := f.CameraMatrix.into(3, 3, c.CameraMatrix[:]); err != nil {
 		return fail("camera_matrix", err)
 	}
-	m := root.get("distortion_model")
-	if m == nil || m.kind != yamlScalar || m.value == "" {
+	if c.DistortionModel == "" {
 		return fail("distortion_model", errors.New("missing"))
 	}
-	c.DistortionModel = m.value
-	d := root.get("distortion_coefficients")
-	cols, err := d.get("cols").int()
-	if err != nil || cols < 0 || cols > 64 {
-		return fail("distortion_coefficients", fmt.Errorf("cols: %v", orRange(err)))
+	if f.Distortion == nil || f.Distortion.Cols < 0 || f.Distortion.Cols > 64 {
+		return fail("distortion_coefficients", errors.New("missing, or cols not in 0..64"))
 	}
-	if want, ok := distortionLen[c.DistortionModel]; ok && cols != want {
-		return fail("distortion_coefficients", fmt.Errorf("model %s has %d coefficients, file gives %d", c.DistortionModel, want, cols))
+	if want, ok := distortionLen[c.DistortionModel]; ok && f.Distortion.Cols != want {
+		return fail("distortion_coefficients", fmt.Errorf("model %s has %d coefficients, file gives %d", c.DistortionModel, want, f.Distortion.Cols))
 	}
-	c.Distortion = make([]float64, cols)
-	if err := readMatrix(root, "distortion_coefficients", 1, cols, c.Distortion); err != nil {
+	c.Distortion = make([]float64, f.Distortion.Cols)
+	if err := f.Distortion.into(1, f.Distortion.Cols, c.Distortion); err != nil {
 		return fail("distortion_coefficients", err)
 	}
-	if err := readMatrix(root, "rectification_matrix", 3, 3, c.Rectification[:]); err != nil {
+	if err := f.Rectification.into(3, 3, c.Rectification[:]); err != nil {
 		return fail("rectification_matrix", err)
 	}
-	if err := readMatrix(root, "projection_matrix", 3, 4, c.Projection[:]); err != nil {
+	if err := f.Projection.into(3, 4, c.Projection[:]); err != nil {
 		return fail("projection_matrix", err)
 	}
 	return c, nil
 }
 
-func orPositive(err error) error {
-	if err != nil {
-		return err
+// into checks m's shape and values and copies its data into dst.
+func (m *yamlMatrix) into(rows, cols int, dst []float64) error {
+	if m == nil {
+		return errors.New("missing (want rows, cols, data)")
 	}
-	return errors.New("want > 0")
-}
-
-func orRange(err error) error {
-	if err != nil {
-		return err
+	if m.Rows != rows || m.Cols != cols {
+		return fmt.Errorf("is %dx%d, want %dx%d", m.Rows, m.Cols, rows, cols)
 	}
-	return errors.New("out of range 0..64")
-}
-
-// readMatrix reads {rows, cols, data} under key into dst.
-func readMatrix(root *yamlNode, key string, rows, cols int, dst []float64) error {
-	m := root.get(key)
-	if m == nil || m.kind != yamlMap {
-		return errors.New("missing or not a mapping with rows, cols, data")
+	if len(m.Data) != rows*cols {
+		return fmt.Errorf("data: %d values, want %d", len(m.Data), rows*cols)
 	}
-	r, err := m.get("rows").int()
-	if err != nil {
-		return fmt.Errorf("rows: %v", err)
-	}
-	cl, err := m.get("cols").int()
-	if err != nil {
-		return fmt.Errorf("cols: %v", err)
-	}
-	if r != rows || cl != cols {
-		return fmt.Errorf("is %dx%d, want %dx%d", r, cl, rows, cols)
-	}
-	data := m.get("data")
-	if data == nil || data.kind != yamlSeq {
-		return errors.New("data: want a sequence")
-	}
-	if len(data.items) != rows*cols {
-		return fmt.Errorf("data: %d values, want %d", len(data.items), rows*cols)
-	}
-	for i, it := range data.items {
-		if dst[i], err = it.float(); err != nil {
-			return fmt.Errorf("data[%d]: %v", i, err)
+	for i, v := range m.Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("data[%d] = %v: want a finite number", i, v)
 		}
 	}
+	copy(dst, m.Data)
 	return nil
 }
 
@@ -155,25 +142,14 @@ func writeMatrix(b *bytes.Buffer, key string, rows, cols int, v []float64) {
 	b.WriteString("]\n")
 }
 
-// yamlString writes s plain when that reads back as the same string, else
-// double-quoted.
+// yamlString returns s as a YAML scalar that reads back as the same
+// string (quoted by the YAML encoder when needed).
 func yamlString(s string) string {
-	if s == "" {
-		return `""`
+	out, err := yaml.Marshal(s)
+	if err != nil { // cannot happen for a string
+		return strconv.Quote(s)
 	}
-	plain := true
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.' || r == '/') {
-			plain = false
-			break
-		}
-	}
-	if plain && s[0] != '-' && s[0] != '.' {
-		if _, err := strconv.ParseFloat(s, 64); err != nil {
-			return s
-		}
-	}
-	return strconv.Quote(s)
+	return strings.TrimSuffix(string(out), "\n")
 }
 
 // CameraInfo is a sensor_msgs/CameraInfo.
@@ -290,15 +266,27 @@ func ResolveInfoURL(url, cameraName string, resolve PackageResolver) (string, er
 	return filepath.Join(dir, u.path), nil
 }
 
+// maxCalibrationSize bounds what LoadCalibration reads [bytes]; a real
+// calibration file is under 1 KiB.
+const maxCalibrationSize = 1 << 20
+
 // LoadCalibration reads the calibration file that url names.
 func LoadCalibration(url, cameraName string, resolve PackageResolver) (Calibration, error) {
 	path, err := ResolveInfoURL(url, cameraName, resolve)
 	if err != nil {
 		return Calibration{}, err
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return Calibration{}, fmt.Errorf("camera: load calibration: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxCalibrationSize+1))
+	if err != nil {
+		return Calibration{}, fmt.Errorf("camera: load calibration: %w", err)
+	}
+	if len(data) > maxCalibrationSize {
+		return Calibration{}, fmt.Errorf("camera: load calibration %s: larger than %d bytes: %w", path, maxCalibrationSize, ErrCalibration)
 	}
 	c, err := ParseCalibration(data)
 	if err != nil {

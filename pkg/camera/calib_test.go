@@ -54,9 +54,12 @@ func TestCalibrationYAMLVariants(t *testing.T) {
 		"single quotes": strings.Replace(base, "camera_name: front_left", `camera_name: 'it''s'`, 1),
 		"block seq": strings.Replace(base, "data: [1, 0, 0, 0, 1, 0, 0, 0, 1]",
 			"data:\n  - 1\n  - 0\n  - 0\n  - 0\n  - 1\n  - 0\n  - 0\n  - 0\n  - 1", 1),
-		"comments and doc start": "%YAML 1.2\n---\n# header\n" + strings.Replace(base, "image_height: 480", "image_height: 480 # px", 1),
+		"comments and doc start": "%YAML 1.1\n---\n# header\n" + strings.Replace(base, "image_height: 480", "image_height: 480 # px", 1),
 		"CRLF":                   strings.ReplaceAll(base, "\n", "\r\n"),
 		"no camera name":         strings.Replace(base, "camera_name: front_left\n", "", 1),
+		"anchor and alias":       strings.Replace(strings.Replace(base, "rows: 3", "rows: &three 3", 1), "cols: 3", "cols: *three", 1),
+		"flow mapping matrix": strings.Replace(base, "rectification_matrix:\n  rows: 3\n  cols: 3\n  data: [1, 0, 0, 0, 1, 0, 0, 0, 1]\n",
+			"rectification_matrix: {rows: 3, cols: 3, data: [1, 0, 0, 0, 1, 0, 0, 0, 1]}\n", 1),
 	}
 	for name, text := range ok {
 		if _, err := ParseCalibration([]byte(text)); err != nil {
@@ -81,13 +84,25 @@ func TestCalibrationYAMLVariants(t *testing.T) {
 		"bad indent":       strings.Replace(base, "  cols: 3", "    cols: 3", 1),
 		"unterminated [":   strings.Replace(base, "0, 0, 1]", "0, 0, 1", 1),
 		"flow mapping":     strings.Replace(base, "rows: 3", "rows: {a: 1}", 1),
-		"anchor":           strings.Replace(base, "rows: 3", "rows: &a 3", 1),
+		"huge width":       strings.Replace(base, "image_width: 752", "image_width: 99999999", 1),
+		"not YAML":         "\x00\xff{[",
 		"nested flow":      strings.Replace(base, "data: [1, 0, 0,", "data: [[1], 0, 0,", 1),
 	}
 	for name, text := range bad {
 		_, err := ParseCalibration([]byte(text))
 		if !errors.Is(err, ErrCalibration) {
 			t.Errorf("%s: err = %v, want ErrCalibration", name, err)
+		}
+	}
+}
+
+func TestCalibrationNamesRoundTrip(t *testing.T) {
+	for _, name := range []string{"front_left", "front left #1", "a: b", "it's", `q"uote`, "123", "true", "", "- x", "камера", "null"} {
+		c := frontLeft
+		c.CameraName = name
+		back, err := ParseCalibration(c.YAML())
+		if err != nil || back.CameraName != name {
+			t.Errorf("camera_name %q: read back %q, %v\n%s", name, back.CameraName, err, c.YAML())
 		}
 	}
 }

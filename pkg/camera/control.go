@@ -31,16 +31,3 @@ func (c Control) Settable() bool {
 	}
 	return false
 }
-
-// ControlParam returns the parameter description of a settable control,
-// for the ROS layer to declare as "controls.<name>".
-func ControlParam(c Control) Param {
-	p := Param{
-		Name: ControlPrefix + c.Param, Type: TypeInt, Default: c.Default,
-		Description: "V4L2 control \"" + c.Name + "\" (" + c.Type + ")",
-	}
-	if c.Max > c.Min {
-		p.Min, p.Max = float64(c.Min), float64(c.Max)
-	}
-	return p
-}

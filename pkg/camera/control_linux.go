@@ -9,10 +9,24 @@ import (
 	"github.com/vladimirvivien/go4vl/v4l2"
 )
 
-var ctrlTypeNames = map[v4l2.CtrlType]string{
-	v4l2.CtrlTypeInt: "integer", v4l2.CtrlTypeBool: "boolean", v4l2.CtrlTypeMenu: "menu",
-	v4l2.CtrlTypeButton: "button", v4l2.CtrlTypeInt64: "integer64", v4l2.CtrlTypeString: "string",
-	v4l2.CtrlTypeBitMask: "bitmask", v4l2.CtrlTypeIntegerMenu: "integer_menu",
+// V4L2 control types (enum v4l2_ctrl_type), checked against the header by
+// TestABIMatchesHeader.
+const (
+	ctrlTypeInteger     = 1
+	ctrlTypeBoolean     = 2
+	ctrlTypeMenu        = 3
+	ctrlTypeButton      = 4
+	ctrlTypeInteger64   = 5
+	ctrlTypeClass       = 6
+	ctrlTypeString      = 7
+	ctrlTypeBitmask     = 8
+	ctrlTypeIntegerMenu = 9
+)
+
+var ctrlTypeNames = map[uint32]string{
+	ctrlTypeInteger: "integer", ctrlTypeBoolean: "boolean", ctrlTypeMenu: "menu",
+	ctrlTypeButton: "button", ctrlTypeInteger64: "integer64", ctrlTypeString: "string",
+	ctrlTypeBitmask: "bitmask", ctrlTypeIntegerMenu: "integer_menu",
 }
 
 // Controls lists the device's controls with their current values (control
@@ -30,10 +44,10 @@ func (d *Device) Controls() ([]Control, error) {
 	}
 	out := make([]Control, 0, len(raw))
 	for _, r := range raw {
-		if r.Type == v4l2.CtrlTypeClass {
+		if uint32(r.Type) == ctrlTypeClass {
 			continue
 		}
-		typ, ok := ctrlTypeNames[r.Type]
+		typ, ok := ctrlTypeNames[uint32(r.Type)]
 		if !ok {
 			typ = fmt.Sprintf("type_%d", r.Type)
 		}

@@ -9,13 +9,15 @@
 // device part (files tagged linux && cgo, on go4vl's low-level v4l2
 // package) that talks to the kernel:
 //
-//   - Pure: the parameter table of a camera (Params, Config), topic names and
-//     the QoS choice (Topics, SensorDataQoS), the pixel format -> ROS
-//     encoding map (LookupFormat), the message-shaped frame types (Frame,
-//     Image, CompressedImage, CameraInfo), the subscriber state machine
-//     (Demand), the monotonic -> wall clock conversion (ClockOffset), the
-//     corrupted-buffer classification (Classify) and the calibration YAML
-//     reader and writer (ParseCalibration, Calibration.MarshalYAML).
+//   - Pure: the parameter table of a camera and of the node (Bindings,
+//     NodeBindings, on pkg/rosparam, bound to Config), topic names and the
+//     QoS choice (TopicsFor, ImageQoS), the pixel format -> ROS encoding map
+//     (LookupFormat), the message-shaped frame types (Frame, Image,
+//     CompressedImage, CameraInfo), the subscriber state machine (Demand),
+//     the monotonic -> wall clock conversion (ClockOffset), the
+//     corrupted-buffer classification (Classify, SequenceGap), and the
+//     calibration file reader and writer with set_camera_info
+//     (ParseCalibration, Calibration.YAML, InfoManager).
 //   - Device: Open negotiates format, size and frame rate, mmaps the
 //     buffers and streams (Device.Start, Device.Next, Device.Stop);
 //     Camera runs one device in its own goroutine, streaming only while

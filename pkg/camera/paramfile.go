@@ -2,75 +2,64 @@ package camera
 
 import (
 	"fmt"
-	"strconv"
+	"sort"
+	"strings"
+
+	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
-// ParseParamsFile reads the cameras of node from a ROS 2 parameter file
-// (`<node>: ros__parameters: cameras: [...]`, then one mapping per camera
-// with the parameters of Params and an optional `controls:` mapping) and
-// returns their normalized configurations in the order of `cameras`. The
-// ROS node gets the same values through its parameters; this reader lets
-// tools and tests use the file without ROS.
+// ParseParamsFile reads the cameras of node from a ROS 2 parameters file
+// (what `--params-file` gives the node: `<node>: ros__parameters: cameras:
+// [...]` then one mapping per camera), with rosparam's reading and typing,
+// and returns their normalized configurations in the order of `cameras`.
+// Unknown or mistyped parameters are errors, as they would be for the
+// node. It lets tools and tests use the file without ROS.
 func ParseParamsFile(data []byte, node string) ([]Config, error) {
-	root, err := parseYAML(data)
+	var o rosparam.Overrides
+	if err := o.AddYAML(data); err != nil {
+		return nil, fmt.Errorf("camera: parameters file: %w: %w", ErrBadParam, err)
+	}
+	over := o.For(rosparam.FullyQualifiedName("/", node))
+	names, err := CameraNames(over)
 	if err != nil {
-		return nil, fmt.Errorf("camera: parameter file: %w: %w", ErrBadParam, err)
+		return nil, err
 	}
-	params := root.get(node).get("ros__parameters")
-	if params == nil {
-		return nil, fmt.Errorf("camera: parameter file: no %s.ros__parameters: %w", node, ErrBadParam)
+	nc, err := DefaultNodeConfig(names)
+	if err != nil {
+		return nil, err
 	}
-	names := params.get("cameras")
-	if names == nil || names.kind != yamlSeq || len(names.items) == 0 {
-		return nil, fmt.Errorf("camera: parameter file: %s.cameras: want a list of camera names: %w", node, ErrBadParam)
-	}
-	var out []Config
-	for _, n := range names.items {
-		c := Config{Name: n.value}
-		sect := params.get(n.value)
-		if sect == nil || sect.kind != yamlMap {
-			return nil, fmt.Errorf("camera: parameter file: no section for camera %q: %w", n.value, ErrBadParam)
+	bs := NodeBindings(names)
+	var params []rosparam.Parameter
+	for name, v := range over {
+		if isControl(name, names) {
+			continue
 		}
-		for i, key := range sect.keys {
-			v := sect.vals[i]
-			if key == "controls" {
-				if v.kind != yamlMap {
-					return nil, fmt.Errorf("camera %s: controls: want a mapping: %w", c.Name, ErrBadParam)
-				}
-				for j, ck := range v.keys {
-					if err := c.Set(ControlPrefix+ck, scalarValue(v.vals[j])); err != nil {
-						return nil, fmt.Errorf("camera %s: %w", c.Name, err)
-					}
-				}
-				continue
-			}
-			if v.kind != yamlScalar {
-				return nil, fmt.Errorf("camera %s: %s: want a scalar: %w", c.Name, key, ErrBadParam)
-			}
-			if err := c.Set(key, scalarValue(v)); err != nil {
-				return nil, fmt.Errorf("camera %s: %w", c.Name, err)
-			}
-		}
-		nc, err := c.Normalize()
+		params = append(params, rosparam.Parameter{Name: name, Value: v})
+	}
+	sort.Slice(params, func(i, j int) bool { return params[i].Name < params[j].Name })
+	if err := bs.Apply(&nc, params); err != nil {
+		return nil, fmt.Errorf("camera: parameters file: %w: %w", ErrBadParam, err)
+	}
+	for i := range nc.Cameras {
+		ctl, err := ControlOverrides(over, nc.Cameras[i].Name)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, nc)
+		if len(ctl) > 0 {
+			nc.Cameras[i].Controls = ctl
+		}
 	}
-	return out, nil
+	if err := nc.Validate(); err != nil {
+		return nil, err
+	}
+	return nc.Cameras, nil
 }
 
-// scalarValue types a YAML scalar the way ROS 2 does: integer, then
-// double, else string (quoted scalars are always strings).
-func scalarValue(n *yamlNode) any {
-	if n.quoted {
-		return n.value
+func isControl(param string, cameras []string) bool {
+	for _, c := range cameras {
+		if strings.HasPrefix(param, c+"."+ControlPrefix) {
+			return true
+		}
 	}
-	if i, err := strconv.ParseInt(n.value, 10, 64); err == nil {
-		return i
-	}
-	if f, err := strconv.ParseFloat(n.value, 64); err == nil {
-		return f
-	}
-	return n.value
+	return false
 }

@@ -43,7 +43,9 @@ func TestParseParamsFileErrors(t *testing.T) {
 	bad := map[string]string{
 		"no node":        "other:\n  ros__parameters:\n    cameras: [a]\n",
 		"no cameras":     "camera_publisher:\n  ros__parameters:\n    a:\n      width: 640\n",
-		"missing camera": "camera_publisher:\n  ros__parameters:\n    cameras: [a, b]\n    a:\n      width: 640\n",
+		"shared device":  "camera_publisher:\n  ros__parameters:\n    cameras: [a, b]\n    a:\n      width: 640\n",
+		"int for double": "camera_publisher:\n  ros__parameters:\n    cameras: [a]\n    a:\n      frame_rate: 15\n",
+		"out of range":   "camera_publisher:\n  ros__parameters:\n    cameras: [a]\n    a:\n      buffer_count: 64\n",
 		"bad value":      "camera_publisher:\n  ros__parameters:\n    cameras: [a]\n    a:\n      width: wide\n",
 		"unknown param":  "camera_publisher:\n  ros__parameters:\n    cameras: [a]\n    a:\n      colour: red\n",
 		"bad control":    "camera_publisher:\n  ros__parameters:\n    cameras: [a]\n    a:\n      controls:\n        gain: high\n",
@@ -53,7 +55,7 @@ func TestParseParamsFileErrors(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrBadParam", name, err)
 		}
 	}
-	ok := "camera_publisher:\n  ros__parameters:\n    cameras: [a]\n    a:\n      frame_rate: 15\n      controls:\n        gain: 40\n"
+	ok := "camera_publisher:\n  ros__parameters:\n    cameras: [a]\n    a:\n      frame_rate: 15.0\n      controls:\n        gain: 40\n"
 	cams, err := ParseParamsFile([]byte(ok), "camera_publisher")
 	if err != nil || cams[0].FrameRate != 15 || cams[0].Controls["gain"] != 40 || cams[0].Width != 640 {
 		t.Errorf("ok file: %+v, %v", cams, err)

@@ -2,8 +2,9 @@ package camera
 
 import (
 	"fmt"
-	"math"
 	"strings"
+
+	"github.com/telebridge/telebridge/pkg/qos"
 )
 
 // Config is the configuration of one camera: the parameters of the
@@ -55,6 +56,16 @@ const (
 	DefaultBufferCount = 4
 )
 
+// Ranges of the numeric parameters (inclusive), shared by Normalize and the
+// parameter table.
+const (
+	MaxSize        = 16384 // largest width or height [px]
+	MinFrameRate   = 0.1   // [Hz]
+	MaxFrameRate   = 1000  // [Hz]
+	MinBufferCount = 2
+	MaxBufferCount = 32
+)
+
 // Normalize returns c with defaults filled in, or an error wrapping
 // ErrBadParam, ErrUnsupportedFormat or ErrBadEncoding naming the first bad
 // field.
@@ -64,9 +75,6 @@ func (c Config) Normalize() (Config, error) {
 	}
 	if c.Device == "" {
 		c.Device = DefaultDevice
-	}
-	if !strings.HasPrefix(c.Device, "/") {
-		return c, fmt.Errorf("camera %s: device %q: want an absolute path: %w", c.Name, c.Device, ErrBadParam)
 	}
 	if c.Width == 0 {
 		c.Width = DefaultWidth
@@ -86,25 +94,22 @@ func (c Config) Normalize() (Config, error) {
 	if c.BufferCount == 0 {
 		c.BufferCount = DefaultBufferCount
 	}
-	for _, p := range Params {
-		if p.Type != TypeInt && p.Type != TypeDouble {
-			continue
-		}
-		var v float64
-		switch p.Name {
-		case ParamWidth:
-			v = float64(c.Width)
-		case ParamHeight:
-			v = float64(c.Height)
-		case ParamFrameRate:
-			v = c.FrameRate
-		case ParamBufferCount:
-			v = float64(c.BufferCount)
-		default:
-			continue
-		}
-		if err := p.checkRange(v); err != nil {
-			return c, fmt.Errorf("camera %s: %w", c.Name, err)
+	if err := checkDevice(c.Device); err != nil {
+		return c, fmt.Errorf("camera %s: %w", c.Name, err)
+	}
+	checks := []struct {
+		name     string
+		v        float64
+		min, max float64
+	}{
+		{ParamWidth, float64(c.Width), 1, MaxSize},
+		{ParamHeight, float64(c.Height), 1, MaxSize},
+		{ParamFrameRate, c.FrameRate, MinFrameRate, MaxFrameRate},
+		{ParamBufferCount, float64(c.BufferCount), MinBufferCount, MaxBufferCount},
+	}
+	for _, k := range checks {
+		if !(k.v >= k.min && k.v <= k.max) { // also refuses NaN
+			return c, fmt.Errorf("camera %s: %s = %v: want %v..%v: %w", c.Name, k.name, k.v, k.min, k.max, ErrBadParam)
 		}
 	}
 	f, err := ParsePixelFormat(c.PixelFormat)
@@ -128,6 +133,13 @@ func (c Config) Normalize() (Config, error) {
 	return c, nil
 }
 
+func checkDevice(d string) error {
+	if !strings.HasPrefix(d, "/") {
+		return fmt.Errorf("device %q: want an absolute path: %w", d, ErrBadParam)
+	}
+	return nil
+}
+
 func validName(s string) bool {
 	if s == "" {
 		return false
@@ -143,45 +155,7 @@ func validName(s string) bool {
 	return true
 }
 
-// ParamType is the type of a parameter, as ROS 2 declares it.
-type ParamType int
-
-// Parameter types.
-const (
-	TypeString ParamType = iota
-	TypeInt
-	TypeDouble
-)
-
-// String returns the ROS 2 name of the type ("string", "integer", "double").
-func (t ParamType) String() string {
-	switch t {
-	case TypeString:
-		return "string"
-	case TypeInt:
-		return "integer"
-	case TypeDouble:
-		return "double"
-	}
-	return fmt.Sprintf("ParamType(%d)", int(t))
-}
-
-// Param describes one per-camera parameter of camera_publisher. The ROS
-// layer declares parameters from Params under "<camera name>.".
-type Param struct {
-	Name        string
-	Type        ParamType
-	Default     any    // string, int64 or float64, matching Type; nil = none
-	Unit        string // e.g. "px", "Hz"; "" for none
-	Description string
-	// ReadOnly parameters are fixed once the camera is opened (changing them
-	// would need a new stream negotiation).
-	ReadOnly bool
-	// Min and Max bound numeric parameters when Max > Min (inclusive).
-	Min, Max float64
-}
-
-// Parameter names.
+// Parameter names, relative to the camera ("front_left.width").
 const (
 	ParamDevice        = "device"
 	ParamWidth         = "width"
@@ -196,136 +170,6 @@ const (
 	// ("controls.gain"); see ControlParam.
 	ControlPrefix = "controls."
 )
-
-// Params is the parameter table of one camera, in declaration order.
-var Params = []Param{
-	{Name: ParamDevice, Type: TypeString, Default: DefaultDevice, ReadOnly: true,
-		Description: "V4L2 device node"},
-	{Name: ParamWidth, Type: TypeInt, Default: int64(DefaultWidth), Unit: "px", ReadOnly: true, Min: 1, Max: 16384,
-		Description: "requested image width; the driver may choose the nearest size"},
-	{Name: ParamHeight, Type: TypeInt, Default: int64(DefaultHeight), Unit: "px", ReadOnly: true, Min: 1, Max: 16384,
-		Description: "requested image height; the driver may choose the nearest size"},
-	{Name: ParamFrameRate, Type: TypeDouble, Default: DefaultFrameRate, Unit: "Hz", ReadOnly: true, Min: 0.1, Max: 1000,
-		Description: "requested frame rate; the driver may choose the nearest rate"},
-	{Name: ParamPixelFormat, Type: TypeString, Default: DefaultPixelFormat, ReadOnly: true,
-		Description: "V4L2 pixel format: YUYV, UYVY, GREY, Y16, RGB3, BGR3, BGGR, GBRG, GRBG, RGGB, MJPG, JPEG"},
-	{Name: ParamEncoding, Type: TypeString, Default: "", ReadOnly: true,
-		Description: "ROS image encoding; empty derives it from pixel_format (no conversion is ever done)"},
-	{Name: ParamFrameID, Type: TypeString, Default: nil,
-		Description: "frame_id of images and camera info; default <camera>_optical_frame"},
-	{Name: ParamCameraInfoURL, Type: TypeString, Default: "",
-		Description: "calibration YAML, file:///path or package://pkg/path; empty = uncalibrated"},
-	{Name: ParamBufferCount, Type: TypeInt, Default: int64(DefaultBufferCount), Unit: "buffers", ReadOnly: true, Min: 2, Max: 32,
-		Description: "number of memory-mapped driver buffers"},
-}
-
-// LookupParam returns the table entry named name.
-func LookupParam(name string) (Param, bool) {
-	for _, p := range Params {
-		if p.Name == name {
-			return p, true
-		}
-	}
-	return Param{}, false
-}
-
-func (p Param) checkRange(v float64) error {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("%s = %v: %w", p.Name, v, ErrBadParam)
-	}
-	if p.Max > p.Min && (v < p.Min || v > p.Max) {
-		return fmt.Errorf("%s = %v %s: want %v..%v: %w", p.Name, v, p.Unit, p.Min, p.Max, ErrBadParam)
-	}
-	return nil
-}
-
-// Set assigns parameter name (a table name or "controls.<control>") from a
-// ROS-typed value: string for string parameters, int64 (or int) for
-// integers, float64 (or an integer) for doubles. It checks the type and the
-// range; Normalize checks the rest.
-func (c *Config) Set(name string, v any) error {
-	if ctl, ok := strings.CutPrefix(name, ControlPrefix); ok {
-		n, err := asInt(v)
-		if err != nil || !validName(ctl) {
-			return fmt.Errorf("camera: parameter %s = %v: want an integer control: %w", name, v, ErrBadParam)
-		}
-		if c.Controls == nil {
-			c.Controls = map[string]int64{}
-		}
-		c.Controls[ctl] = n
-		return nil
-	}
-	p, ok := LookupParam(name)
-	if !ok {
-		return fmt.Errorf("camera: unknown parameter %q: %w", name, ErrBadParam)
-	}
-	switch p.Type {
-	case TypeString:
-		s, ok := v.(string)
-		if !ok {
-			return fmt.Errorf("camera: parameter %s = %v (%T): want a string: %w", name, v, v, ErrBadParam)
-		}
-		switch name {
-		case ParamDevice:
-			c.Device = s
-		case ParamPixelFormat:
-			c.PixelFormat = s
-		case ParamEncoding:
-			c.Encoding = s
-		case ParamFrameID:
-			c.FrameID = s
-		case ParamCameraInfoURL:
-			c.CameraInfoURL = s
-		}
-	case TypeInt:
-		n, err := asInt(v)
-		if err != nil {
-			return fmt.Errorf("camera: parameter %s: %w", name, err)
-		}
-		if err := p.checkRange(float64(n)); err != nil {
-			return fmt.Errorf("camera: parameter %w", err)
-		}
-		switch name {
-		case ParamWidth:
-			c.Width = int(n)
-		case ParamHeight:
-			c.Height = int(n)
-		case ParamBufferCount:
-			c.BufferCount = int(n)
-		}
-	case TypeDouble:
-		var f float64
-		switch x := v.(type) {
-		case float64:
-			f = x
-		default:
-			n, err := asInt(v)
-			if err != nil {
-				return fmt.Errorf("camera: parameter %s: %w", name, err)
-			}
-			f = float64(n)
-		}
-		if err := p.checkRange(f); err != nil {
-			return fmt.Errorf("camera: parameter %w", err)
-		}
-		if name == ParamFrameRate {
-			c.FrameRate = f
-		}
-	}
-	return nil
-}
-
-func asInt(v any) (int64, error) {
-	switch x := v.(type) {
-	case int64:
-		return x, nil
-	case int:
-		return int64(x), nil
-	case int32:
-		return int64(x), nil
-	}
-	return 0, fmt.Errorf("%v (%T): want an integer: %w", v, v, ErrBadParam)
-}
 
 // ControlParamName turns a V4L2 control name ("Exposure, Absolute", "White
 // Balance Temperature") into its parameter form ("exposure_absolute",
@@ -368,15 +212,7 @@ func TopicsFor(name string) Topics {
 	}
 }
 
-// QoS is a ROS 2 quality-of-service profile, as data.
-type QoS struct {
-	Reliability string // "best_effort" or "reliable"
-	Durability  string // "volatile" or "transient_local"
-	History     string // "keep_last" or "keep_all"
-	Depth       int    // queue depth for keep_last [messages]
-}
-
-// SensorDataQoS is the profile images and camera info go out with: ROS 2's
-// sensor-data profile (rmw_qos_profile_sensor_data): best effort, volatile,
-// keep last 5. A late or lost frame is replaced by the next, never resent.
-var SensorDataQoS = QoS{Reliability: "best_effort", Durability: "volatile", History: "keep_last", Depth: 5}
+// ImageQoS is the profile images (raw and compressed) and camera info go
+// out with: ROS 2's sensor-data profile (best effort, volatile, keep last
+// 5). A late or lost frame is replaced by the next one, never resent.
+var ImageQoS = qos.SensorData

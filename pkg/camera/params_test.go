@@ -3,6 +3,9 @@ package camera
 import (
 	"errors"
 	"testing"
+
+	"github.com/telebridge/telebridge/pkg/qos"
+	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
 func TestConfigDefaults(t *testing.T) {
@@ -16,12 +19,22 @@ func TestConfigDefaults(t *testing.T) {
 		c.PixelFormat != want.PixelFormat || c.FrameID != want.FrameID || c.BufferCount != want.BufferCount || c.Encoding != "" {
 		t.Errorf("defaults = %+v, want %+v", c, want)
 	}
-	// The table states the same defaults.
-	for name, v := range map[string]any{ParamDevice: c.Device, ParamWidth: int64(c.Width), ParamHeight: int64(c.Height),
-		ParamFrameRate: c.FrameRate, ParamPixelFormat: c.PixelFormat, ParamBufferCount: int64(c.BufferCount)} {
-		p, ok := LookupParam(name)
-		if !ok || p.Default != v {
-			t.Errorf("table default of %s = %v, Normalize gives %v", name, p.Default, v)
+	// The table states the same defaults (taken from the normalized Config).
+	tbl := Bindings().Table(c)
+	if err := tbl.Check(); err != nil {
+		t.Fatal(err)
+	}
+	want2 := map[string]rosparam.ParameterValue{
+		ParamDevice: rosparam.String("/dev/video0"), ParamWidth: rosparam.Integer(640), ParamHeight: rosparam.Integer(480),
+		ParamFrameRate: rosparam.Double(30), ParamPixelFormat: rosparam.String("YUYV"), ParamEncoding: rosparam.String(""),
+		ParamFrameID: rosparam.String("front_optical_frame"), ParamCameraInfoURL: rosparam.String(""), ParamBufferCount: rosparam.Integer(4),
+	}
+	if len(tbl) != len(want2) {
+		t.Fatalf("table has %d entries, want %d", len(tbl), len(want2))
+	}
+	for _, p := range tbl {
+		if w, ok := want2[p.Name]; !ok || !p.Default.Equal(w) || p.Description == "" {
+			t.Errorf("%s: default %+v, want %+v", p.Name, p.Default, w)
 		}
 	}
 }
@@ -59,74 +72,106 @@ func TestConfigValidation(t *testing.T) {
 	}
 }
 
-func TestConfigSet(t *testing.T) {
-	var c Config
-	c.Name = "zoom"
-	ok := []struct {
-		name string
-		v    any
-	}{
-		{ParamDevice, "/dev/video3"}, {ParamWidth, int64(1280)}, {ParamHeight, 720},
-		{ParamFrameRate, 15.0}, {ParamFrameRate, int64(25)}, {ParamPixelFormat, "UYVY"},
-		{ParamFrameID, "zoom_link"}, {ParamBufferCount, int64(6)}, {"controls.exposure_absolute", int64(300)},
-		{ParamCameraInfoURL, "file:///tmp/zoom.yaml"}, {ParamEncoding, ""},
+func TestNodeBindings(t *testing.T) {
+	names := []string{"front_left", "zoom"}
+	def, err := DefaultNodeConfig(names)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, s := range ok {
-		if err := c.Set(s.name, s.v); err != nil {
-			t.Errorf("Set(%s, %v): %v", s.name, s.v, err)
+	bs := NodeBindings(names)
+	tbl := bs.Table(def)
+	if err := tbl.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if len(tbl) != 1+2*len(Bindings()) || tbl[0].Name != ParamCameras || !tbl[0].ReadOnly {
+		t.Fatalf("table %d entries, first %+v", len(tbl), tbl[0])
+	}
+	byName := map[string]rosparam.Param{}
+	for _, p := range tbl {
+		byName[p.Name] = p
+	}
+	w := byName["zoom.width"]
+	if w.Unit != "px" || !w.ReadOnly || w.Range == nil || w.Range.From != 1 || w.Range.To != MaxSize || !w.Default.Equal(rosparam.Integer(640)) {
+		t.Errorf("zoom.width %+v", w)
+	}
+	if f := byName["front_left.frame_id"]; f.ReadOnly || !f.Default.Equal(rosparam.String("front_left_optical_frame")) {
+		t.Errorf("front_left.frame_id %+v", f)
+	}
+	// Validators refuse what Normalize refuses.
+	for name, v := range map[string]rosparam.ParameterValue{
+		"zoom.pixel_format": rosparam.String("NV12"), "zoom.device": rosparam.String("video0"),
+		"zoom.camera_info_url": rosparam.String("http://x"),
+	} {
+		if err := byName[name].Validate(v); err == nil {
+			t.Errorf("%s accepts %+v", name, v)
 		}
 	}
-	if c.Device != "/dev/video3" || c.Width != 1280 || c.Height != 720 || c.FrameRate != 25 || c.PixelFormat != "UYVY" ||
-		c.FrameID != "zoom_link" || c.BufferCount != 6 || c.Controls["exposure_absolute"] != 300 || c.CameraInfoURL != "file:///tmp/zoom.yaml" {
-		t.Errorf("after Set: %+v", c)
+	if err := byName["zoom.camera_info_url"].Validate(rosparam.String("")); err != nil {
+		t.Errorf("empty url refused: %v", err)
 	}
-	if _, err := c.Normalize(); err != nil {
-		t.Error(err)
+
+	// Values land in the right camera.
+	nc := def
+	err = bs.Apply(&nc, []rosparam.Parameter{
+		{Name: "zoom.device", Value: rosparam.String("/dev/video3")},
+		{Name: "zoom.frame_rate", Value: rosparam.Double(15)},
+		{Name: "front_left.pixel_format", Value: rosparam.String("GRBG")},
+		{Name: "front_left.buffer_count", Value: rosparam.Integer(6)},
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	bad := []struct {
-		name string
-		v    any
-	}{
-		{"nope", 1}, {ParamWidth, "640"}, {ParamWidth, 0}, {ParamWidth, 1.5}, {ParamFrameRate, "30"},
-		{ParamFrameRate, 0.0}, {ParamDevice, 5}, {ParamBufferCount, int64(100)}, {"controls.gain", 1.5}, {"controls.", 1},
+	if nc.Cameras[1].Device != "/dev/video3" || nc.Cameras[1].FrameRate != 15 || nc.Cameras[0].PixelFormat != "GRBG" ||
+		nc.Cameras[0].BufferCount != 6 || nc.Cameras[0].Device != "/dev/video0" {
+		t.Errorf("after Apply: %+v", nc.Cameras)
 	}
-	for _, s := range bad {
-		if err := c.Set(s.name, s.v); !errors.Is(err, ErrBadParam) {
-			t.Errorf("Set(%s, %v) err = %v, want ErrBadParam", s.name, s.v, err)
-		}
+	if got := bs.Values(&nc)[0].Value.StringArrayValue; len(got) != 2 || got[1] != "zoom" {
+		t.Errorf("cameras value %v", got)
+	}
+	// Wrong type or unknown name: refused.
+	if err := bs.Apply(&nc, []rosparam.Parameter{{Name: "zoom.width", Value: rosparam.Double(640)}}); err == nil {
+		t.Error("double for an integer accepted")
+	}
+	if err := bs.Apply(&nc, []rosparam.Parameter{{Name: "rear.width", Value: rosparam.Integer(640)}}); err == nil {
+		t.Error("unknown camera accepted")
+	}
+	if _, err := DefaultNodeConfig([]string{"a", "a"}); !errors.Is(err, ErrBadParam) {
+		t.Errorf("repeated name: %v", err)
+	}
+	if _, err := DefaultNodeConfig(nil); !errors.Is(err, ErrBadParam) {
+		t.Errorf("no cameras: %v", err)
 	}
 }
 
-func TestParamTable(t *testing.T) {
-	seen := map[string]bool{}
-	for _, p := range Params {
-		if seen[p.Name] || p.Description == "" {
-			t.Errorf("param %q duplicated or undocumented", p.Name)
-		}
-		seen[p.Name] = true
-		switch p.Default.(type) {
-		case nil:
-		case string:
-			if p.Type != TypeString {
-				t.Errorf("%s: string default for %v", p.Name, p.Type)
-			}
-		case int64:
-			if p.Type != TypeInt {
-				t.Errorf("%s: int64 default for %v", p.Name, p.Type)
-			}
-		case float64:
-			if p.Type != TypeDouble {
-				t.Errorf("%s: float64 default for %v", p.Name, p.Type)
-			}
-		default:
-			t.Errorf("%s: default of type %T", p.Name, p.Default)
+func TestCameraNamesAndControls(t *testing.T) {
+	over := map[string]rosparam.ParameterValue{
+		ParamCameras:                      rosparam.StringArray([]string{"front_left", "zoom"}),
+		"zoom.controls.exposure_absolute": rosparam.Integer(300),
+		"zoom.controls.gain_automatic":    rosparam.Bool(false),
+		"front_left.controls.gain":        rosparam.Integer(40),
+		"zoom.width":                      rosparam.Integer(1280),
+	}
+	names, err := CameraNames(over)
+	if err != nil || len(names) != 2 || names[1] != "zoom" {
+		t.Fatalf("names %v, %v", names, err)
+	}
+	ctl, err := ControlOverrides(over, "zoom")
+	if err != nil || len(ctl) != 2 || ctl["exposure_absolute"] != 300 || ctl["gain_automatic"] != 0 {
+		t.Errorf("zoom controls %v, %v", ctl, err)
+	}
+	bad := []map[string]rosparam.ParameterValue{
+		{},
+		{ParamCameras: rosparam.String("zoom")},
+		{ParamCameras: rosparam.StringArray(nil)},
+		{ParamCameras: rosparam.StringArray([]string{"front-left"})},
+	}
+	for _, o := range bad {
+		if _, err := CameraNames(o); !errors.Is(err, ErrBadParam) {
+			t.Errorf("CameraNames(%v) err = %v", o, err)
 		}
 	}
-	for _, n := range []string{ParamDevice, ParamWidth, ParamHeight, ParamFrameRate, ParamPixelFormat, ParamEncoding,
-		ParamFrameID, ParamCameraInfoURL, ParamBufferCount} {
-		if !seen[n] {
-			t.Errorf("table lacks %s", n)
-		}
+	if _, err := ControlOverrides(map[string]rosparam.ParameterValue{"zoom.controls.gain": rosparam.Double(1.5)}, "zoom"); !errors.Is(err, ErrBadParam) {
+		t.Errorf("double control: %v", err)
 	}
 }
 
@@ -145,9 +190,12 @@ func TestControlParamName(t *testing.T) {
 			t.Errorf("ControlParamName(%q) = %q, want %q", in, got, want)
 		}
 	}
-	p := ControlParam(Control{Param: "gain", Name: "Gain", Type: "integer", Min: 0, Max: 255, Default: 32})
-	if p.Name != "controls.gain" || p.Type != TypeInt || p.Default != int64(32) || p.Max != 255 {
+	p := ControlParam("zoom", Control{Param: "gain", Name: "Gain", Type: "integer", Min: 0, Max: 255, Default: 32})
+	if p.Name != "zoom.controls.gain" || p.Type != rosparam.ParameterInteger || !p.Default.Equal(rosparam.Integer(32)) || p.Range.To != 255 {
 		t.Errorf("ControlParam = %+v", p)
+	}
+	if err := (rosparam.Table{p}).Check(); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -156,7 +204,7 @@ func TestTopicsAndQoS(t *testing.T) {
 	if tp.Image != "front_left/image_raw" || tp.CameraInfo != "front_left/camera_info" || tp.Compressed != "front_left/image_raw/compressed" {
 		t.Errorf("topics %+v", tp)
 	}
-	if SensorDataQoS != (QoS{Reliability: "best_effort", Durability: "volatile", History: "keep_last", Depth: 5}) {
-		t.Errorf("SensorDataQoS = %+v", SensorDataQoS)
+	if ImageQoS != qos.SensorData || ImageQoS.Reliability != qos.BestEffort || ImageQoS.Depth != 5 {
+		t.Errorf("ImageQoS = %+v", ImageQoS)
 	}
 }
