@@ -17,7 +17,8 @@
 //     the monotonic -> wall clock conversion (ClockOffset), the
 //     corrupted-buffer classification (Classify, SequenceGap), and the
 //     calibration file reader and writer with set_camera_info
-//     (ParseCalibration, Calibration.YAML, InfoManager).
+//     (ParseCalibration, Calibration.YAML, InfoManager), and the reused
+//     outgoing messages of a camera (Messages).
 //   - Device: Open negotiates format, size and frame rate, mmaps the
 //     buffers and streams (Device.Start, Device.Next, Device.Stop);
 //     Camera runs one device in its own goroutine, streaming only while

@@ -410,8 +410,8 @@ func TestVividFourCameras(t *testing.T) {
 	var wg sync.WaitGroup
 	cams := make([]*Camera, len(cfgs))
 	for i, c := range cfgs {
-		img := new(Image)
-		cam, err := New(c, func(f *Frame) { f.CopyTo(img) })
+		msgs := NewMessages(nil) // what the node does per camera
+		cam, err := New(c, func(f *Frame) { msgs.Fill(f) })
 		if err != nil {
 			t.Fatal(err)
 		}
