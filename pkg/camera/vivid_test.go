@@ -159,13 +159,23 @@ func TestVividCapture(t *testing.T) {
 			if allocs != 0 {
 				t.Errorf("capture-to-publish path allocates %.0f times per frame, want 0", allocs)
 			}
-			// The qemu guest is emulated (TCG) on a shared machine: vivid's
-			// generator thread can be starved and drop frames, which lowers
-			// the achieved rate without any fault of ours. The period between
-			// consecutive frames (median below) must match exactly; the
-			// achieved rate only roughly.
-			if fpsStamps < 0.8*neg.FrameRate || fpsStamps > 1.05*neg.FrameRate {
+			// The qemu guest is emulated (TCG) on a shared machine: when the
+			// host is busy, vivid's generator thread is starved and drops
+			// frames (counted), which lowers the delivered rate without any
+			// fault of ours. The driver's own frame clock (sequence numbers
+			// over timestamps) must match the rate it set; the delivered rate
+			// must not collapse, and its shortfall must be explained by
+			// counted drops.
+			seqRate := float64(seqs[len(seqs)-1]-seqs[0]) / span.Seconds()
+			t.Logf("driver frame clock: %.2f frames/s by sequence numbers", seqRate)
+			if math.Abs(seqRate-neg.FrameRate) > 0.05*neg.FrameRate {
+				t.Errorf("sequence numbers advance at %.2f/s, driver set %.2f fps", seqRate, neg.FrameRate)
+			}
+			if fpsStamps < 0.5*neg.FrameRate || fpsStamps > 1.05*neg.FrameRate {
 				t.Errorf("achieved %.2f fps by timestamps, driver set %.2f", fpsStamps, neg.FrameRate)
+			}
+			if fpsStamps < 0.95*neg.FrameRate && st.Dropped == 0 {
+				t.Errorf("achieved %.2f fps of %.2f with no dropped frame counted", fpsStamps, neg.FrameRate)
 			}
 			if med := sorted[len(sorted)/2]; absDur(med-period) > 2*time.Millisecond {
 				t.Errorf("median timestamp delta %v, period %v", med, period)
