@@ -1,0 +1,33 @@
+package camera
+
+// Control is one V4L2 control of a device (exposure, gain, ...), as listed
+// by Device.Controls.
+type Control struct {
+	ID   uint32 // V4L2 control id (V4L2_CID_*)
+	Name string // V4L2 name, e.g. "Exposure, Absolute"
+	// Param is the parameter name under ControlPrefix, e.g.
+	// "exposure_absolute" (see ControlParamName).
+	Param                   string
+	Type                    string // "integer", "boolean", "menu", "integer_menu", "bitmask", "button", "integer64", ...
+	Min, Max, Step, Default int64
+	// Value is the current value; valid when Readable.
+	Value    int64
+	Readable bool
+	Menu     []MenuItem // items of a menu control
+}
+
+// MenuItem is one choice of a menu control.
+type MenuItem struct {
+	Index int64
+	Name  string
+}
+
+// Settable reports whether the control takes an integer value through
+// VIDIOC_S_CTRL (integer, boolean, menu, integer menu, bitmask).
+func (c Control) Settable() bool {
+	switch c.Type {
+	case "integer", "boolean", "menu", "integer_menu", "bitmask":
+		return true
+	}
+	return false
+}

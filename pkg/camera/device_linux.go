@@ -1,0 +1,416 @@
+//go:build linux && cgo
+
+package camera
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/vladimirvivien/go4vl/v4l2"
+	"golang.org/x/sys/unix"
+)
+
+// Negotiated is what the driver actually set, read back after negotiation.
+type Negotiated struct {
+	Format    Format
+	Encoding  string  // ROS encoding published (Format.Encoding or the override)
+	Width     uint32  // [px]
+	Height    uint32  // [px]
+	Step      uint32  // bytes per line [bytes]; 0 for compressed formats
+	ImageSize uint32  // step x height [bytes]; 0 for compressed formats
+	FrameRate float64 // [Hz] from VIDIOC_G_PARM; 0 if the driver does not say
+	Buffers   int     // mmap'ed buffers granted by the driver
+	Driver    string  // driver name (VIDIOC_QUERYCAP)
+	Card      string  // device name (VIDIOC_QUERYCAP)
+}
+
+// Stats are the counters of a device or camera. All counts since Open
+// (or, for a Camera, since New, across reopenings).
+type Stats struct {
+	Frames    uint64 // frames handed to the consumer
+	Corrupted uint64 // buffers skipped by Classify
+	Dropped   uint64 // frames the driver dropped (gaps in the sequence numbers)
+	Copies    uint64 // Frame.CopyTo/CopyToCompressed calls on delivered frames
+	Timeouts  uint64 // waits that saw no frame
+	Reopens   uint64 // successful reopenings after a loss (Camera only)
+	OpenFails uint64 // failed open attempts (Camera only)
+	Starts    uint64 // VIDIOC_STREAMON calls that succeeded
+	Stops     uint64 // VIDIOC_STREAMOFF calls
+}
+
+type counters struct {
+	frames, corrupted, dropped, copies, timeouts atomic.Uint64
+	reopens, openFails, starts, stops            atomic.Uint64
+}
+
+func (c *counters) snapshot() Stats {
+	return Stats{
+		Frames: c.frames.Load(), Corrupted: c.corrupted.Load(), Dropped: c.dropped.Load(),
+		Copies: c.copies.Load(), Timeouts: c.timeouts.Load(), Reopens: c.reopens.Load(),
+		OpenFails: c.openFails.Load(), Starts: c.starts.Load(), Stops: c.stops.Load(),
+	}
+}
+
+// Device is one open V4L2 capture device with its mmap'ed buffers. Open,
+// then Start, Next repeatedly, Stop, and Close. Not safe for concurrent
+// use, except Stats, which any goroutine may call: keep a Device in one
+// goroutine (Camera does).
+type Device struct {
+	cfg  Config
+	fd   int
+	neg  Negotiated
+	bufs [][]byte // mmap'ed driver buffers, by index
+
+	streaming bool
+	offset    ClockOffset
+	haveSeq   bool
+	lastSeq   uint32
+
+	buf   v4l2Buffer     // reused for QBUF/DQBUF
+	pfd   [1]unix.PollFd // reused for poll
+	frame Frame          // reused for every delivered frame
+	cnt   *counters
+}
+
+// Open opens cfg.Device, negotiates pixel format, size and frame rate
+// (reading back what the driver chose), applies cfg.Controls, requests and
+// mmaps cfg.BufferCount buffers. The stream is not started. On any error
+// everything acquired so far is released. Errors wrap ErrNoDevice,
+// ErrUnsupportedFormat, ErrBadParam or ErrNoControl where they apply.
+func Open(cfg Config) (*Device, error) {
+	return openDevice(cfg, &counters{})
+}
+
+func openDevice(cfg Config, cnt *counters) (d *Device, err error) {
+	cfg, err = cfg.Normalize()
+	if err != nil {
+		return nil, err
+	}
+	want, _ := ParsePixelFormat(cfg.PixelFormat)
+	fd, err := openNode(cfg.Device)
+	if err != nil {
+		return nil, err
+	}
+	d = &Device{cfg: cfg, fd: fd, cnt: cnt}
+	dev := d // the named result is nil by the time a failing return runs the defer
+	defer func() {
+		if err != nil {
+			_ = dev.Close()
+		}
+	}()
+	capab, err := v4l2.GetCapability(uintptr(fd))
+	if err != nil {
+		return nil, fmt.Errorf("camera: %s: query capabilities: %w: %v", cfg.Device, ErrNoDevice, err)
+	}
+	if !capab.IsVideoCaptureSupported() || !capab.IsStreamingSupported() {
+		return nil, fmt.Errorf("camera: %s (%s): not a single-planar capture device with streaming I/O: %w", cfg.Device, capab.Card, ErrNoDevice)
+	}
+	d.neg.Driver, d.neg.Card = capab.Driver, capab.Card
+	if err := d.negotiate(want); err != nil {
+		return nil, err
+	}
+	if err := d.applyControls(); err != nil {
+		return nil, err
+	}
+	if err := d.mapBuffers(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// openNode opens a device node read-write and non-blocking (Next polls).
+func openNode(path string) (int, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return -1, fmt.Errorf("camera: %s: %w: %w", path, ErrNoDevice, err)
+	}
+	if fi.Mode()&os.ModeCharDevice == 0 {
+		return -1, fmt.Errorf("camera: %s: not a character device: %w", path, ErrNoDevice)
+	}
+	for {
+		fd, err := unix.Open(path, unix.O_RDWR|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return -1, fmt.Errorf("camera: open %s: %w: %w", path, ErrNoDevice, err)
+		}
+		return fd, nil
+	}
+}
+
+func (d *Device) negotiate(want Format) error {
+	fd := uintptr(d.fd)
+	cfg := d.cfg
+	if err := v4l2.SetPixFormat(fd, v4l2.PixFormat{
+		Width: uint32(cfg.Width), Height: uint32(cfg.Height),
+		PixelFormat: uint32(want.FourCC), Field: v4l2.FieldNone,
+	}); err != nil {
+		return fmt.Errorf("camera: %s: set format %s %dx%d: %w", cfg.Device, want.Name, cfg.Width, cfg.Height, err)
+	}
+	pf, err := v4l2.GetPixFormat(fd)
+	if err != nil {
+		return fmt.Errorf("camera: %s: get format: %w", cfg.Device, err)
+	}
+	if FourCC(pf.PixelFormat) != want.FourCC {
+		return fmt.Errorf("camera: %s: asked for %s, driver chose %s: %w", cfg.Device, want.Name, FourCC(pf.PixelFormat), ErrUnsupportedFormat)
+	}
+	enc, err := ResolveEncoding(want, cfg.Encoding)
+	if err != nil {
+		return err
+	}
+	d.neg.Format, d.neg.Encoding = want, enc
+	d.neg.Width, d.neg.Height = pf.Width, pf.Height
+	d.neg.Step, d.neg.ImageSize = ImageSize(want, pf.Width, pf.Height, pf.BytesPerLine)
+
+	// Frame rate: ask for 1/rate as a fraction, then read back what the
+	// driver set (go4vl's GetFrameRate would echo the request).
+	sp, err := v4l2.GetStreamParam(fd, v4l2.BufTypeVideoCapture)
+	if err != nil {
+		return fmt.Errorf("camera: %s: get stream parameters: %w", cfg.Device, err)
+	}
+	if sp.Capture.Capability&v4l2.StreamParamTimePerFrame != 0 {
+		sp.Capture.TimePerFrame = v4l2.Fract{Numerator: 1000, Denominator: uint32(math.Round(cfg.FrameRate * 1000))}
+		if err := v4l2.SetStreamParam(fd, v4l2.BufTypeVideoCapture, sp); err != nil {
+			return fmt.Errorf("camera: %s: set frame rate %g Hz: %w", cfg.Device, cfg.FrameRate, err)
+		}
+		if sp, err = v4l2.GetStreamParam(fd, v4l2.BufTypeVideoCapture); err != nil {
+			return fmt.Errorf("camera: %s: get stream parameters: %w", cfg.Device, err)
+		}
+	}
+	if tpf := sp.Capture.TimePerFrame; tpf.Numerator != 0 {
+		d.neg.FrameRate = float64(tpf.Denominator) / float64(tpf.Numerator)
+	}
+	return nil
+}
+
+func (d *Device) mapBuffers() error {
+	req := v4l2RequestBuffers{Count: uint32(d.cfg.BufferCount), Type: bufTypeVideoCapture, Memory: memoryMMAP}
+	if err := ioctlReqBufs(d.fd, &req); err != nil {
+		return fmt.Errorf("camera: %s: request %d buffers: %w", d.cfg.Device, d.cfg.BufferCount, err)
+	}
+	if req.Count < 2 {
+		return fmt.Errorf("camera: %s: driver granted %d buffers, need 2: %w", d.cfg.Device, req.Count, ErrNoDevice)
+	}
+	d.bufs = make([][]byte, 0, req.Count)
+	for i := uint32(0); i < req.Count; i++ {
+		b := v4l2Buffer{Index: i, Type: bufTypeVideoCapture, Memory: memoryMMAP}
+		if err := ioctlBuffer(d.fd, vidiocQUERYBUF, &b); err != nil {
+			return fmt.Errorf("camera: %s: query buffer %d: %w", d.cfg.Device, i, err)
+		}
+		if !d.neg.Format.Compressed && b.Length < d.neg.ImageSize {
+			return fmt.Errorf("camera: %s: buffer %d holds %d bytes, image needs %d: %w", d.cfg.Device, i, b.Length, d.neg.ImageSize, ErrNoDevice)
+		}
+		m, err := unix.Mmap(d.fd, int64(uint32(b.Offset)), int(b.Length), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+		if err != nil {
+			return fmt.Errorf("camera: %s: mmap buffer %d: %w", d.cfg.Device, i, err)
+		}
+		d.bufs = append(d.bufs, m)
+	}
+	d.neg.Buffers = len(d.bufs)
+	return nil
+}
+
+// Negotiated returns what the driver set at Open.
+func (d *Device) Negotiated() Negotiated { return d.neg }
+
+// Config returns the configuration the device was opened with, defaults
+// filled.
+func (d *Device) Config() Config { return d.cfg }
+
+// Stats returns the device's counters. Safe for concurrent use.
+func (d *Device) Stats() Stats { return d.cnt.snapshot() }
+
+// Streaming reports whether the stream is on.
+func (d *Device) Streaming() bool { return d.streaming }
+
+// Start queues every buffer and turns the stream on (VIDIOC_STREAMON). It
+// measures the clock offset used to convert buffer timestamps.
+func (d *Device) Start() error {
+	if d.fd < 0 {
+		return fmt.Errorf("camera: start: %w", ErrClosed)
+	}
+	if d.streaming {
+		return nil
+	}
+	for i := range d.bufs {
+		d.buf = v4l2Buffer{Index: uint32(i), Type: bufTypeVideoCapture, Memory: memoryMMAP}
+		if err := ioctlBuffer(d.fd, vidiocQBUF, &d.buf); err != nil {
+			d.resetQueue()
+			return d.wrapIOErr("queue buffer", err)
+		}
+	}
+	d.offset = MeasureClockOffset()
+	if err := ioctlStream(d.fd, vidiocSTREAMON); err != nil {
+		d.resetQueue()
+		return d.wrapIOErr("stream on", err)
+	}
+	d.streaming, d.haveSeq = true, false
+	d.cnt.starts.Add(1)
+	return nil
+}
+
+// resetQueue takes back queued buffers after a failed start (STREAMOFF
+// dequeues all buffers even when the stream never started).
+func (d *Device) resetQueue() { _ = ioctlStream(d.fd, vidiocSTREAMOFF) }
+
+// Stop turns the stream off (VIDIOC_STREAMOFF), which also takes every
+// buffer back from the driver. The device stays open and mapped; Start
+// resumes. While stopped the driver captures nothing and the process
+// spends no CPU on the camera.
+func (d *Device) Stop() error {
+	if d.fd < 0 || !d.streaming {
+		return nil
+	}
+	d.streaming = false
+	d.cnt.stops.Add(1)
+	if err := ioctlStream(d.fd, vidiocSTREAMOFF); err != nil {
+		return d.wrapIOErr("stream off", err)
+	}
+	return nil
+}
+
+func (d *Device) wrapIOErr(op string, err error) error {
+	if isDeviceLost(err) {
+		return fmt.Errorf("camera: %s: %s: %w: %w", d.cfg.Device, op, ErrDeviceLost, err)
+	}
+	return fmt.Errorf("camera: %s: %s: %w", d.cfg.Device, op, err)
+}
+
+// Next waits up to timeout for a filled buffer, dequeues it, and, if
+// Classify finds it good, calls fn with a Frame whose Data is the mmap'ed
+// buffer (no copy); the buffer is queued again after fn returns. It returns
+// the buffer's verdict: Good when fn was called, another verdict when the
+// buffer was skipped (and counted as corrupted). Errors: ErrTimeout,
+// ErrNotStreaming, ErrDeviceLost (close and reopen), ErrClosed. The frame
+// timestamp is read from the dequeued buffer before it is queued again.
+// Next allocates nothing.
+func (d *Device) Next(timeout time.Duration, fn FrameFunc) (Verdict, error) {
+	if d.fd < 0 {
+		return Good, fmt.Errorf("camera: next: %w", ErrClosed)
+	}
+	if !d.streaming {
+		return Good, ErrNotStreaming
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		ms := int(time.Until(deadline) / time.Millisecond)
+		if ms < 0 {
+			ms = 0
+		}
+		d.pfd[0] = unix.PollFd{Fd: int32(d.fd), Events: unix.POLLIN}
+		n, err := unix.Poll(d.pfd[:], ms)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return Good, d.wrapIOErr("poll", err)
+		}
+		if n == 0 {
+			d.cnt.timeouts.Add(1)
+			return Good, ErrTimeout
+		}
+		if d.pfd[0].Revents&(unix.POLLERR|unix.POLLHUP|unix.POLLNVAL) != 0 && d.pfd[0].Revents&unix.POLLIN == 0 {
+			return Good, fmt.Errorf("camera: %s: poll revents %#x: %w", d.cfg.Device, d.pfd[0].Revents, ErrDeviceLost)
+		}
+		d.buf = v4l2Buffer{Type: bufTypeVideoCapture, Memory: memoryMMAP}
+		err = ioctlBuffer(d.fd, vidiocDQBUF, &d.buf)
+		if err == unix.EAGAIN {
+			if time.Now().After(deadline) {
+				d.cnt.timeouts.Add(1)
+				return Good, ErrTimeout
+			}
+			continue
+		}
+		if err != nil {
+			return Good, d.wrapIOErr("dequeue buffer", err)
+		}
+		return d.deliver(fn)
+	}
+}
+
+// deliver handles the buffer in d.buf and queues it again.
+func (d *Device) deliver(fn FrameFunc) (Verdict, error) {
+	b := &d.buf
+	idx := int(b.Index)
+	if idx >= len(d.bufs) {
+		return Good, fmt.Errorf("camera: %s: driver returned buffer %d of %d: %w", d.cfg.Device, idx, len(d.bufs), ErrDeviceLost)
+	}
+	// Everything taken from the v4l2_buffer is read here, before QBUF.
+	var stamp time.Time
+	if b.Flags&bufFlagTimestampMask == bufFlagTimestampMonotonic {
+		stamp = d.offset.Wall(b.Sec, b.Usec)
+	} else {
+		stamp = time.Now()
+	}
+	seq, used := b.Sequence, b.BytesUsed
+	if d.haveSeq {
+		d.cnt.dropped.Add(SequenceGap(d.lastSeq, seq))
+	}
+	d.haveSeq, d.lastSeq = true, seq
+	v := Classify(b.Flags, used, uint32(len(d.bufs[idx])), d.neg.ImageSize, d.neg.Format.Compressed)
+	if v == Good {
+		n := used
+		if !d.neg.Format.Compressed {
+			n = d.neg.ImageSize // drop any padding after the image
+		}
+		d.frame = Frame{
+			Header:     Header{Stamp: stamp, FrameID: d.cfg.FrameID},
+			Height:     d.neg.Height,
+			Width:      d.neg.Width,
+			Encoding:   d.neg.Encoding,
+			Step:       d.neg.Step,
+			Data:       d.bufs[idx][:n:n],
+			Compressed: d.neg.Format.Compressed,
+			Sequence:   seq,
+			Index:      idx,
+			copies:     &d.cnt.copies,
+		}
+		d.cnt.frames.Add(1)
+		fn(&d.frame)
+		d.frame.Data = nil
+	} else {
+		d.cnt.corrupted.Add(1)
+	}
+	*b = v4l2Buffer{Index: uint32(idx), Type: bufTypeVideoCapture, Memory: memoryMMAP}
+	if err := ioctlBuffer(d.fd, vidiocQBUF, b); err != nil {
+		return v, d.wrapIOErr("queue buffer", err)
+	}
+	return v, nil
+}
+
+// Close stops the stream, unmaps the buffers, frees them in the driver and
+// closes the file descriptor, whatever failed before. It is idempotent.
+func (d *Device) Close() error {
+	if d.fd < 0 {
+		return nil
+	}
+	var errs []error
+	if d.streaming {
+		errs = append(errs, d.Stop())
+	}
+	for _, b := range d.bufs {
+		if err := unix.Munmap(b); err != nil {
+			errs = append(errs, fmt.Errorf("munmap: %w", err))
+		}
+	}
+	if d.bufs != nil {
+		// Free the driver's buffers; a lost device may refuse, which is fine
+		// because closing the descriptor frees them too.
+		req := v4l2RequestBuffers{Count: 0, Type: bufTypeVideoCapture, Memory: memoryMMAP}
+		_ = ioctlReqBufs(d.fd, &req)
+	}
+	d.bufs = nil
+	if err := unix.Close(d.fd); err != nil {
+		errs = append(errs, fmt.Errorf("close: %w", err))
+	}
+	d.fd = -1
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("camera: close %s: %w", d.cfg.Device, err)
+	}
+	return nil
+}

@@ -1,0 +1,5 @@
+package camera
+
+import "sync/atomic"
+
+type countersForTest struct{ c atomic.Uint64 }

@@ -1,0 +1,218 @@
+package camera
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/telebridge/telebridge/pkg/qos"
+)
+
+// Config is the configuration of one camera: the parameters of the
+// camera_publisher node for that camera. The zero value of every field but
+// Name means "default"; New and Normalize fill the defaults and validate.
+type Config struct {
+	// Name names the camera; its topics live under it ("front/image_raw").
+	// Required: a ROS name token, letter first, then letters, digits, '_'.
+	Name string
+	// Device is the V4L2 device node. Default "/dev/video0".
+	Device string
+	// Width and Height are the requested image size [px]; the driver may
+	// pick the nearest size it supports (Device.Format tells). Default
+	// 640 x 480.
+	Width, Height int
+	// FrameRate is the requested frame rate [Hz]; the driver may pick the
+	// nearest rate it supports. Default 30.
+	FrameRate float64
+	// PixelFormat is the V4L2 pixel format, by name ("YUYV", "UYVY",
+	// "GREY", "GRBG", "MJPG", ...; see Formats). Default "YUYV".
+	PixelFormat string
+	// Encoding overrides the ROS encoding derived from PixelFormat; only
+	// layout-preserving overrides are accepted (see ResolveEncoding).
+	// Default "" (derived).
+	Encoding string
+	// FrameID is the frame_id stamped on images and camera info. Default
+	// "<Name>_optical_frame".
+	FrameID string
+	// CameraInfoURL locates the calibration YAML: "file:///abs/path.yaml"
+	// or "package://pkg/path.yaml". Default "" (uncalibrated: camera info
+	// with only the size).
+	CameraInfoURL string
+	// BufferCount is the number of mmap'ed driver buffers requested [1];
+	// the driver may grant more. Range 2..32, default 4.
+	BufferCount int
+	// Controls are V4L2 control values to apply after opening, by control
+	// name in parameter form ("exposure_absolute", "gain"; see
+	// ControlParamName). Default none.
+	Controls map[string]int64
+}
+
+// Defaults of Config.
+const (
+	DefaultDevice      = "/dev/video0"
+	DefaultWidth       = 640
+	DefaultHeight      = 480
+	DefaultFrameRate   = 30.0
+	DefaultPixelFormat = "YUYV"
+	DefaultBufferCount = 4
+)
+
+// Ranges of the numeric parameters (inclusive), shared by Normalize and the
+// parameter table.
+const (
+	MaxSize        = 16384 // largest width or height [px]
+	MinFrameRate   = 0.1   // [Hz]
+	MaxFrameRate   = 1000  // [Hz]
+	MinBufferCount = 2
+	MaxBufferCount = 32
+)
+
+// Normalize returns c with defaults filled in, or an error wrapping
+// ErrBadParam, ErrUnsupportedFormat or ErrBadEncoding naming the first bad
+// field.
+func (c Config) Normalize() (Config, error) {
+	if !validName(c.Name) {
+		return c, fmt.Errorf("camera: name %q: want a letter then letters, digits or '_': %w", c.Name, ErrBadParam)
+	}
+	if c.Device == "" {
+		c.Device = DefaultDevice
+	}
+	if c.Width == 0 {
+		c.Width = DefaultWidth
+	}
+	if c.Height == 0 {
+		c.Height = DefaultHeight
+	}
+	if c.FrameRate == 0 {
+		c.FrameRate = DefaultFrameRate
+	}
+	if c.PixelFormat == "" {
+		c.PixelFormat = DefaultPixelFormat
+	}
+	if c.FrameID == "" {
+		c.FrameID = c.Name + "_optical_frame"
+	}
+	if c.BufferCount == 0 {
+		c.BufferCount = DefaultBufferCount
+	}
+	if err := checkDevice(c.Device); err != nil {
+		return c, fmt.Errorf("camera %s: %w", c.Name, err)
+	}
+	checks := []struct {
+		name     string
+		v        float64
+		min, max float64
+	}{
+		{ParamWidth, float64(c.Width), 1, MaxSize},
+		{ParamHeight, float64(c.Height), 1, MaxSize},
+		{ParamFrameRate, c.FrameRate, MinFrameRate, MaxFrameRate},
+		{ParamBufferCount, float64(c.BufferCount), MinBufferCount, MaxBufferCount},
+	}
+	for _, k := range checks {
+		if !(k.v >= k.min && k.v <= k.max) { // also refuses NaN
+			return c, fmt.Errorf("camera %s: %s = %v: want %v..%v: %w", c.Name, k.name, k.v, k.min, k.max, ErrBadParam)
+		}
+	}
+	f, err := ParsePixelFormat(c.PixelFormat)
+	if err != nil {
+		return c, fmt.Errorf("camera %s: %w", c.Name, err)
+	}
+	c.PixelFormat = f.Name
+	if _, err := ResolveEncoding(f, c.Encoding); err != nil {
+		return c, fmt.Errorf("camera %s: %w", c.Name, err)
+	}
+	if c.CameraInfoURL != "" {
+		if _, err := parseInfoURL(c.CameraInfoURL); err != nil {
+			return c, fmt.Errorf("camera %s: %w", c.Name, err)
+		}
+	}
+	for name := range c.Controls {
+		if !validName(name) {
+			return c, fmt.Errorf("camera %s: control %q: %w", c.Name, name, ErrBadParam)
+		}
+	}
+	return c, nil
+}
+
+func checkDevice(d string) error {
+	if !strings.HasPrefix(d, "/") {
+		return fmt.Errorf("device %q: want an absolute path: %w", d, ErrBadParam)
+	}
+	return nil
+}
+
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		case i > 0 && (r >= '0' && r <= '9' || r == '_'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Parameter names, relative to the camera ("front_left.width").
+const (
+	ParamDevice        = "device"
+	ParamWidth         = "width"
+	ParamHeight        = "height"
+	ParamFrameRate     = "frame_rate"
+	ParamPixelFormat   = "pixel_format"
+	ParamEncoding      = "encoding"
+	ParamFrameID       = "frame_id"
+	ParamCameraInfoURL = "camera_info_url"
+	ParamBufferCount   = "buffer_count"
+	// ControlPrefix starts the name of a V4L2 control parameter
+	// ("controls.gain"); see ControlParam.
+	ControlPrefix = "controls."
+)
+
+// ControlParamName turns a V4L2 control name ("Exposure, Absolute", "White
+// Balance Temperature") into its parameter form ("exposure_absolute",
+// "white_balance_temperature"): lower case, runs of other characters -> '_'.
+func ControlParamName(v4l2Name string) string {
+	var b strings.Builder
+	pending := false
+	for _, r := range strings.ToLower(v4l2Name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if pending && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			pending = false
+			b.WriteRune(r)
+			continue
+		}
+		pending = true
+	}
+	s := b.String()
+	if s != "" && s[0] >= '0' && s[0] <= '9' {
+		s = "c_" + s
+	}
+	return s
+}
+
+// Topics are the topic names of one camera, relative to the node namespace.
+type Topics struct {
+	Image      string // "<name>/image_raw" (sensor_msgs/Image)
+	Compressed string // "<name>/image_raw/compressed" (sensor_msgs/CompressedImage, image_transport naming)
+	CameraInfo string // "<name>/camera_info" (sensor_msgs/CameraInfo)
+}
+
+// TopicsFor returns the topic names of camera name. A camera publishes
+// Image for uncompressed formats and Compressed for MJPG/JPEG, never both.
+func TopicsFor(name string) Topics {
+	return Topics{
+		Image:      name + "/image_raw",
+		Compressed: name + "/image_raw/compressed",
+		CameraInfo: name + "/camera_info",
+	}
+}
+
+// ImageQoS is the profile images (raw and compressed) and camera info go
+// out with: ROS 2's sensor-data profile (best effort, volatile, keep last
+// 5). A late or lost frame is replaced by the next one, never resent.
+var ImageQoS = qos.SensorData

@@ -1,0 +1,37 @@
+package camera
+
+// Messages are the outgoing messages of one camera, reused frame after
+// frame so that publishing allocates nothing: the frame callback calls
+// Fill, then publishes Image (or Compressed) and Info. Not safe for
+// concurrent use: it belongs to the camera's capture goroutine.
+type Messages struct {
+	Image      Image           // sensor_msgs/Image, for uncompressed formats
+	Compressed CompressedImage // sensor_msgs/CompressedImage, for MJPG/JPEG
+	Info       CameraInfo      // sensor_msgs/CameraInfo, same header as the image
+
+	info *InfoManager
+}
+
+// NewMessages returns the messages of a camera whose camera info comes
+// from info (nil: uncalibrated, size only).
+func NewMessages(info *InfoManager) *Messages {
+	return &Messages{info: info}
+}
+
+// Fill copies frame f into Image, or into Compressed when f is compressed
+// (the one copy of the image bytes), and sets Info for the same header and
+// size. It reports whether the compressed message is the one to publish.
+func (m *Messages) Fill(f *Frame) (compressed bool) {
+	if f.Compressed {
+		f.CopyToCompressed(&m.Compressed)
+	} else {
+		f.CopyTo(&m.Image)
+	}
+	if m.info != nil {
+		m.Info = m.info.Info(f.Header, f.Width, f.Height)
+	} else {
+		m.Info = UncalibratedInfo(f.Width, f.Height)
+		m.Info.Header = f.Header
+	}
+	return f.Compressed
+}
