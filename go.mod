@@ -2,7 +2,11 @@ module github.com/telebridge/telebridge
 
 go 1.24
 
-require gopkg.in/yaml.v3 v3.0.1
+require (
+	github.com/tiiuae/rclgo v0.0.0-20240131135202-56b24e11219b
+	golang.org/x/term v0.34.0
+	gopkg.in/yaml.v3 v3.0.1
+)
 
 require (
 	github.com/alessio/shellescape v1.4.2 // indirect
@@ -21,11 +25,10 @@ require (
 	github.com/spf13/pflag v1.0.5 // indirect
 	github.com/spf13/viper v1.16.0 // indirect
 	github.com/subosito/gotenv v1.4.2 // indirect
-	github.com/tiiuae/rclgo v0.0.0-20240131135202-56b24e11219b // indirect
 	golang.org/x/exp v0.0.0-20230811145659-89c5cff77bcb // indirect
 	golang.org/x/mod v0.22.0 // indirect
 	golang.org/x/sync v0.10.0 // indirect
-	golang.org/x/sys v0.28.0 // indirect
+	golang.org/x/sys v0.35.0 // indirect
 	golang.org/x/text v0.9.0 // indirect
 	golang.org/x/tools v0.28.0 // indirect
 	gopkg.in/ini.v1 v1.67.0 // indirect

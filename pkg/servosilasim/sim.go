@@ -1,0 +1,299 @@
+package servosilasim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/odometry"
+	"github.com/telebridge/telebridge/pkg/rate"
+	"github.com/telebridge/telebridge/pkg/servosila"
+	"github.com/telebridge/telebridge/pkg/udplink"
+)
+
+// Config configures a Sim. Zero fields take the stated defaults; the
+// protocol settings must match the driver's.
+type Config struct {
+	// Listen is the UDP address to bind. Default "127.0.0.1:0".
+	Listen string
+	// Frames are the frame type ids. Default 1 / 2 / 4.
+	Frames servosila.FrameTypes
+	// Mapping is the gamepad assignment. Default servosila.DefaultMapping().
+	Mapping *servosila.Mapping
+	// Calibration converts protocol units to velocities. Default
+	// servosila.DefaultCalibration().
+	Calibration *servosila.Calibration
+	// TelemetryRate is how often telemetry goes to the client [Hz].
+	// Default 1.
+	TelemetryRate float64
+	// PhysicsRate is the integration rate [Hz]. Default 100.
+	PhysicsRate float64
+	// LinkTimeout stops everything when no packet arrived within it.
+	// Default 1 s.
+	LinkTimeout time.Duration
+	// StallVelocity: chassis velocities smaller in magnitude do not move
+	// the tracks [m/s and rad/s] (the papers found 0.2 is needed to start).
+	// Default 0.15; negative disables.
+	StallVelocity float64
+	// MotorSlots is each joint's telemetry record. Default
+	// servosila.DefaultMotorSlots().
+	MotorSlots *[servosila.NumJoints]int
+	// JointZero is the position count of each joint at angle zero.
+	JointZero [servosila.NumJoints]uint32
+	// Initial are the joint angles at start [rad].
+	Initial [servosila.NumJoints]float64
+}
+
+func (c Config) withDefaults() (Config, error) {
+	if c.Listen == "" {
+		c.Listen = "127.0.0.1:0"
+	}
+	if c.Frames == (servosila.FrameTypes{}) {
+		c.Frames = servosila.DefaultFrameTypes()
+	}
+	if c.Mapping == nil {
+		m := servosila.DefaultMapping()
+		c.Mapping = &m
+	}
+	if c.Calibration == nil {
+		cal := servosila.DefaultCalibration()
+		c.Calibration = &cal
+	}
+	if c.TelemetryRate == 0 {
+		c.TelemetryRate = 1
+	}
+	if c.PhysicsRate == 0 {
+		c.PhysicsRate = 100
+	}
+	if c.LinkTimeout == 0 {
+		c.LinkTimeout = time.Second
+	}
+	if c.StallVelocity == 0 {
+		c.StallVelocity = 0.15
+	}
+	if c.MotorSlots == nil {
+		s := servosila.DefaultMotorSlots()
+		c.MotorSlots = &s
+	}
+	if err := c.Mapping.Validate(); err != nil {
+		return c, err
+	}
+	if err := c.Calibration.Validate(); err != nil {
+		return c, err
+	}
+	if _, err := rate.Hz(c.TelemetryRate); err != nil {
+		return c, fmt.Errorf("servosilasim: telemetry rate: %w", err)
+	}
+	if _, err := rate.Hz(c.PhysicsRate); err != nil {
+		return c, fmt.Errorf("servosilasim: physics rate: %w", err)
+	}
+	if c.LinkTimeout < 0 {
+		return c, errors.New("servosilasim: negative link timeout")
+	}
+	return c, nil
+}
+
+// State is the simulator's ground truth at one instant.
+type State struct {
+	At        time.Time                    // when it was last integrated
+	Pose      odometry.Pose2D              // chassis pose in the simulator's world frame
+	Distance  float64                      // path length travelled [m]
+	Linear    float64                      // chassis velocity being executed [m/s]
+	Angular   float64                      // chassis yaw rate being executed [rad/s]
+	Joints    [servosila.NumJoints]float64 // joint angles [rad]
+	JointVel  [servosila.NumJoints]float64 // joint velocities being executed [rad/s]
+	Headlight bool
+	// LinkUp is false before the first packet and after LinkTimeout
+	// without packets (everything is then stopped).
+	LinkUp bool
+	Client netip.AddrPort          // where telemetry goes (the last sender)
+	Last   servosila.RemoteControl // the last valid remote-control packet
+	LastAt time.Time               // when it arrived
+	// Packets counts valid remote-control packets; ZeroPackets those of
+	// them with every axis zero.
+	Packets, ZeroPackets uint64
+	TelemetrySent        uint64
+	Link                 udplink.Stats // received / accepted / malformed
+}
+
+// Sim is a simulated Servosila vendor server. Create it with New, run it
+// with Run; State may be called concurrently at any time.
+type Sim struct {
+	cfg  Config
+	conn *net.UDPConn
+	link udplink.Counters
+	ran  atomic.Bool
+
+	mu    sync.Mutex
+	st    State
+	tick  uint64
+	rx    servosila.RemoteControl // decode buffer, receive goroutine only
+	telTx servosila.Telemetry
+	buf   [servosila.NumMotors*24 + 64]byte
+}
+
+// New binds the simulator's socket.
+func New(cfg Config) (*Sim, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	laddr, err := net.ResolveUDPAddr("udp", cfg.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("servosilasim: listen address: %w", err)
+	}
+	conn, err := net.ListenUDP("udp", laddr)
+	if err != nil {
+		return nil, fmt.Errorf("servosilasim: listen %s: %w", cfg.Listen, err)
+	}
+	s := &Sim{cfg: cfg, conn: conn}
+	s.st.Joints = cfg.Initial
+	return s, nil
+}
+
+// Addr returns the simulator's UDP address (the driver's Robot address).
+func (s *Sim) Addr() netip.AddrPort { return s.conn.LocalAddr().(*net.UDPAddr).AddrPort() }
+
+// State returns a copy of the true state.
+func (s *Sim) State() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.st
+	st.Link = s.link.Stats()
+	return st
+}
+
+// Run serves until ctx is cancelled, then closes the socket and returns
+// nil (or the socket error that ended it). Call it once.
+func (s *Sim) Run(ctx context.Context) error {
+	if s.ran.Swap(true) {
+		return errors.New("servosilasim: Run called twice")
+	}
+	defer s.conn.Close()
+	physics, _ := rate.Hz(s.cfg.PhysicsRate)
+	telPeriod, _ := rate.Hz(s.cfg.TelemetryRate)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	rx := udplink.Receiver{Conn: s.conn, Handle: s.handle, Counters: &s.link, BufferSize: 2048}
+	rxDone := make(chan error, 1)
+	go func() { rxDone <- rx.Run(ctx) }()
+
+	start := time.Now()
+	s.mu.Lock()
+	s.st.At = start
+	s.mu.Unlock()
+	nextTel := start.Add(telPeriod)
+	err := rate.Run(ctx, physics, func(t rate.Tick) error {
+		s.advance(t.Now)
+		if !t.Now.Before(nextTel) {
+			s.sendTelemetry()
+			for !t.Now.Before(nextTel) {
+				nextTel = nextTel.Add(telPeriod)
+			}
+		}
+		return nil
+	})
+	cancel()
+	rxErr := <-rxDone
+	if ended(err) {
+		err = nil
+	}
+	if err == nil && rxErr != nil && !ended(rxErr) {
+		err = rxErr
+	}
+	return err
+}
+
+// ended reports whether err is the end of a context, not a failure.
+func ended(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// handle decodes one remote-control packet (receive goroutine).
+func (s *Sim) handle(pkt []byte, from netip.AddrPort, at time.Time) error {
+	if err := servosila.DecodeRemoteControl(&s.rx, pkt, s.cfg.Frames.RemoteControl); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.st.Last, s.st.LastAt, s.st.Client = s.rx, at, from
+	s.st.Packets++
+	if s.rx.Axes == ([servosila.NumAxes]int16{}) {
+		s.st.ZeroPackets++
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+// advance integrates the state up to now with the velocities of the last
+// packet (zero if the link is down).
+func (s *Sim) advance(now time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := &s.st
+	dt := now.Sub(st.At).Seconds()
+	if dt < 0 {
+		dt = 0
+	}
+	// The velocities in force since the last step.
+	st.Pose = odometry.Integrate(st.Pose, odometry.Twist2D{V: st.Linear, W: st.Angular}, dt)
+	st.Distance += math.Abs(st.Linear) * dt
+	for j := range st.Joints {
+		st.Joints[j] += st.JointVel[j] * dt
+	}
+	st.At = now
+	// The velocities from now on.
+	st.LinkUp = !st.LastAt.IsZero() && now.Sub(st.LastAt) <= s.cfg.LinkTimeout
+	var ch servosila.Channels
+	if st.LinkUp {
+		s.cfg.Mapping.Decode(&ch, &st.Last)
+	}
+	v := s.cfg.Calibration.Velocities(&ch)
+	st.Linear, st.Angular = stall(v.Linear, s.cfg.StallVelocity), stall(v.Angular, s.cfg.StallVelocity)
+	st.JointVel = v.Joints
+	st.Headlight = ch.Headlight
+}
+
+func stall(v, min float64) float64 {
+	if math.Abs(v) < min {
+		return 0
+	}
+	return v
+}
+
+// sendTelemetry sends one telemetry packet to the client while the link is
+// up.
+func (s *Sim) sendTelemetry() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.st.LinkUp || !s.st.Client.IsValid() {
+		return
+	}
+	s.tick++
+	t := &s.telTx
+	t.FrameType, t.Tick, t.MotorCount = s.cfg.Frames.Telemetry, s.tick, servosila.NumMotors
+	for i := range t.Motors {
+		t.Motors[i] = servosila.Motor{DeviceID: uint8(i + 1), State: 1}
+	}
+	for j, slot := range s.cfg.MotorSlots {
+		if slot == servosila.None {
+			continue
+		}
+		m := &t.Motors[slot]
+		m.Position = servosila.RadToCounts(s.st.Joints[j], s.cfg.JointZero[j])
+		m.Speed = servosila.Saturate(s.st.JointVel[j], s.cfg.Calibration.Joints[j])
+		m.SpeedCommand = m.Speed
+	}
+	pkt, err := servosila.EncodeTelemetry(s.buf[:], t)
+	if err != nil {
+		return
+	}
+	if _, err := s.conn.WriteToUDPAddrPort(pkt, s.st.Client); err == nil {
+		s.st.TelemetrySent++
+	}
+}

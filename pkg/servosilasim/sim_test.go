@@ -1,0 +1,154 @@
+package servosilasim
+
+import (
+	"context"
+	"math"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/servosila"
+)
+
+func start(t *testing.T, cfg Config) (*Sim, *net.UDPConn) {
+	t.Helper()
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return s, c
+}
+
+func send(t *testing.T, c *net.UDPConn, s *Sim, rc *servosila.RemoteControl) {
+	t.Helper()
+	b, _ := servosila.EncodeRemoteControl(make([]byte, 64), rc)
+	if _, err := c.WriteToUDPAddrPort(b, s.Addr()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func wait(t *testing.T, s *Sim, within time.Duration, cond func(State) bool) State {
+	t.Helper()
+	end := time.Now().Add(within)
+	for {
+		st := s.State()
+		if cond(st) {
+			return st
+		}
+		if time.Now().After(end) {
+			t.Fatalf("condition not met within %v: %+v", within, st)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func TestLinkTimeoutStopsEverything(t *testing.T) {
+	s, c := start(t, Config{LinkTimeout: 150 * time.Millisecond, TelemetryRate: 100})
+	rc := servosila.RemoteControl{FrameType: 1}
+	rc.Axes[1] = 21466 // 0.3 m/s
+	rc.Buttons[1] = 1  // headlight
+	send(t, c, s, &rc)
+	sentAt := time.Now()
+	st := wait(t, s, 100*time.Millisecond, func(st State) bool { return st.Linear > 0 })
+	if math.Abs(st.Linear-0.3) > 1e-5 || !st.Headlight || !st.LinkUp {
+		t.Errorf("moving state %+v", st)
+	}
+	st = wait(t, s, time.Second, func(st State) bool { return !st.LinkUp })
+	if took := time.Since(sentAt); took < 150*time.Millisecond {
+		t.Errorf("link dropped after %v, before the timeout", took)
+	}
+	if st.Linear != 0 || st.Headlight {
+		t.Errorf("not stopped after the link timeout: %+v", st)
+	}
+	// Telemetry stops with the link.
+	n := st.TelemetrySent
+	time.Sleep(50 * time.Millisecond)
+	if got := s.State().TelemetrySent; got != n {
+		t.Errorf("telemetry still sent with the link down: %d -> %d", n, got)
+	}
+	if n == 0 {
+		t.Error("no telemetry while the link was up")
+	}
+}
+
+func TestTelemetryReportsJoints(t *testing.T) {
+	s, c := start(t, Config{TelemetryRate: 50, Initial: [servosila.NumJoints]float64{servosila.Waist: 0.5}})
+	rc := servosila.RemoteControl{FrameType: 1}
+	rc.Buttons[10] = 1
+	rc.Axes[4] = -6553 // neck at -0.1 rad/s with the default calibration
+	send(t, c, s, &rc)
+	_ = c.SetReadDeadline(time.Now().Add(time.Second))
+	buf := make([]byte, 512)
+	var tel servosila.Telemetry
+	for i := 0; i < 3; i++ { // let the neck move
+		n, _, err := c.ReadFromUDPAddrPort(buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := servosila.DecodeTelemetry(&tel, buf[:n], 2); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slots := servosila.DefaultMotorSlots()
+	if got := servosila.CountsToRad(tel.Motors[slots[servosila.Waist]].Position, 0); math.Abs(got-0.5) > 1e-3 {
+		t.Errorf("waist reported at %g rad, want 0.5", got)
+	}
+	neck := servosila.CountsToRad(tel.Motors[slots[servosila.Neck]].Position, 0)
+	if neck >= 0 || tel.Motors[slots[servosila.Neck]].Speed != -6553 {
+		t.Errorf("neck record %+v (%g rad)", tel.Motors[slots[servosila.Neck]], neck)
+	}
+	if st := s.State(); st.Linear != 0 || st.Angular != 0 {
+		t.Errorf("the chassis moved while button 10 was held: %+v", st)
+	}
+}
+
+func TestStallBelowStartVelocity(t *testing.T) {
+	s, c := start(t, Config{})
+	rc := servosila.RemoteControl{FrameType: 1}
+	rc.Axes[1] = 7155 // 0.1 m/s: below the default stall velocity
+	send(t, c, s, &rc)
+	st := wait(t, s, 200*time.Millisecond, func(st State) bool { return st.Packets == 1 && st.At.After(st.LastAt) })
+	if st.Linear != 0 || st.Pose.X != 0 {
+		t.Errorf("tracks moved at 0.1 m/s: %+v", st)
+	}
+}
+
+func TestSimStepAllocs(t *testing.T) {
+	s, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.conn.Close()
+	rc := servosila.RemoteControl{FrameType: 1}
+	rc.Axes[1] = 20000
+	raw, _ := servosila.EncodeRemoteControl(make([]byte, 64), &rc)
+	from := s.Addr() // telemetry goes back to the simulator's own socket
+	now := time.Now()
+	if n := testing.AllocsPerRun(100, func() {
+		now = now.Add(10 * time.Millisecond)
+		if err := s.handle(raw, from, now); err != nil {
+			t.Fatal(err)
+		}
+		s.advance(now)
+		s.sendTelemetry()
+	}); n != 0 {
+		t.Errorf("%v allocs per packet + step + telemetry", n)
+	}
+	if st := s.State(); st.Linear == 0 || st.TelemetrySent == 0 {
+		t.Errorf("state %+v", st)
+	}
+}
