@@ -3,10 +3,14 @@
 # loopback only, a test-only domain id.
 _tb_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export PATH=/usr/local/go/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# setup.bash reads unset variables: relax nounset around it, then restore
+# the caller's setting.
+case $- in *u*) _tb_nounset=1 ;; *) _tb_nounset= ;; esac
 set +u
 # shellcheck disable=SC1091
 source /opt/ros/humble/setup.bash
-set -u
+[ -n "$_tb_nounset" ] && set -u
+unset _tb_nounset
 export RMW_IMPLEMENTATION=rmw_cyclonedds_cpp
 export ROS_LOCALHOST_ONLY=1
 export ROS_DOMAIN_ID=${TELEBRIDGE_TEST_DOMAIN_ID:-142}

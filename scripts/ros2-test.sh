@@ -20,11 +20,25 @@ set -u
 logs=$(mktemp -d /tmp/telebridge-ros2-test.XXXXXX)
 passed=0 failed=0
 launched=()
+# A non-interactive shell starts background jobs with SIGINT ignored, and
+# ros2 launch keeps it so: stop launches with SIGTERM, then SIGKILL.
+terminate() {
+	local pid=$1
+	kill -TERM "$pid" 2>/dev/null || return 0
+	for _ in $(seq 30); do
+		kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+		sleep 0.5
+	done
+	echo "ros2-test: launch $pid ignored SIGTERM for 15 s; killing it" >&2
+	pkill -KILL -P "$pid" 2>/dev/null || true
+	kill -KILL "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+}
 cleanup() {
 	for pid in "${launched[@]}"; do
-		kill -INT "$pid" 2>/dev/null || true
+		terminate "$pid"
 	done
-	wait 2>/dev/null || true
+	ros2 daemon stop >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 
@@ -63,12 +77,10 @@ launch() {
 	launched+=($!)
 }
 
-# stop_launch: interrupts the newest launch and waits for it (the nodes
-# stop their robots on the way out).
+# stop_launch: stops the newest launch and waits for it (the nodes stop
+# their robots on the way out).
 stop_launch() {
-	local pid=${launched[-1]}
-	kill -INT "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
+	terminate "${launched[-1]}"
 	unset 'launched[-1]'
 }
 

@@ -1,0 +1,302 @@
+//go:build ros2
+
+// Command servosila_driver is the ROS 2 node of the Servosila Engineer
+// driver: cmd_vel and joint commands in; odom, tf, joint_states, raw
+// telemetry and diagnostics out; e-stop, release and headlight services.
+// Parameters: pkg/servosila's NodeBindings (params/servosila_driver.yaml).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	diagnostic_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/diagnostic_msgs/msg"
+	geometry_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/geometry_msgs/msg"
+	nav_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/nav_msgs/msg"
+	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
+	std_srvs_srv "github.com/telebridge/telebridge/internal/rosmsg/std_srvs/srv"
+	telebridge_interfaces_msg "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
+	tf2_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/tf2_msgs/msg"
+	"github.com/telebridge/telebridge/internal/rosnode"
+	"github.com/telebridge/telebridge/pkg/rate"
+	"github.com/telebridge/telebridge/pkg/servosila"
+	"github.com/tiiuae/rclgo/pkg/rclgo"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "servosila_driver:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	n, err := rosnode.Start(rosnode.Options{Name: servosila.NodeName, Args: os.Args[1:], Table: servosila.NodeParameterTable()})
+	if err != nil {
+		return err
+	}
+	defer n.Close()
+	cfg, err := servosila.LoadNodeConfig(n.Params)
+	if err != nil {
+		return err
+	}
+	drv, err := servosila.New(cfg.Driver)
+	if err != nil {
+		return err
+	}
+	log := n.Logger()
+
+	if err := subscribe(n, drv); err != nil {
+		drv.Close()
+		return err
+	}
+	if err := serve(n, drv); err != nil {
+		drv.Close()
+		return err
+	}
+	pubs, err := newPublishers(n, cfg)
+	if err != nil {
+		drv.Close()
+		return err
+	}
+
+	driverDone := make(chan error, 1)
+	go func() { driverDone <- drv.Run(ctx) }()
+	spinDone := make(chan error, 1)
+	go func() { spinDone <- n.Spin(ctx) }()
+	log.Infof("driving %s; cmd_vel -> remote control at %g Hz", cfg.Driver.Robot, cfg.Driver.SendRate)
+
+	period, err := rate.Hz(cfg.OdomRate)
+	if err != nil {
+		return err
+	}
+	loopErr := rate.Run(ctx, period, func(t rate.Tick) error { return pubs.publish(drv, n.Now()) })
+	if loopErr != nil && !errors.Is(loopErr, context.Canceled) {
+		log.Errorf("publish loop: %v", loopErr)
+		stop()
+	}
+	// The driver sends its zero packets before Run returns.
+	if err := <-driverDone; err != nil {
+		log.Errorf("driver: %v", err)
+	}
+	<-spinDone
+	log.Infof("robot told to stop; shutting down")
+	return nil
+}
+
+// subscribe hands cmd_vel and joint commands to the driver. Callbacks
+// never block: the driver keeps only the latest command.
+func subscribe(n *rosnode.Node, drv *servosila.Driver) error {
+	log := n.Logger()
+	_, err := geometry_msgs_msg.NewTwistSubscription(n.Node, servosila.TopicCmdVel, rosnode.SubOpts(servosila.QoSCmdVel),
+		func(msg *geometry_msgs_msg.Twist, _ *rclgo.MessageInfo, err error) {
+			if err != nil {
+				return
+			}
+			if err := drv.SetTwist(msg.Linear.X, msg.Angular.Z); err != nil {
+				log.Warnf("cmd_vel refused: %v", err)
+			}
+		})
+	if err != nil {
+		return fmt.Errorf("subscribe %s: %w", servosila.TopicCmdVel, err)
+	}
+	_, err = sensor_msgs_msg.NewJointStateSubscription(n.Node, servosila.TopicJointVel, rosnode.SubOpts(servosila.QoSJointCmd),
+		func(msg *sensor_msgs_msg.JointState, _ *rclgo.MessageInfo, err error) {
+			if err != nil {
+				return
+			}
+			joints, vals, err := servosila.JointCommand(msg.Name, msg.Velocity)
+			if err != nil {
+				log.Warnf("joint velocities refused: %v", err)
+				return
+			}
+			var v [servosila.NumJoints]float64
+			for i, j := range joints {
+				v[j] = vals[i]
+			}
+			if err := drv.SetJointVelocities(v); err != nil {
+				log.Warnf("joint velocities refused: %v", err)
+			}
+		})
+	if err != nil {
+		return fmt.Errorf("subscribe %s: %w", servosila.TopicJointVel, err)
+	}
+	_, err = sensor_msgs_msg.NewJointStateSubscription(n.Node, servosila.TopicJointTarget, rosnode.SubOpts(servosila.QoSJointCmd),
+		func(msg *sensor_msgs_msg.JointState, _ *rclgo.MessageInfo, err error) {
+			if err != nil {
+				return
+			}
+			joints, vals, err := servosila.JointCommand(msg.Name, msg.Position)
+			if err != nil {
+				log.Warnf("joint targets refused: %v", err)
+				return
+			}
+			for i, j := range joints {
+				if err := drv.SetJointTarget(j, vals[i]); err != nil {
+					log.Warnf("joint target %s refused: %v", j, err)
+				}
+			}
+		})
+	if err != nil {
+		return fmt.Errorf("subscribe %s: %w", servosila.TopicJointTarget, err)
+	}
+	return nil
+}
+
+// serve creates the e-stop, release and headlight services.
+func serve(n *rosnode.Node, drv *servosila.Driver) error {
+	opts := rosnode.SrvOpts(servosila.QoSCmdVel)
+	log := n.Logger()
+	trigger := func(name, done string, act func()) error {
+		_, err := std_srvs_srv.NewTriggerService(n.Node, name, opts,
+			func(_ *rclgo.ServiceInfo, _ *std_srvs_srv.Trigger_Request, send std_srvs_srv.TriggerServiceResponseSender) {
+				act()
+				log.Infof("%s", done)
+				resp := std_srvs_srv.NewTrigger_Response()
+				resp.Success, resp.Message = true, done
+				if err := send.SendResponse(resp); err != nil {
+					log.Warnf("%s response: %v", name, err)
+				}
+			})
+		if err != nil {
+			return fmt.Errorf("service %s: %w", name, err)
+		}
+		return nil
+	}
+	if err := trigger(servosila.ServiceEStop, "emergency stop latched: every axis at zero until release", drv.EStop); err != nil {
+		return err
+	}
+	if err := trigger(servosila.ServiceRelease, "emergency stop released", drv.Release); err != nil {
+		return err
+	}
+	_, err := std_srvs_srv.NewSetBoolService(n.Node, servosila.ServiceHeadlight, opts,
+		func(_ *rclgo.ServiceInfo, req *std_srvs_srv.SetBool_Request, send std_srvs_srv.SetBoolServiceResponseSender) {
+			drv.SetHeadlight(req.Data)
+			resp := std_srvs_srv.NewSetBool_Response()
+			// The protocol has no headlight state: say what was asked, not what is.
+			resp.Success, resp.Message = true, fmt.Sprintf("headlight %v requested (the robot does not report its state)", req.Data)
+			if err := send.SendResponse(resp); err != nil {
+				log.Warnf("headlight response: %v", err)
+			}
+		})
+	if err != nil {
+		return fmt.Errorf("service %s: %w", servosila.ServiceHeadlight, err)
+	}
+	return nil
+}
+
+// publishers owns the node's outputs and their reused messages.
+type publishers struct {
+	cfg       servosila.NodeConfig
+	odom      *nav_msgs_msg.OdometryPublisher
+	tf        *tf2_msgs_msg.TFMessagePublisher
+	joints    *sensor_msgs_msg.JointStatePublisher
+	telemetry *telebridge_interfaces_msg.ServosilaTelemetryPublisher
+	diag      *diagnostic_msgs_msg.DiagnosticArrayPublisher
+
+	odomMsg     *nav_msgs_msg.Odometry
+	lastTelem   time.Time
+	lastDiag    time.Time
+	armNames    []string
+	armPosition []float64
+}
+
+func newPublishers(n *rosnode.Node, cfg servosila.NodeConfig) (*publishers, error) {
+	p := &publishers{cfg: cfg, odomMsg: nav_msgs_msg.NewOdometry()}
+	var err error
+	if p.odom, err = nav_msgs_msg.NewOdometryPublisher(n.Node, servosila.TopicOdom, rosnode.PubOpts(servosila.QoSOdom)); err != nil {
+		return nil, fmt.Errorf("publisher %s: %w", servosila.TopicOdom, err)
+	}
+	if cfg.PublishTF {
+		if p.tf, err = tf2_msgs_msg.NewTFMessagePublisher(n.Node, servosila.TopicTF, rosnode.PubOpts(servosila.QoSTF)); err != nil {
+			return nil, fmt.Errorf("publisher %s: %w", servosila.TopicTF, err)
+		}
+	}
+	if p.joints, err = sensor_msgs_msg.NewJointStatePublisher(n.Node, servosila.TopicJointStates, rosnode.PubOpts(servosila.QoSJointStates)); err != nil {
+		return nil, fmt.Errorf("publisher %s: %w", servosila.TopicJointStates, err)
+	}
+	if p.telemetry, err = telebridge_interfaces_msg.NewServosilaTelemetryPublisher(n.Node, servosila.TopicTelemetry, rosnode.PubOpts(servosila.QoSTelemetry)); err != nil {
+		return nil, fmt.Errorf("publisher %s: %w", servosila.TopicTelemetry, err)
+	}
+	if p.diag, err = diagnostic_msgs_msg.NewDiagnosticArrayPublisher(n.Node, servosila.TopicDiagnostics, rosnode.PubOpts(servosila.QoSDiagnostics)); err != nil {
+		return nil, fmt.Errorf("publisher %s: %w", servosila.TopicDiagnostics, err)
+	}
+	for _, j := range servosila.ArmJoints {
+		p.armNames = append(p.armNames, j.String())
+	}
+	p.armPosition = make([]float64, len(p.armNames))
+	return p, nil
+}
+
+// publish sends odom and tf every tick, joint_states and telemetry when a
+// new telemetry packet arrived, and diagnostics at their period.
+func (p *publishers) publish(drv *servosila.Driver, now time.Time) error {
+	st := drv.Status()
+	rosnode.Odometry(p.odomMsg, st.Odometry, now, p.cfg.OdomFrame, p.cfg.BaseFrame)
+	if err := p.odom.Publish(p.odomMsg); err != nil {
+		return fmt.Errorf("publish odom: %w", err)
+	}
+	if p.tf != nil {
+		tf := tf2_msgs_msg.NewTFMessage()
+		tf.Transforms = append(tf.Transforms, rosnode.OdomTransform(st.Odometry, now, p.cfg.OdomFrame, p.cfg.BaseFrame))
+		if err := p.tf.Publish(tf); err != nil {
+			return fmt.Errorf("publish tf: %w", err)
+		}
+	}
+	telem, at, ok := drv.Telemetry()
+	if ok && at.After(p.lastTelem) {
+		p.lastTelem = at
+		if err := p.publishTelemetry(drv, telem, now); err != nil {
+			return err
+		}
+	}
+	if now.Sub(p.lastDiag) >= p.cfg.DiagnosticsPeriod {
+		p.lastDiag = now
+		d := servosila.Diagnose(p.cfg.Driver, st, at, ok, time.Now())
+		if err := p.diag.Publish(rosnode.Diagnostics(now, d)); err != nil {
+			return fmt.Errorf("publish diagnostics: %w", err)
+		}
+	}
+	return nil
+}
+
+func (p *publishers) publishTelemetry(drv *servosila.Driver, t servosila.Telemetry, now time.Time) error {
+	pos, _, ok := drv.JointPositions()
+	if ok {
+		js := sensor_msgs_msg.NewJointState()
+		js.Header = rosnode.Header(now, "")
+		for _, j := range servosila.ArmJoints {
+			if !math.IsNaN(pos[j]) {
+				js.Name = append(js.Name, j.String())
+				js.Position = append(js.Position, pos[j])
+			}
+		}
+		if err := p.joints.Publish(js); err != nil {
+			return fmt.Errorf("publish joint_states: %w", err)
+		}
+	}
+	msg := telebridge_interfaces_msg.NewServosilaTelemetry()
+	msg.Header = rosnode.Header(now, p.cfg.BaseFrame)
+	msg.Tick, msg.MotorCount = t.Tick, t.MotorCount
+	for _, m := range t.Motors[:min(int(t.MotorCount), servosila.NumMotors)] {
+		msg.Motors = append(msg.Motors, telebridge_interfaces_msg.ServosilaMotor{
+			DeviceId: m.DeviceID, State: m.State, OperationMode: m.OperationMode,
+			Position: m.Position, Speed: m.Speed, Current: m.Current, StatusBits: m.StatusBits,
+			PositionCommand: m.PositionCommand, SpeedCommand: m.SpeedCommand, CurrentCommand: m.CurrentCommand,
+			FaultDetected: m.FaultDetected, FaultCounter: m.FaultCounter,
+		})
+	}
+	if err := p.telemetry.Publish(msg); err != nil {
+		return fmt.Errorf("publish telemetry: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,162 @@
+package servosila
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/diag"
+	"github.com/telebridge/telebridge/pkg/qos"
+	"github.com/telebridge/telebridge/pkg/rosparam"
+)
+
+// NodeConfig configures the servosila_driver ROS 2 node: the driver and
+// what the node publishes. The ROS layer only wires it; every choice is here.
+type NodeConfig struct {
+	// Driver configures the link to the robot.
+	Driver Config
+	// OdomFrame and BaseFrame name the odometry frames (REP 105).
+	// Defaults "odom" and "base_link".
+	OdomFrame, BaseFrame string
+	// PublishTF broadcasts odom -> base_link on /tf. Default true; turn it
+	// off when another node (a localisation filter) owns that transform.
+	PublishTF bool
+	// OdomRate is the rate of odom (and tf) [Hz]. Default 20.
+	OdomRate float64
+	// DiagnosticsPeriod is the period of /diagnostics. Default 1 s.
+	DiagnosticsPeriod time.Duration
+}
+
+// DefaultNodeConfig returns the node's defaults.
+func DefaultNodeConfig() NodeConfig {
+	c := NodeConfig{OdomFrame: "odom", BaseFrame: "base_link", PublishTF: true, OdomRate: 20, DiagnosticsPeriod: time.Second}
+	c.Driver.fillPointers()
+	def, err := c.Driver.WithDefaults()
+	if err == nil {
+		c.Driver = def
+	}
+	return c
+}
+
+// Topic, service and node names of servosila_driver. Relative names follow
+// the node's namespace and remaps; "~/" names are private to the node.
+const (
+	NodeName         = "servosila_driver"
+	TopicCmdVel      = "cmd_vel"            // geometry_msgs/Twist in, base_link: linear.x [m/s], angular.z [rad/s]
+	TopicOdom        = "odom"               // nav_msgs/Odometry out, dead reckoning
+	TopicJointStates = "joint_states"       // sensor_msgs/JointState out, arm joints from telemetry [rad]
+	TopicJointVel    = "~/joint_velocities" // sensor_msgs/JointState in: name + velocity [rad/s]
+	TopicJointTarget = "~/joint_targets"    // sensor_msgs/JointState in: name + position [rad]
+	TopicTelemetry   = "~/telemetry"        // telebridge_interfaces/ServosilaTelemetry out, raw
+	TopicTF          = "/tf"                // tf2_msgs/TFMessage out
+	TopicDiagnostics = "/diagnostics"       // diagnostic_msgs/DiagnosticArray out
+	ServiceEStop     = "~/estop"            // std_srvs/Trigger: latch the emergency stop
+	ServiceRelease   = "~/release"          // std_srvs/Trigger: release it
+	ServiceHeadlight = "~/headlight"        // std_srvs/SetBool
+)
+
+// QoS of the node's topics: commands and state reliable, so that Nav2 and
+// RViz (which subscribe reliably by default) receive them.
+var (
+	QoSCmdVel      = qos.Default
+	QoSOdom        = qos.Default
+	QoSJointStates = qos.Default
+	QoSJointCmd    = qos.Default
+	QoSTelemetry   = qos.Default
+	QoSTF          = qos.Default
+	QoSDiagnostics = qos.Default
+)
+
+// NodeBindings is the node's parameter table: its own rows, then the
+// driver's (ParameterTable). The driver's are read-only in the node because
+// a running Driver keeps the Config it was made with: accepting a set that
+// changes nothing would mislead the operator.
+func NodeBindings() rosparam.Bindings[NodeConfig] {
+	b := rosparam.Bindings[NodeConfig]{
+		rosparam.BindString("odom_frame", "frame of the odometry (header.frame_id of odom)", func(c *NodeConfig) *string { return &c.OdomFrame }, rosparam.ReadOnly()),
+		rosparam.BindString("base_frame", "frame of the robot (child_frame_id of odom)", func(c *NodeConfig) *string { return &c.BaseFrame }, rosparam.ReadOnly()),
+		rosparam.BindBool("publish_tf", "broadcast odom -> base_link on /tf", func(c *NodeConfig) *bool { return &c.PublishTF }, rosparam.ReadOnly()),
+		rosparam.BindDouble("odom_rate", "Hz", "rate of odom and tf", func(c *NodeConfig) *float64 { return &c.OdomRate }, rosparam.Within(1, 100), rosparam.ReadOnly()),
+		rosparam.BindSeconds("diagnostics_period", "period of /diagnostics", func(c *NodeConfig) *time.Duration { return &c.DiagnosticsPeriod }, rosparam.Within(0.1, 60), rosparam.ReadOnly()),
+	}
+	for _, p := range params() {
+		row := rosparam.Binding[NodeConfig]{
+			Param: p.Param,
+			Get:   func(c *NodeConfig) rosparam.ParameterValue { c.Driver.fillPointers(); return p.get(&c.Driver) },
+			Set:   func(c *NodeConfig, v rosparam.ParameterValue) { c.Driver.fillPointers(); p.set(&c.Driver, v) },
+		}
+		row.ReadOnly = true
+		b = append(b, row)
+	}
+	return b
+}
+
+// NodeParameterTable returns the node's declarations with their defaults.
+func NodeParameterTable() rosparam.Table { return NodeBindings().Table(DefaultNodeConfig()) }
+
+// LoadNodeConfig builds the node's configuration from its start-up
+// parameters and checks it.
+func LoadNodeConfig(s *rosparam.Store) (NodeConfig, error) {
+	c := DefaultNodeConfig()
+	if err := NodeBindings().Load(&c, s); err != nil {
+		return NodeConfig{}, fmt.Errorf("servosila: node parameters: %w", err)
+	}
+	drv, err := c.Driver.WithDefaults()
+	if err != nil {
+		return NodeConfig{}, fmt.Errorf("servosila: node parameters: %w", err)
+	}
+	c.Driver = drv
+	return c, nil
+}
+
+// JointCommand turns a sensor_msgs/JointState-shaped command (names with
+// positions or velocities, same length) into per-joint values. Unknown
+// names, length mismatches and non-finite values are refused whole, so a
+// malformed message never moves anything.
+func JointCommand(names []string, values []float64) (joints []Joint, out []float64, err error) {
+	if len(names) != len(values) {
+		return nil, nil, fmt.Errorf("%w: %d names but %d values", ErrInvalidCommand, len(names), len(values))
+	}
+	for i, n := range names {
+		j, err := ParseJoint(n)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: %v", ErrInvalidCommand, err)
+		}
+		if bad(values[i]) {
+			return nil, nil, fmt.Errorf("%w: %s = %v", ErrInvalidCommand, n, values[i])
+		}
+		joints = append(joints, j)
+		out = append(out, values[i])
+	}
+	return joints, out, nil
+}
+
+// Diagnose reports the driver's health at now: ERROR without telemetry
+// within the telemetry timeout (link lost or wrong address), WARN while the
+// emergency stop is latched, OK otherwise; the counters go in the values.
+func Diagnose(cfg Config, st Status, telemetryAt time.Time, haveTelemetry bool, now time.Time) diag.Status {
+	s := diag.Status{Name: NodeName + ": robot link", HardwareID: cfg.Robot}
+	s.Raise(diag.OK, "receiving telemetry")
+	switch {
+	case !haveTelemetry:
+		s.Raise(diag.Error, "no telemetry received from "+cfg.Robot)
+	case now.Sub(telemetryAt) > cfg.TelemetryTimeout:
+		s.Raise(diag.Error, fmt.Sprintf("telemetry is %.1f s old", now.Sub(telemetryAt).Seconds()))
+	}
+	if st.EStopped {
+		s.Raise(diag.Warn, "emergency stop latched")
+	}
+	if haveTelemetry {
+		s.Add("telemetry age", now.Sub(telemetryAt))
+	}
+	s.Add("packets sent", st.Sent)
+	s.Add("send errors", st.SendErrs)
+	s.Add("telemetry accepted", st.Link.Accepted)
+	s.Add("dropped: foreign source", st.Link.Foreign)
+	s.Add("dropped: malformed", st.Link.Malformed)
+	s.Add("dropped: wrong length", st.Length)
+	s.Add("dropped: wrong frame type", st.Frame)
+	s.Add("dropped: bad motor count", st.Motors)
+	s.Add("command stale", st.Last.Stale)
+	s.Add("emergency stop", st.EStopped)
+	return s
+}
