@@ -78,14 +78,9 @@ func NodeBindings() rosparam.Bindings[NodeConfig] {
 		rosparam.BindDouble("odom_rate", "Hz", "rate of odom and tf", func(c *NodeConfig) *float64 { return &c.OdomRate }, rosparam.Within(1, 100), rosparam.ReadOnly()),
 		rosparam.BindSeconds("diagnostics_period", "period of /diagnostics", func(c *NodeConfig) *time.Duration { return &c.DiagnosticsPeriod }, rosparam.Within(0.1, 60), rosparam.ReadOnly()),
 	}
-	for _, p := range params() {
-		row := rosparam.Binding[NodeConfig]{
-			Param: p.Param,
-			Get:   func(c *NodeConfig) rosparam.ParameterValue { c.Driver.fillPointers(); return p.get(&c.Driver) },
-			Set:   func(c *NodeConfig, v rosparam.ParameterValue) { c.Driver.fillPointers(); p.set(&c.Driver, v) },
-		}
-		row.ReadOnly = true
-		b = append(b, row)
+	for _, d := range rosparam.Nest(Bindings(), func(c *NodeConfig) *Config { return &c.Driver }) {
+		d.ReadOnly = true
+		b = append(b, d)
 	}
 	return b
 }
