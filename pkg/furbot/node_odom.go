@@ -44,7 +44,9 @@ func OdomNodeBindings() rosparam.Bindings[OdomNodeConfig] {
 
 // OdomNodeParameterTable returns the odometry node's declarations with
 // their defaults.
-func OdomNodeParameterTable() rosparam.Table { return OdomNodeBindings().Table(DefaultOdomNodeConfig()) }
+func OdomNodeParameterTable() rosparam.Table {
+	return OdomNodeBindings().Table(DefaultOdomNodeConfig())
+}
 
 // LoadOdomNodeConfig builds the odometry node's configuration from its
 // start-up parameters and checks it.
