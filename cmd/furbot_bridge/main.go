@@ -12,10 +12,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -25,7 +25,6 @@ import (
 	tbi "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/furbot"
-	"github.com/telebridge/telebridge/pkg/rate"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
@@ -49,6 +48,17 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	// The bridge hands every snapshot to the publisher goroutine; the
+	// loop never waits for ROS (a full queue drops the snapshot, counted).
+	snaps := make(chan furbot.Snapshot, snapshotQueue)
+	var dropped atomic.Uint64
+	cfg.Bridge.OnSnapshot = func(s *furbot.Snapshot) {
+		select {
+		case snaps <- *s:
+		default:
+			dropped.Add(1)
+		}
+	}
 	br, err := furbot.NewBridge(cfg.Bridge)
 	if err != nil {
 		return err
@@ -70,14 +80,14 @@ func run() error {
 	go func() { spinDone <- n.Spin(ctx) }()
 	log.Infof("vehicle %s, status frames on %v; telemetry starts once every subsystem works", cfg.VehicleAddress, br.Addr())
 
-	period, err := rate.Hz(cfg.Bridge.Rate)
-	if err != nil {
-		return err
-	}
-	loopErr := rate.Run(ctx, period, func(rate.Tick) error { return pubs.publish(br, n.Now()) })
-	if loopErr != nil && !errors.Is(loopErr, context.Canceled) {
-		log.Errorf("publish loop: %v", loopErr)
+	tick := time.NewTicker(cfg.DiagnosticsPeriod)
+	defer tick.Stop()
+	if err := pubs.loop(ctx, br, n, snaps, tick.C); err != nil {
+		log.Errorf("publish loop: %v", err)
 		stop()
+	}
+	if d := dropped.Load(); d > 0 {
+		log.Warnf("%d snapshots dropped: the publishers fell behind", d)
 	}
 	// Run sends the full-brake frames before it returns.
 	if err := <-bridgeDone; err != nil {
@@ -146,10 +156,6 @@ type publishers struct {
 	battery    *sensor_msgs_msg.BatteryStatePublisher
 	diag       *diagnostic_msgs_msg.DiagnosticArrayPublisher
 
-	lastSeq  uint64
-	havePub  bool
-	lastDiag time.Time
-
 	tractionMsg   tbi.TractionData
 	steeringMsg   tbi.SteeringData
 	statusMsg     tbi.VehicleStatus
@@ -201,21 +207,33 @@ func newPublishers(n *rosnode.Node, cfg furbot.BridgeNodeConfig) (*publishers, e
 	return p, nil
 }
 
-// publish sends the telemetry of every new snapshot (one per bridge
-// period once every subsystem has worked), and the battery state and
-// diagnostics at their period.
-func (p *publishers) publish(br *furbot.Bridge, now time.Time) error {
-	snap, ok := br.Latest()
-	if ok && (!p.havePub || snap.Seq != p.lastSeq) {
-		p.lastSeq, p.havePub = snap.Seq, true
-		if err := p.telemetry(&snap, now); err != nil {
-			return err
+// snapshotQueue is how many snapshots may wait for the publishers (100 ms
+// at 100 Hz).
+const snapshotQueue = 10
+
+// loop publishes the telemetry of every snapshot the bridge hands over
+// (one per bridge period once every subsystem has worked), and the
+// battery state and diagnostics at every tick, until ctx ends.
+func (p *publishers) loop(ctx context.Context, br *furbot.Bridge, n *rosnode.Node, snaps <-chan furbot.Snapshot, tick <-chan time.Time) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case snap := <-snaps:
+			if err := p.telemetry(&snap, n.Now()); err != nil {
+				return err
+			}
+		case <-tick:
+			if err := p.slow(br, n.Now()); err != nil {
+				return err
+			}
 		}
 	}
-	if now.Sub(p.lastDiag) < p.cfg.DiagnosticsPeriod {
-		return nil
-	}
-	p.lastDiag = now
+}
+
+// slow publishes the battery state and the diagnostics.
+func (p *publishers) slow(br *furbot.Bridge, now time.Time) error {
+	snap, ok := br.Latest()
 	if ok {
 		rosnode.FurbotBattery(&p.batteryMsg, &snap.Status, now, p.cfg.BaseFrame)
 		if err := p.battery.Publish(&p.batteryMsg); err != nil {
