@@ -127,8 +127,9 @@ check "furbot: SIGTERM of the twist controller publishes full-brake signals befo
 # only send SIGTERM (SIGINT is ignored in background jobs): stop the
 # stack's processes with SIGINT first, as Ctrl-C would.
 fb_stop_all() {
-	pkill -INT -f "$fb_bin/furbot" || true
-	within 10 bash -c "! pgrep -f '$fb_bin/furbot' >/dev/null"
+	# [f]: the pattern must not match the pgrep's own bash -c.
+	pkill -INT -f "$fb_bin/[f]urbot" || true
+	within 10 bash -c "! pgrep -f '$fb_bin/[f]urbot' >/dev/null"
 }
 check "furbot: every process of the stack exits on SIGINT" fb_stop_all
 stop_launch
