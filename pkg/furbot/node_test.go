@@ -476,3 +476,36 @@ func TestBatteryAndSI(t *testing.T) {
 	near("rear fork tilt", s.Forks[0].TiltRad(), -2*math.Pi/180)
 	near("front fork shift", s.Forks[1].ShiftM(), -0.005)
 }
+
+func BenchmarkTwistControlStep(b *testing.B) {
+	tc, _ := NewTwistControl(TwistNodeConfig{})
+	now := time.Unix(1000, 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		now = now.Add(10 * time.Millisecond)
+		tc.SetFeedback(Traction{State: StateRunning, Speed: 900}, now)
+		_ = tc.SetCommand(Twist{V: 1, W: 0.1}, now)
+		_ = tc.Step(now)
+	}
+}
+
+func BenchmarkOdomTrackerTraction(b *testing.B) {
+	o, _ := NewOdomTracker(OdometryConfig{})
+	at := time.Unix(1000, 0)
+	ts := uint32(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		ts += 10
+		_, _ = o.Traction(Traction{Left: 500, Right: 510}, ts, at)
+	}
+}
+
+func BenchmarkBridgeExternalStep(b *testing.B) {
+	br, step, _, clk := externalBridge(b)
+	now := *clk
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = br.SetControl(Control{Throttle: 100, Flags: FlagEnable}, now)
+		_ = step(rate.Tick{Deadline: now, Now: now})
+	}
+}
