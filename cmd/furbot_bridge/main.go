@@ -165,10 +165,13 @@ type publishers struct {
 	forksMsg      tbi.ForkData
 	sentMsg       tbi.ControlSignals
 	batteryMsg    sensor_msgs_msg.BatteryState
+
+	log   *rclgo.Logger
+	stale bool // the latest snapshot braked for stale control signals
 }
 
 func newPublishers(n *rosnode.Node, cfg furbot.BridgeNodeConfig) (*publishers, error) {
-	p := &publishers{cfg: cfg}
+	p := &publishers{cfg: cfg, log: n.Logger()}
 	tel := rosnode.PubOpts(furbot.QoSTelemetry)
 	var err error
 	fail := func(topic string, err error) (*publishers, error) {
@@ -248,6 +251,16 @@ func (p *publishers) slow(br *furbot.Bridge, now time.Time) error {
 }
 
 func (p *publishers) telemetry(snap *furbot.Snapshot, now time.Time) error {
+	// Say when the vehicle starts braking for lack of control signals
+	// (furbot_twist_control silent or late), and when it stops.
+	if stale := snap.Ready && snap.Output.Stale; stale != p.stale {
+		p.stale = stale
+		if stale {
+			p.log.Warnf("no control signals for %v: vehicle disabled with full brake", p.cfg.Bridge.ControlTimeout)
+		} else {
+			p.log.Infof("control signals received: applying them")
+		}
+	}
 	s, frame := &snap.Status, p.cfg.BaseFrame
 	rosnode.FurbotTraction(&p.tractionMsg, s.Traction, s.Timestamp, now, frame)
 	rosnode.FurbotSteering(&p.steeringMsg, s.Steering, s.Timestamp, now, frame)

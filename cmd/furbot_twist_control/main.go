@@ -84,7 +84,15 @@ func run() error {
 		last furbot.ControlOutput
 	)
 	loopErr := rate.Run(ctx, period, func(rate.Tick) error {
-		last = tc.Step(time.Now())
+		out := tc.Step(time.Now())
+		if (out.Mode == furbot.ModeDisabled) != (last.Mode == furbot.ModeDisabled) {
+			if out.Mode == furbot.ModeDisabled {
+				log.Warnf("vehicle not ready (no TractionData for %v, or traction not running): full brake", cfg.FeedbackTimeout)
+			} else {
+				log.Infof("vehicle ready: controlling")
+			}
+		}
+		last = out
 		rosnode.FurbotControl(&msg, last, n.Now())
 		if err := pub.Publish(&msg); err != nil {
 			return fmt.Errorf("publish %s: %w", furbot.TopicControl, err)

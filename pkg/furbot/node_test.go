@@ -74,14 +74,14 @@ furbot_bridge:
   ros__parameters:
     vehicle_address: "127.0.0.1:18004"
     listen: "127.0.0.1:18003"
-    control_timeout: 0.2
+    control_timeout: 0.3
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := cfg.Bridge
 	if !b.External || b.Vehicle != netip.MustParseAddrPort("127.0.0.1:18004") || b.Listen != "127.0.0.1:18003" ||
-		b.StatusFrom != netip.MustParseAddrPort("127.0.0.1:0") || b.ControlTimeout != 200*time.Millisecond ||
+		b.StatusFrom != netip.MustParseAddrPort("127.0.0.1:0") || b.ControlTimeout != 300*time.Millisecond ||
 		b.Rate != FrameRate || b.StopFrames != 3 || cfg.BaseFrame != FrameBase {
 		t.Errorf("loaded %+v", cfg)
 	}
@@ -102,7 +102,7 @@ func TestLoadTwistAndOdomNodeConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tc.Controller.Kp != 2 || tc.Controller.Ki != 0.8 || tc.Rate != FrameRate || tc.FeedbackTimeout != 100*time.Millisecond || tc.StopMessages != 3 {
+	if tc.Controller.Kp != 2 || tc.Controller.Ki != 0.8 || tc.Rate != FrameRate || tc.FeedbackTimeout != 200*time.Millisecond || tc.StopMessages != 3 {
 		t.Errorf("twist config %+v", tc)
 	}
 	oc, err := LoadOdomNodeConfig(store(t, NodeOdometry, OdomNodeParameterTable(), "furbot_odometry:\n  ros__parameters:\n    odom_source: 2\n"))
@@ -189,24 +189,27 @@ func TestBridgeExternalControl(t *testing.T) {
 		t.Errorf("refused signals changed the output: %+v", s.Control)
 	}
 
-	// Stale after ControlTimeout (0.1 s): disabled, full brake, steering held.
-	s = tick(110 * time.Millisecond)
+	// Stale after ControlTimeout (0.2 s): disabled, full brake, steering held.
+	if s := tick(200 * time.Millisecond); s.Control.Throttle != 250 {
+		t.Errorf("signals exactly ControlTimeout old: %+v", s.Control)
+	}
+	s = tick(210 * time.Millisecond)
 	fullBrake(s, 0, "stale signals")
 	if s.Control.Steer != 1500 || !s.Output.Stale || s.Output.Mode != ModeDisabled {
 		t.Errorf("stale: steering %d stale %v mode %v", s.Control.Steer, s.Output.Stale, s.Output.Mode)
 	}
 
 	// E-stop wins over fresh signals.
-	_ = b.SetControl(drive, t0.Add(120*time.Millisecond))
+	_ = b.SetControl(drive, t0.Add(220*time.Millisecond))
 	b.SetEStop(true)
-	fullBrake(tick(120*time.Millisecond), FlagEStop, "e-stop")
+	fullBrake(tick(220*time.Millisecond), FlagEStop, "e-stop")
 	b.SetEStop(false)
-	if s := tick(130 * time.Millisecond); s.Control.Throttle != 250 {
+	if s := tick(230 * time.Millisecond); s.Control.Throttle != 250 {
 		t.Errorf("after release: %+v", s.Control)
 	}
 
 	// Link lost (status older than LinkTimeout): disabled despite fresh signals.
-	now := t0.Add(300 * time.Millisecond)
+	now := t0.Add(400 * time.Millisecond)
 	_ = b.SetControl(drive, now)
 	if err := step(rate.Tick{Deadline: now, Now: now}); err != nil {
 		t.Fatal(err)
@@ -261,12 +264,12 @@ func TestTwistControl(t *testing.T) {
 		t.Errorf("NaN cmd_vel: %v", err)
 	}
 	// Feedback older than FeedbackTimeout: not ready.
-	if out := tc.Step(at.Add(110 * time.Millisecond)); out.Mode != ModeDisabled || out.Brake != 1 {
+	if out := tc.Step(at.Add(210 * time.Millisecond)); out.Mode != ModeDisabled || out.Brake != 1 {
 		t.Errorf("stale feedback: %+v", out)
 	}
 	// Traction not running: not ready.
-	tc.SetFeedback(Traction{State: StateHalted}, at.Add(120*time.Millisecond))
-	if out := tc.Step(at.Add(120 * time.Millisecond)); out.Mode != ModeDisabled {
+	tc.SetFeedback(Traction{State: StateHalted}, at.Add(220*time.Millisecond))
+	if out := tc.Step(at.Add(220 * time.Millisecond)); out.Mode != ModeDisabled {
 		t.Errorf("traction halted: %+v", out)
 	}
 	// Command older than CommandTimeout (0.5 s): stale, braking or holding.

@@ -20,7 +20,8 @@ type TwistNodeConfig struct {
 	Rate float64
 	// FeedbackTimeout is the age of the latest TractionData after which
 	// the vehicle counts as not ready and the output is disabled with full
-	// brake [s], default 0.1 s.
+	// brake [s], default 0.2 s (20 periods: room for a DDS hop on a
+	// loaded machine).
 	FeedbackTimeout time.Duration
 	// StopMessages is how many full-brake, disabled ControlSignals the
 	// node publishes when it stops, default 3.
@@ -31,7 +32,7 @@ type tc = TwistNodeConfig
 
 var twistParams = []binding[tc]{
 	dbl("rate", FrameRate, "Hz", 1, 1000, "control rate (ControlSignals per second)", func(c *tc) *float64 { return &c.Rate }).ro(),
-	dur("feedback_timeout", 0.1, 0.02, 5, "age of TractionData after which the output is disabled with full brake", func(c *tc) *time.Duration { return &c.FeedbackTimeout }).ro(),
+	dur("feedback_timeout", 0.2, 0.02, 5, "age of TractionData after which the output is disabled with full brake", func(c *tc) *time.Duration { return &c.FeedbackTimeout }).ro(),
 	integer("stop_messages", 3, "-", 1, 100, "full-brake ControlSignals published on shutdown", func(c *tc) *int { return &c.StopMessages }).ro(),
 }
 

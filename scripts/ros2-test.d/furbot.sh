@@ -20,6 +20,12 @@ fb_note() {
 fb_truth() {
 	grep -a 'control frames' "$fb_log" | tail -n 1 | sed -n "s/.* $1 *\([-+0-9.]*\) .*/\1/p"
 }
+# fb_truth_mean FIELD N: the mean of the simulator's latest N values (N
+# prints, 200 ms apart).
+fb_truth_mean() {
+	grep -a 'control frames' "$fb_log" | tail -n "$2" | sed -n "s/.* $1 *\([-+0-9.]*\) .*/\1/p" |
+		awk '{ s += $1; n++ } END { if (n) printf "%.3f\n", s / n }'
+}
 # fb_control FIELD: the latest control frame the simulator received:
 # throttle, brake, flags (1 enable, 2 e-stop) or age [s].
 fb_control() {
@@ -71,10 +77,10 @@ fb_drive() {
 	timeout 7 ros2 topic pub -r 20 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 1.0}}" >/dev/null 2>&1 || true &
 	local pub=$!
 	sleep 6
-	v=$(fb_truth v)
+	v=$(fb_truth_mean v 5)
 	x1=$(fb_odom_x)
 	wait $pub
-	fb_note "odom x ${x0} -> ${x1} m; simulator speed after 6 s of cmd_vel 1.0 m/s: ${v} m/s"
+	fb_note "odom x ${x0} -> ${x1} m; simulator speed, mean of 5-6 s of cmd_vel 1.0 m/s: ${v} m/s"
 	fb_gt "$x1" "$(awk -v a="$x0" 'BEGIN { print a + 2 }')" && fb_between "$v" 0.95 1.05
 }
 check "furbot: cmd_vel moves odom forward and the simulated vehicle to the commanded speed" fb_drive
