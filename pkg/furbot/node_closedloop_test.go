@@ -49,6 +49,7 @@ func (n *nodeRig) step(t *testing.T, cmd *furbot.Twist) furbot.Snapshot {
 	snap, ok := n.bridge.Latest()
 	if ok {
 		n.twist.SetFeedback(snap.Status.Traction, now)
+		n.twist.SetMotion(snap.Status.Motion, now)
 		if st, fresh := n.odom.Traction(snap.Status.Traction, snap.Status.Timestamp, now); fresh {
 			n.last = st
 		}
@@ -172,5 +173,44 @@ func TestNodesStaleCommandAndSignals(t *testing.T) {
 			}
 			break
 		}
+	}
+}
+
+// TestNodesEStopAndRelease: the bridge's e-stop stops the vehicle against a
+// live cmd_vel; the twist control holds (no wind-up) while the vehicle
+// reports it, and on release the vehicle drives again, smoothly.
+func TestNodesEStopAndRelease(t *testing.T) {
+	n := newNodeRig(t)
+	n.start(t)
+	cmd := furbot.Twist{V: 1.5}
+	drive := func(periods int, each func(furbot.Snapshot)) {
+		for i := 0; i < periods; i++ {
+			var c *furbot.Twist
+			if i%5 == 0 {
+				c = &cmd
+			}
+			s := n.step(t, c)
+			if each != nil {
+				each(s)
+			}
+		}
+	}
+	drive(400, nil)
+	n.bridge.SetEStop(true)
+	drive(300, func(s furbot.Snapshot) {
+		if s.Control.Flags&furbot.FlagEStop == 0 || s.Control.Brake != furbot.PedalMax {
+			t.Fatalf("e-stop latched, bridge sent %+v", s.Control)
+		}
+	})
+	if v := n.sim.Truth().V; math.Abs(v) > 0.01 {
+		t.Fatalf("speed %v 3 s after the e-stop, want 0", v)
+	}
+	n.bridge.SetEStop(false)
+	peak := 0.0
+	drive(600, func(s furbot.Snapshot) { peak = math.Max(peak, s.Status.Traction.SpeedMPS()) })
+	v := n.sim.Truth().V
+	t.Logf("after release: %.3f m/s (peak %.3f) for a 1.5 m/s command", v, peak)
+	if math.Abs(v-1.5) > 0.02 || peak > 1.5*1.05 {
+		t.Errorf("after release: speed %v, peak %v; want 1.5 within 0.02, overshoot under 5 %%", v, peak)
 	}
 }

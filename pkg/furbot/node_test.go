@@ -278,6 +278,18 @@ func TestTwistControl(t *testing.T) {
 	if out := tc.Step(late); !out.Stale || out.Throttle != 0 || out.Brake <= 0 {
 		t.Errorf("stale cmd_vel: %+v", out)
 	}
+	// The vehicle reports its e-stop latched: hold in e-stop, integrator
+	// reset; a stale report is ignored.
+	tc.SetMotion(Motion{State: StateRunning, Flags: MotionEStop}, late)
+	tc.SetFeedback(Traction{State: StateRunning, Speed: 800}, late.Add(5*time.Millisecond))
+	if out := tc.Step(late.Add(5 * time.Millisecond)); out.Mode != ModeEStop || out.Throttle != 0 || out.Brake != 1 || out.Control().Flags&FlagEStop != 0 {
+		t.Errorf("vehicle e-stop latched: %+v, want full brake without the e-stop flag (that would keep the vehicle latched)", out)
+	}
+	tc.SetFeedback(Traction{State: StateRunning, Speed: 800}, late.Add(300*time.Millisecond))
+	_ = tc.SetCommand(Twist{V: 1}, late.Add(300*time.Millisecond))
+	if out := tc.Step(late.Add(300 * time.Millisecond)); out.Mode == ModeEStop {
+		t.Errorf("a 0.3 s old e-stop report still holds: %+v", out)
+	}
 	// E-stop.
 	tc.SetEStop(true)
 	if out := tc.Step(late.Add(10 * time.Millisecond)); out.Mode != ModeEStop || out.Control().Flags&FlagEStop == 0 || out.Brake != 1 {

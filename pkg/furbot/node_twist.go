@@ -90,6 +90,7 @@ type TwistControl struct {
 	ctl     *Controller     // owned by the Step goroutine
 	cmd     mailbox.Latest[Twist]
 	fb      mailbox.Latest[Traction]
+	motion  mailbox.Latest[Motion]
 	pending mailbox.Latest[ControllerConfig]
 	gen     atomic.Uint64 // configurations handed over
 	applied uint64        // generation in use (Step goroutine)
@@ -131,6 +132,13 @@ func (t *TwistControl) SetCommand(tw Twist, at time.Time) error {
 // SetFeedback stores the latest traction block (TractionData) received at.
 func (t *TwistControl) SetFeedback(tr Traction, at time.Time) { t.fb.Store(tr, at) }
 
+// SetMotion stores the latest motion control block (VehicleStatus)
+// received at. While it reports the vehicle's e-stop latched (an e-stop
+// from the bridge's service or on board), Step holds like an e-stop: the
+// integrator and the ramp reset, so that the vehicle restarts smoothly
+// on release instead of with a wound-up throttle.
+func (t *TwistControl) SetMotion(m Motion, at time.Time) { t.motion.Store(m, at) }
+
 // SetEStop latches (true) or releases the emergency stop of the output.
 func (t *TwistControl) SetEStop(on bool) { t.estop.Store(on) }
 
@@ -156,7 +164,9 @@ func (t *TwistControl) ApplyParams(update []rosparam.Parameter) error {
 
 // Step runs the controller for the period ending at now: the vehicle is
 // ready when the latest feedback is at most FeedbackTimeout old and the
-// traction drive runs; the command goes stale after CommandTimeout. It
+// traction drive runs; the command goes stale after CommandTimeout; a
+// fresh motion block with the e-stop latched (SetMotion) or SetEStop
+// holds the output in e-stop. It
 // returns the decision in SI units (Control() gives the raw signals).
 func (t *TwistControl) Step(now time.Time) ControlOutput {
 	if g := t.gen.Load(); g != t.applied {
@@ -172,10 +182,20 @@ func (t *TwistControl) Step(now time.Time) ControlOutput {
 	fb, fbAt, ok := t.fb.Load()
 	cmd, cmdAt, _ := t.cmd.Load()
 	ready := ok && now.Sub(fbAt) <= t.timeout && fb.State == StateRunning
-	return t.ctl.Step(now, dt, ControlInput{
-		Cmd: cmd, CmdAt: cmdAt, EStop: t.estop.Load(), Ready: ready,
+	m, mAt, mOK := t.motion.Load()
+	vehicleEStop := mOK && now.Sub(mAt) <= t.timeout && m.Flags&MotionEStop != 0
+	own := t.estop.Load()
+	out := t.ctl.Step(now, dt, ControlInput{
+		Cmd: cmd, CmdAt: cmdAt, EStop: own || vehicleEStop, Ready: ready,
 		Speed: fb.SpeedMPS(), Reverse: fb.Reverse != 0,
 	})
+	if vehicleEStop && !own {
+		// Hold with full brake but without the e-stop flag: the vehicle
+		// latches until a frame without it arrives, so echoing its e-stop
+		// would keep it latched after the bridge releases.
+		out.EStop = false
+	}
+	return out
 }
 
 // Controller returns the configuration the controller runs with; call it

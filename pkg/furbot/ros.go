@@ -91,6 +91,7 @@ var Topics = []Topic{
 	{NodeBridge, TopicDiagnostics, "diagnostic_msgs/msg/DiagnosticArray", true, 1, QoSDiagnostics, "link, subsystems and counters"},
 	{NodeTwist, TopicCmdVel, "geometry_msgs/msg/Twist", false, 0, QoSCmdVel, "stale after command_timeout: brake to a stop"},
 	{NodeTwist, TopicTraction, tbi + "TractionData", false, 0, QoSTelemetry, "speed feedback; stale after feedback_timeout: disable"},
+	{NodeTwist, TopicStatus, tbi + "VehicleStatus", false, 0, QoSTelemetry, "motion block: hold while the vehicle's e-stop is latched"},
 	{NodeTwist, TopicControl, tbi + "ControlSignals", true, FrameRate, QoSControl, "controller output every period"},
 	{NodeOdometry, TopicTraction, tbi + "TractionData", false, 0, QoSTelemetry, "rear wheel speeds, vehicle clock"},
 	{NodeOdometry, TopicSteering, tbi + "SteeringData", false, 0, QoSTelemetry, "steering angle (bicycle source)"},

@@ -100,6 +100,24 @@ fb_stale() {
 }
 check "furbot: a stale cmd_vel brakes the simulated vehicle to a stop" fb_stale
 
+fb_estop() {
+	timeout 9 ros2 topic pub -r 20 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 1.0}}" >/dev/null 2>&1 || true &
+	local pub=$!
+	sleep 4
+	local v0 v1 b f v2
+	v0=$(fb_truth v)
+	ros2 service call /furbot_bridge/estop std_srvs/srv/Trigger >/dev/null || return 1
+	sleep 2
+	v1=$(fb_truth v) b=$(fb_control brake) f=$(fb_control flags)
+	ros2 service call /furbot_bridge/release std_srvs/srv/Trigger >/dev/null || return 1
+	sleep 2.5
+	v2=$(fb_truth v)
+	wait $pub
+	fb_note "e-stop at ${v0} m/s with cmd_vel 1.0 m/s: 2 s later ${v1} m/s, frames brake ${b} flags ${f}; 2.5 s after release ${v2} m/s"
+	fb_gt "$v0" 0.5 && fb_between "$v1" -0.01 0.01 && [ "$b" = 1000 ] && [ "$f" = 2 ] && fb_between "$v2" 0.8 1.05
+}
+check "furbot: e-stop service stops the simulated vehicle against cmd_vel; release drives again" fb_estop
+
 fb_shutdown() {
 	timeout 8 ros2 topic pub -r 20 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 1.0}}" >/dev/null 2>&1 || true &
 	local pub=$!
