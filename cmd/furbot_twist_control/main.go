@@ -115,21 +115,12 @@ func run() error {
 	}
 	log.Infof("full-brake control signals published; shutting down")
 	<-spinDone
-	_, err = tbi.NewVehicleStatusSubscription(n.Node, furbot.TopicStatus, rosnode.SubOpts(furbot.QoSTelemetry),
-		func(msg *tbi.VehicleStatus, _ *rclgo.MessageInfo, err error) {
-			if err == nil {
-				tc.SetMotion(furbot.Motion{State: msg.States[furbot.BlockMotion], Mode: msg.MotionMode, Flags: msg.MotionFlags, LastSeq: msg.MotionLastSeq}, time.Now())
-			}
-		})
-	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", furbot.TopicStatus, err)
-	}
 	return nil
 }
 
-// subscribe hands cmd_vel, the traction feedback
-// and the vehicle's motion block (its e-stop). Callbacks never block: the
-// core keeps only the latest of each.
+// subscribe hands cmd_vel, the traction feedback and the vehicle's motion
+// block (its e-stop) to the core. Callbacks never block: the core keeps
+// only the latest of each.
 func subscribe(n *rosnode.Node, tc *furbot.TwistControl) error {
 	log := n.Logger()
 	var refused uint64
@@ -162,7 +153,7 @@ func subscribe(n *rosnode.Node, tc *furbot.TwistControl) error {
 	_, err = tbi.NewVehicleStatusSubscription(n.Node, furbot.TopicStatus, rosnode.SubOpts(furbot.QoSTelemetry),
 		func(msg *tbi.VehicleStatus, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
-				tc.SetMotion(furbot.Motion{State: msg.States[furbot.BlockMotion], Mode: msg.MotionMode, Flags: msg.MotionFlags, LastSeq: msg.MotionLastSeq}, time.Now())
+				tc.SetMotion(rosnode.FurbotMotionOf(msg), time.Now())
 			}
 		})
 	if err != nil {

@@ -82,6 +82,11 @@ func FurbotStatus(msg *tbi.VehicleStatus, s *furbot.Status, linkFresh bool, stam
 	}
 }
 
+// FurbotMotionOf returns the motion control block of msg.
+func FurbotMotionOf(msg *tbi.VehicleStatus) furbot.Motion {
+	return furbot.Motion{State: msg.States[furbot.BlockMotion], Mode: msg.MotionMode, Flags: msg.MotionFlags, LastSeq: msg.MotionLastSeq}
+}
+
 // FurbotBMS fills msg with what BatteryState lacks of the BMS block.
 func FurbotBMS(msg *tbi.BmsData, s *furbot.Status, stamp time.Time, frame string) {
 	*msg = tbi.BmsData{Header: Header(stamp, frame), VehicleTime: s.Timestamp, State: s.BMS.State, TempHigh: s.BMS.TempHi, TempLow: s.BMS.TempLo}

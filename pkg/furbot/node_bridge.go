@@ -67,35 +67,39 @@ func BridgeNodeParameterTable() rosparam.Table {
 // LoadBridgeNodeConfig builds the bridge node's configuration from its
 // start-up parameters, parses the addresses into Bridge and checks it.
 func LoadBridgeNodeConfig(s *rosparam.Store) (BridgeNodeConfig, error) {
-	c := DefaultBridgeNodeConfig()
-	if err := BridgeNodeBindings().Load(&c, s); err != nil {
-		return BridgeNodeConfig{}, fmt.Errorf("furbot: %s parameters: %w", NodeBridge, err)
-	}
-	return c.resolve()
+	return loadNodeConfig(NodeBridge, BridgeNodeBindings(), DefaultBridgeNodeConfig(), s, (*BridgeNodeConfig).resolve)
 }
 
 // resolve parses the addresses into Bridge and validates the whole.
-func (c BridgeNodeConfig) resolve() (BridgeNodeConfig, error) {
-	fail := func(err error) (BridgeNodeConfig, error) {
-		return BridgeNodeConfig{}, fmt.Errorf("furbot: %s parameters: %w", NodeBridge, err)
-	}
+func (c *BridgeNodeConfig) resolve() error {
 	v, err := netip.ParseAddrPort(c.VehicleAddress)
 	if err != nil {
-		return fail(fmt.Errorf("%w: vehicle_address %q: %v", ErrConfig, c.VehicleAddress, err))
+		return fmt.Errorf("%w: vehicle_address %q: %v", ErrConfig, c.VehicleAddress, err)
 	}
 	c.Bridge.Vehicle, c.Bridge.Listen, c.Bridge.External = v, c.Listen, true
 	if c.StatusFrom != "" {
 		if c.Bridge.StatusFrom, err = netip.ParseAddrPort(c.StatusFrom); err != nil {
-			return fail(fmt.Errorf("%w: status_from %q: %v", ErrConfig, c.StatusFrom, err))
+			return fmt.Errorf("%w: status_from %q: %v", ErrConfig, c.StatusFrom, err)
 		}
 	}
 	if c.BaseFrame == "" {
-		return fail(fmt.Errorf("%w: base_frame is empty", ErrConfig))
+		return fmt.Errorf("%w: base_frame is empty", ErrConfig)
 	}
-	if c.Bridge, err = c.Bridge.withDefaults(); err != nil {
-		return fail(err)
+	c.Bridge, err = c.Bridge.withDefaults()
+	return err
+}
+
+// loadNodeConfig reads a node's configuration from its start-up parameters
+// over the defaults def, then completes and checks it with finish.
+func loadNodeConfig[C any](node string, b rosparam.Bindings[C], def C, s *rosparam.Store, finish func(*C) error) (C, error) {
+	var zero C
+	if err := b.Load(&def, s); err != nil {
+		return zero, fmt.Errorf("furbot: %s parameters: %w", node, err)
 	}
-	return c, nil
+	if err := finish(&def); err != nil {
+		return zero, fmt.Errorf("furbot: %s parameters: %w", node, err)
+	}
+	return def, nil
 }
 
 // ControlSignals converts the raw fields of a telebridge_interfaces

@@ -51,17 +51,12 @@ func OdomNodeParameterTable() rosparam.Table {
 // LoadOdomNodeConfig builds the odometry node's configuration from its
 // start-up parameters and checks it.
 func LoadOdomNodeConfig(s *rosparam.Store) (OdomNodeConfig, error) {
-	c := DefaultOdomNodeConfig()
-	if err := OdomNodeBindings().Load(&c, s); err != nil {
-		return OdomNodeConfig{}, fmt.Errorf("furbot: %s parameters: %w", NodeOdometry, err)
-	}
-	if c.OdomFrame == "" || c.BaseFrame == "" || c.OdomFrame == c.BaseFrame {
-		return OdomNodeConfig{}, fmt.Errorf("furbot: %s parameters: %w: frames %q -> %q", NodeOdometry, ErrConfig, c.OdomFrame, c.BaseFrame)
-	}
-	if err := applyParams(odometryParams, &c.Odometry); err != nil {
-		return OdomNodeConfig{}, fmt.Errorf("furbot: %s parameters: %w", NodeOdometry, err)
-	}
-	return c, nil
+	return loadNodeConfig(NodeOdometry, OdomNodeBindings(), DefaultOdomNodeConfig(), s, func(c *OdomNodeConfig) error {
+		if c.OdomFrame == "" || c.BaseFrame == "" || c.OdomFrame == c.BaseFrame {
+			return fmt.Errorf("%w: frames %q -> %q", ErrConfig, c.OdomFrame, c.BaseFrame)
+		}
+		return applyParams(odometryParams, &c.Odometry)
+	})
 }
 
 // OdomStats are the odometry node's counters.

@@ -68,14 +68,7 @@ func TwistNodeParameterTable() rosparam.Table {
 // LoadTwistNodeConfig builds the twist node's configuration from its
 // start-up parameters and checks it.
 func LoadTwistNodeConfig(s *rosparam.Store) (TwistNodeConfig, error) {
-	c := DefaultTwistNodeConfig()
-	if err := TwistNodeBindings().Load(&c, s); err != nil {
-		return TwistNodeConfig{}, fmt.Errorf("furbot: %s parameters: %w", NodeTwist, err)
-	}
-	if err := c.fill(); err != nil {
-		return TwistNodeConfig{}, fmt.Errorf("furbot: %s parameters: %w", NodeTwist, err)
-	}
-	return c, nil
+	return loadNodeConfig(NodeTwist, TwistNodeBindings(), DefaultTwistNodeConfig(), s, (*TwistNodeConfig).fill)
 }
 
 // TwistControl is the core of furbot_twist_control: it keeps the latest
