@@ -6,6 +6,10 @@
 # separate processes with the stock ros2 CLI, on loopback DDS with a
 # test-only domain id (scripts/ros2-env.sh). Prints one line per check and
 # "N passed, N failed" at the end; exits 1 if any check failed.
+#
+# TELEBRIDGE_TEST_STACKS (optional): space-separated stacks to run (the names
+# of scripts/ros2-test.d/*.sh); default all. TELEBRIDGE_TEST_DOMAIN_ID picks
+# the DDS domain (default 142), so that test runs side by side do not meet.
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 INSTALL_DIR" >&2; exit 2; }
 install=$(cd "$1" && pwd)
@@ -97,6 +101,10 @@ check "ros2 pkg lists telebridge and telebridge_interfaces" \
 
 for stack in "$repo"/scripts/ros2-test.d/*.sh; do
 	[ -e "$stack" ] || continue
+	if [ -n "${TELEBRIDGE_TEST_STACKS:-}" ] && [[ " $TELEBRIDGE_TEST_STACKS " != *" $(basename "$stack" .sh) "* ]]; then
+		echo "ros2-test: $(basename "$stack" .sh) not selected (TELEBRIDGE_TEST_STACKS)"
+		continue
+	fi
 	echo "ros2-test: $(basename "$stack" .sh)"
 	# shellcheck disable=SC1090
 	source "$stack"
