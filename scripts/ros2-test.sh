@@ -77,6 +77,10 @@ within() {
 	done
 }
 
+# gt A B: A > B as numbers; between X LO HI: LO <= X <= HI.
+gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+
 # launch NAME ARGS...: starts `ros2 launch telebridge ARGS...` in the
 # background, logging to $logs/NAME.log.
 launch() {

@@ -35,8 +35,6 @@ fb_control() {
 fb_odom_x() {
 	timeout 10 ros2 topic echo --once /odom nav_msgs/msg/Odometry --field pose.pose.position.x 2>/dev/null | head -n 1
 }
-fb_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
-fb_between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 fb_nodes() {
 	local l
 	l=$(ros2 node list 2>/dev/null)
@@ -59,7 +57,7 @@ fb_rate() {
 	local r
 	r=$(timeout 12 ros2 topic hz /furbot/traction --window 200 2>/dev/null | sed -n 's/.*average rate: \([0-9.]*\).*/\1/p' | tail -n 1)
 	fb_note "TractionData rate ${r:-none} Hz (bridge rate 100 Hz)"
-	[ -n "$r" ] && fb_between "$r" 80 120
+	[ -n "$r" ] && between "$r" 80 120
 }
 check "furbot: TractionData arrives at ~100 Hz (ros2 topic hz, 80-120)" fb_rate
 check "furbot: TractionData echoes with best-effort QoS, traction running" \
@@ -81,7 +79,7 @@ fb_drive() {
 	x1=$(fb_odom_x)
 	wait $pub
 	fb_note "odom x ${x0} -> ${x1} m; simulator speed, mean of 5-6 s of cmd_vel 1.0 m/s: ${v} m/s"
-	fb_gt "$x1" "$(awk -v a="$x0" 'BEGIN { print a + 2 }')" && fb_between "$v" 0.95 1.05
+	gt "$x1" "$(awk -v a="$x0" 'BEGIN { print a + 2 }')" && between "$v" 0.95 1.05
 }
 check "furbot: cmd_vel moves odom forward and the simulated vehicle to the commanded speed" fb_drive
 check "furbot: tf odom -> base_link on /tf" \
@@ -96,7 +94,7 @@ fb_stale() {
 	fb_note "4 s after cmd_vel stopped: simulator speed ${v} m/s; latest control frame brake ${b} flags ${f} age ${age} s"
 	# Enabled frames with the brake, fresh: the controller's stop, not the
 	# simulator's own watchdog.
-	fb_between "$v" -0.01 0.01 && fb_gt "$b" 0 && [ "$f" = 1 ] && fb_between "$age" 0 0.1
+	between "$v" -0.01 0.01 && gt "$b" 0 && [ "$f" = 1 ] && between "$age" 0 0.1
 }
 check "furbot: a stale cmd_vel brakes the simulated vehicle to a stop" fb_stale
 
@@ -114,7 +112,7 @@ fb_estop() {
 	v2=$(fb_truth v)
 	wait $pub
 	fb_note "e-stop at ${v0} m/s with cmd_vel 1.0 m/s: 2 s later ${v1} m/s, frames brake ${b} flags ${f}; 2.5 s after release ${v2} m/s"
-	fb_gt "$v0" 0.5 && fb_between "$v1" -0.01 0.01 && [ "$b" = 1000 ] && [ "$f" = 2 ] && fb_between "$v2" 0.8 1.05
+	gt "$v0" 0.5 && between "$v1" -0.01 0.01 && [ "$b" = 1000 ] && [ "$f" = 2 ] && between "$v2" 0.8 1.05
 }
 check "furbot: e-stop service stops the simulated vehicle against cmd_vel; release drives again" fb_estop
 
@@ -136,7 +134,7 @@ fb_shutdown() {
 	wait $pub
 	fb_note "speed ${v0} m/s when the bridge got SIGINT; its last frame brake ${b} flags ${f}; speed 0.5 s later ${v1}, 2.5 s later ${v2} m/s"
 	grep -aq 'vehicle told to stop' "$fb_log" && [ "$b" = 1000 ] && [ "$f" = 0 ] &&
-		fb_gt "$v0" 0.5 && fb_gt "$v0" "$v1" && fb_between "$v2" -0.01 0.01
+		gt "$v0" 0.5 && gt "$v0" "$v1" && between "$v2" -0.01 0.01
 }
 check "furbot: SIGINT of the bridge leaves the vehicle braking (full-brake frames, then stopped)" fb_shutdown
 

@@ -14,10 +14,6 @@ sv_truth() {
 sv_odom_x() {
 	timeout 10 ros2 topic echo --once /odom nav_msgs/msg/Odometry --field pose.pose.position.x 2>/dev/null | head -n 1
 }
-# gt A B: A > B as numbers.
-gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
-# between X LO HI: LO <= X <= HI.
-between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 
 check "servosila: the driver node comes up" \
 	within 30 bash -c 'ros2 node list 2>/dev/null | grep -qx /servosila_driver'
