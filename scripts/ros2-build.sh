@@ -56,9 +56,12 @@ if grep -E '^(Error|Failed)' "$log" >&2; then
 fi
 
 rclgo=$(cd "$src" && "$GO" list -m -f '{{.Version}}' github.com/tiiuae/rclgo)
-printf 'module github.com/telebridge/telebridge/internal/rosmsg\n\ngo 1.24\n\nrequire github.com/tiiuae/rclgo %s\n' "$rclgo" >"$gen/go.mod"
+# The workspace must state at least the go version of every module in it:
+# take the main module's (go.mod), so a bump there needs no edit here.
+gover=$(cd "$src" && "$GO" list -m -f '{{.GoVersion}}')
+printf 'module github.com/telebridge/telebridge/internal/rosmsg\n\ngo %s\n\nrequire github.com/tiiuae/rclgo %s\n' "$gover" "$rclgo" >"$gen/go.mod"
 cp "$src/go.sum" "$gen/go.sum"
-printf 'go 1.24\n\nuse (\n\t%s\n\t%s\n)\n' "$src" "$gen" >"$build/go.work"
+printf 'go %s\n\nuse (\n\t%s\n\t%s\n)\n' "$gover" "$src" "$gen" >"$build/go.work"
 export GOWORK="$build/go.work"
 
 # Our own typesupport comes from the build tree; ROS 2's from its prefix.
