@@ -318,23 +318,34 @@ func (c *Controller) UpdateJointState(q []float64, at time.Time) error {
 // possibly with other joints (a gripper, flippers), which are ignored.
 // Every joint of the chain must be there. It allocates nothing.
 func (c *Controller) UpdateJointStateByName(names []string, positions []float64, at time.Time) error {
-	if len(names) != len(positions) {
-		return fmt.Errorf("jog: joint state: %w: %d names, %d positions", ErrRequest, len(names), len(positions))
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for i, want := range c.names {
-		j := slices.Index(names, want)
-		if j < 0 {
-			return fmt.Errorf("jog: joint state: %w: no joint %q", ErrRequest, want)
-		}
-		if v := positions[j]; math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("jog: joint state: %w: joint %q is %g", ErrRequest, want, v)
-		}
-		c.scratch[i] = positions[j]
+	if err := selectJoints(c.scratch, c.names, names, positions); err != nil {
+		return err
 	}
 	copy(c.measured, c.scratch)
 	c.measuredAt, c.haveState = at, true
+	return nil
+}
+
+// selectJoints writes into dst the positions of the joints want (in that
+// order) found by name in names/positions. Every wanted joint must be
+// there with a finite value; dst is then partly written. It allocates
+// nothing.
+func selectJoints(dst []float64, want, names []string, positions []float64) error {
+	if len(names) != len(positions) {
+		return fmt.Errorf("jog: joint state: %w: %d names, %d positions", ErrRequest, len(names), len(positions))
+	}
+	for i, w := range want {
+		j := slices.Index(names, w)
+		if j < 0 {
+			return fmt.Errorf("jog: joint state: %w: no joint %q", ErrRequest, w)
+		}
+		if v := positions[j]; math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("jog: joint state: %w: joint %q is %g", ErrRequest, w, v)
+		}
+		dst[i] = positions[j]
+	}
 	return nil
 }
 
