@@ -50,6 +50,9 @@ func TestNodeConfig(t *testing.T) {
 	if q := arm.Positions(); len(q) != 6 || q[0] != 0 || q[2] != 0 || q[5] != 0 {
 		t.Fatalf("start %v, want six zeros", q)
 	}
+	if names := arm.Names(); len(names) != 6 || names[0] != "shoulder_pan_joint" {
+		t.Fatalf("names %v", names)
+	}
 	cfg.Initial = []float64{0.1, -1, 1, 0, 0, 0}
 	if arm, err = armsim.NewFromNodeConfig(cfg); err != nil || arm.Positions()[1] != -1 {
 		t.Fatalf("initial positions not taken: %v %v", arm.Positions(), err)
