@@ -214,10 +214,16 @@ func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 	if err := trigger(jog.StopService, func() jog.Response {
 		held, err := runner.Stop(time.Now())
 		r := jog.ResponseOf(err)
-		if err == nil && !held {
+		switch {
+		case err != nil:
+			logResult(jog.StopService, r)
+		case held:
+			r.Message = "stopped: hold target sent"
+			log.Infof("%s: %s", jog.StopService, r.Message)
+		default:
 			r.Message = "stopped (no joint state known: no hold target sent)"
+			log.Infof("%s: %s", jog.StopService, r.Message)
 		}
-		logResult(jog.StopService, r)
 		return r
 	}); err != nil {
 		return err

@@ -1,0 +1,206 @@
+# Jog stack (sourced by ros2-test.sh): jog_server driving the simulated arm,
+# launched with `ros2 launch telebridge jog.launch.py sim:=true` (the
+# ur5_like arm, starting at 0.2 -1.4 1.6 -1.8 -1.57 0.3 rad). arm_sim's
+# joint_states are the simulation's truth: every motion check reads them,
+# recorded with their header stamps (arm_sim's wall clock, the clock `date`
+# reads here).
+
+launch jog jog.launch.py sim:=true
+
+# jg_record SECONDS FILE: records joint_states as CSV lines (stamp sec,
+# nanosec, frame, names..., positions...).
+jg_record() {
+	PYTHONUNBUFFERED=1 timeout -s INT "$1" ros2 topic echo --csv /joint_states sensor_msgs/msg/JointState >"$2" 2>/dev/null || true
+}
+# jg_now: the wall clock [s].
+jg_now() { date +%s.%N; }
+# jg_last FILE: the last recorded positions, space-separated.
+jg_last() {
+	awk -F, 'NF > 3 { n = (NF - 5) / 2; s = ""; for (i = 4 + n; i < 4 + 2 * n; i++) s = s " " $i; last = s } END { print substr(last, 2) }' "$1"
+}
+# jg_motion FILE T: when the positions last changed (by more than 1e-9 rad
+# from one message to the next) relative to T [s], how much they moved in
+# the 0.3 s before T, and how many messages came; "none" without changes.
+jg_motion() {
+	awk -F, -v t="$2" '
+		NF > 3 {
+			n = (NF - 5) / 2; ts = $1 + $2 / 1e9; moved = 0
+			for (i = 4 + n; i < 4 + 2 * n; i++) {
+				if (seen && ($i - prev[i] > 1e-9 || prev[i] - $i > 1e-9)) moved = 1
+				if (seen && ts > t - 0.3 && ts <= t) { d = $i - prev[i]; before += d < 0 ? -d : d }
+				prev[i] = $i
+			}
+			if (moved) last = ts
+			seen = 1; count++
+		}
+		END { if (last == "") print "none", before + 0, count + 0; else printf "%.3f %.4f %d\n", last - t, before, count }' "$1"
+}
+# jg_near A B TOL: every element of the space-separated lists A and B
+# within TOL.
+jg_near() {
+	awk -v a="$1" -v b="$2" -v tol="$3" 'BEGIN { n = split(a, x, " "); m = split(b, y, " "); if (n != m || n == 0) exit 1
+		for (i = 1; i <= n; i++) { d = x[i] - y[i]; if (d > tol || -d > tol) exit 1 } }'
+}
+jg_le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
+jg_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+# jg_joint_move DELTA VALUES: calls the start-joint-move service; succeeds
+# if the server accepted the request.
+jg_joint_move() {
+	ros2 service call /remotecontrol_start_move_joints telebridge_interfaces/srv/StartJointMove \
+		"{move_delta: $1, joint_values: [$2], speed: 1.0}" | tee -a "$logs/jog-calls.log" | grep -q 'success=True'
+}
+jg_stop() {
+	ros2 service call /remotecontrol_stop_move std_srvs/srv/Trigger | tee -a "$logs/jog-calls.log" | grep -q 'success=True'
+}
+# Heartbeats on the topic at 20 Hz (every 50 ms, well inside 0.2 s).
+jg_beats_start() {
+	ros2 topic pub -r 20 /heartbeat std_msgs/msg/Bool "{data: true}" >/dev/null 2>&1 &
+	jg_beats=$!
+	sleep 2 # discovery: heartbeats must flow before a move starts
+}
+jg_beats_stop() {
+	kill -TERM "$jg_beats" 2>/dev/null || true
+	wait "$jg_beats" 2>/dev/null || true
+}
+
+check "jog: jog_server and arm_sim come up" \
+	within 30 bash -c 'ros2 node list 2>/dev/null | grep -qx /jog_server && ros2 node list 2>/dev/null | grep -qx /arm_sim'
+check "jog: the jog services are offered" \
+	within 15 bash -c 'ros2 service list | grep -qx /remotecontrol_start_move_joints && ros2 service list | grep -qx /remotecontrol_start_move_cartesian &&
+		ros2 service list | grep -qx /remotecontrol_stop_move && ros2 service list | grep -qx /dnb_remote_robot_control/heartbeat &&
+		ros2 service list | grep -qx /dnb_remote_robot_control/set_heartbeat_timeout'
+check "jog: ros2 param list shows the drag&bot table" \
+	bash -c 'ros2 param list /jog_server | grep -q step_translation_factor && ros2 param list /jog_server | grep -q robot_data.flange_frame'
+check "jog: ros2 param get reads the launch's value and a default" \
+	bash -c 'ros2 param get /jog_server robot_data.flange_frame | grep -q "String value is: tool0" &&
+		ros2 param get /jog_server heartbeat_timeout | grep -q "Double value is: 0.2"'
+check "jog: ros2 param set changes a live parameter (step_joints)" \
+	bash -c 'ros2 param set /jog_server step_joints 0.25 | grep -q "Set parameter successful" &&
+		ros2 param get /jog_server step_joints | grep -q "Double value is: 0.25"'
+check "jog: ros2 param set refuses a read-only one (update_rate)" \
+	bash -c 'ros2 param set /jog_server update_rate 50.0 2>&1 | grep -q "read-only"'
+jg_set_timeout() {
+	ros2 service call /dnb_remote_robot_control/set_heartbeat_timeout telebridge_interfaces/srv/SetFloat "{data: $1}" | grep -q 'success=True' &&
+		ros2 param get /jog_server heartbeat_timeout | grep -q "Double value is: $1"
+}
+check "jog: set_heartbeat_timeout changes heartbeat_timeout live (0.5 s, then back to 0.2 s)" \
+	bash -c "$(declare -f jg_set_timeout); jg_set_timeout 0.5 && jg_set_timeout 0.2"
+check "jog: a malformed request (5 values for 6 joints) is refused" \
+	bash -c 'ros2 service call /remotecontrol_start_move_joints telebridge_interfaces/srv/StartJointMove "{move_delta: true, joint_values: [1,0,0,0,0], speed: 1.0}" | grep -q "success=False"'
+check "jog: arm_sim publishes joint_states" \
+	bash -c 'timeout 10 ros2 topic echo --once /joint_states sensor_msgs/msg/JointState | grep -q shoulder_pan_joint'
+
+# An incremental joint move kept alive by heartbeats on the topic moves
+# the arm at joints_delta_velocity (5 % of 3.15 rad/s: 0.1575 rad/s).
+jg_incremental() {
+	local rec="$logs/jog-incremental.csv" before after
+	jg_record 1.5 "$rec"
+	before=$(jg_last "$rec")
+	jg_beats_start
+	jg_joint_move true "1,0,0,0,0,0" || { jg_beats_stop; return 1; }
+	sleep 2
+	jg_record 1.5 "$rec"
+	after=$(jg_last "$rec")
+	echo "joints before: $before"
+	echo "joints after about 3 s of heartbeats: $after"
+	# joint 1 advanced, the others did not move
+	jg_gt "$(echo "$after" | cut -d' ' -f1)" "$(awk -v b="$(echo "$before" | cut -d' ' -f1)" 'BEGIN { print b + 0.2 }')" &&
+		jg_near "$(echo "$before" | cut -d' ' -f2-)" "$(echo "$after" | cut -d' ' -f2-)" 1e-6
+}
+check "jog: heartbeats on /heartbeat and an incremental joint move move arm_sim's joint_states" jg_incremental
+
+# The heartbeats stop while the arm moves: the motion must end within
+# heartbeat_timeout (0.2 s) plus one cycle (0.05 s) of the last heartbeat,
+# which left at most 0.05 s before the publisher was stopped. The hold
+# target that ends it is the last measured position, to be reached in one
+# period, so arm_sim settles (a few mrad back) within 0.05 s more: the
+# bound from the stop of the heartbeats is 0.35 s.
+jg_lapse() {
+	local rec="$logs/jog-lapse.csv" t m
+	jg_record 4 "$rec" &
+	local recorder=$!
+	sleep 2
+	t=$(jg_now)
+	jg_beats_stop
+	wait "$recorder"
+	m=$(jg_motion "$rec" "$t")
+	echo "last change of the joints $(echo "$m" | cut -d' ' -f1) s after the heartbeats stopped; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before; $(echo "$m" | cut -d' ' -f3) messages"
+	set -- $m
+	[ "$1" != none ] && jg_gt "$2" 0.01 && jg_le "$1" 0.35
+}
+check "jog: without heartbeats the motion stops within the timeout plus one cycle" jg_lapse
+
+jg_quiet() {
+	local rec="$logs/jog-quiet.csv" m
+	jg_record 1.5 "$rec"
+	m=$(jg_motion "$rec" 0)
+	echo "after the lapse: $m"
+	[ "$(echo "$m" | cut -d' ' -f1)" = none ]
+}
+check "jog: after the lapse the arm stays still (no stale motion)" jg_quiet
+
+# The heartbeat service keeps a motion alive as the topic does.
+jg_service_beats() {
+	local rec="$logs/jog-service.csv" before after
+	ros2 service call -r 20 /dnb_remote_robot_control/heartbeat std_srvs/srv/Trigger >"$logs/jog-heartbeat-service.log" 2>&1 &
+	local beats=$!
+	sleep 2
+	jg_record 1.5 "$rec"
+	before=$(jg_last "$rec")
+	jg_joint_move true "0,0,0,0,0,-1" || { kill -TERM "$beats"; return 1; }
+	sleep 2
+	jg_record 1.5 "$rec"
+	after=$(jg_last "$rec")
+	kill -TERM "$beats" 2>/dev/null
+	wait "$beats" 2>/dev/null
+	echo "wrist_3 $(echo "$before" | cut -d' ' -f6) -> $(echo "$after" | cut -d' ' -f6) rad with heartbeats from the service"
+	grep -q 'success=True' "$logs/jog-heartbeat-service.log" &&
+		jg_gt "$(echo "$before" | cut -d' ' -f6)" "$(awk -v a="$(echo "$after" | cut -d' ' -f6)" 'BEGIN { print a + 0.2 }')"
+}
+check "jog: heartbeats from the heartbeat service keep an incremental move going" jg_service_beats
+
+# The stop service ends a motion at once, although heartbeats go on. The
+# time is taken from jog_server's log line of the stop (its wall clock
+# stamp), since `ros2 service call` itself takes a second to start and
+# exit: the hold target goes out while the call is served, and arm_sim
+# settles on it within one period (0.05 s) and its own 20 ms tick; bound
+# 0.1 s.
+jg_stop_now() {
+	local rec="$logs/jog-stop.csv" t m
+	jg_beats_start
+	jg_joint_move true "0,0,-1,0,0,0" || { jg_beats_stop; return 1; }
+	jg_record 5 "$rec" &
+	local recorder=$!
+	sleep 2.5
+	jg_stop || { jg_beats_stop; return 1; }
+	wait "$recorder"
+	jg_beats_stop
+	t=$(grep -a 'remotecontrol_stop_move: stopped' "$logs/jog.log" | tail -n 1 | sed -n 's/.*\] \[\([0-9]*\.[0-9]*\)\] \[jog_server\].*/\1/p')
+	[ -n "$t" ] || { echo "no stop in the jog_server log"; return 1; }
+	m=$(jg_motion "$rec" "$t")
+	echo "last change of the joints $(echo "$m" | cut -d' ' -f1) s after jog_server served the stop; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before; heartbeats still running"
+	set -- $m
+	[ "$1" != none ] && jg_gt "$2" 0.01 && jg_le "$1" 0.1
+}
+check "jog: the stop service stops the arm immediately" jg_stop_now
+
+# An absolute joint goal is reached within 1e-3 rad (the server's
+# tolerance) plus 1e-3 for arm_sim's last step.
+jg_goal() {
+	local goal="0.5 -1.3 1.45 -1.7 -1.5 0.4" rec="$logs/jog-goal.csv" got
+	jg_beats_start
+	jg_joint_move false "$(echo "$goal" | tr ' ' ,)" || { jg_beats_stop; return 1; }
+	local end=$((SECONDS + 20))
+	while [ $SECONDS -lt $end ]; do
+		jg_record 1.5 "$rec"
+		got=$(jg_last "$rec")
+		jg_near "$got" "$goal" 2e-3 && break
+	done
+	jg_beats_stop
+	echo "goal:   $goal"
+	echo "joints: $got"
+	jg_near "$got" "$goal" 2e-3
+}
+check "jog: an absolute joint goal is reached within tolerance" jg_goal
+
+stop_launch
