@@ -43,14 +43,15 @@ jg_near() {
 }
 jg_le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 jg_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+# (grep without -q: with pipefail, an early exit of grep would fail tee.)
 # jg_joint_move DELTA VALUES: calls the start-joint-move service; succeeds
 # if the server accepted the request.
 jg_joint_move() {
 	ros2 service call /remotecontrol_start_move_joints telebridge_interfaces/srv/StartJointMove \
-		"{move_delta: $1, joint_values: [$2], speed: 1.0}" | tee -a "$logs/jog-calls.log" | grep -q 'success=True'
+		"{move_delta: $1, joint_values: [$2], speed: 1.0}" | tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null
 }
 jg_stop() {
-	ros2 service call /remotecontrol_stop_move std_srvs/srv/Trigger | tee -a "$logs/jog-calls.log" | grep -q 'success=True'
+	ros2 service call /remotecontrol_stop_move std_srvs/srv/Trigger | tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null
 }
 # Heartbeats on the topic at 20 Hz (every 50 ms, well inside 0.2 s).
 jg_beats_start() {
@@ -102,7 +103,7 @@ jg_incremental() {
 	jg_record 1.5 "$rec"
 	after=$(jg_last "$rec")
 	echo "joints before: $before"
-	echo "joints after about 3 s of heartbeats: $after"
+	echo "joints after about 3 s of heartbeats: $after" | tee -a "$logs/jog-figures.txt"
 	# joint 1 advanced, the others did not move
 	jg_gt "$(echo "$after" | cut -d' ' -f1)" "$(awk -v b="$(echo "$before" | cut -d' ' -f1)" 'BEGIN { print b + 0.2 }')" &&
 		jg_near "$(echo "$before" | cut -d' ' -f2-)" "$(echo "$after" | cut -d' ' -f2-)" 1e-6
@@ -124,7 +125,7 @@ jg_lapse() {
 	jg_beats_stop
 	wait "$recorder"
 	m=$(jg_motion "$rec" "$t")
-	echo "last change of the joints $(echo "$m" | cut -d' ' -f1) s after the heartbeats stopped; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before; $(echo "$m" | cut -d' ' -f3) messages"
+	echo "last change of the joints $(echo "$m" | cut -d' ' -f1) s after the heartbeats stopped; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before; $(echo "$m" | cut -d' ' -f3) messages" | tee -a "$logs/jog-figures.txt"
 	set -- $m
 	[ "$1" != none ] && jg_gt "$2" 0.01 && jg_le "$1" 0.35
 }
@@ -153,7 +154,7 @@ jg_service_beats() {
 	after=$(jg_last "$rec")
 	kill -TERM "$beats" 2>/dev/null
 	wait "$beats" 2>/dev/null
-	echo "wrist_3 $(echo "$before" | cut -d' ' -f6) -> $(echo "$after" | cut -d' ' -f6) rad with heartbeats from the service"
+	echo "wrist_3 $(echo "$before" | cut -d' ' -f6) -> $(echo "$after" | cut -d' ' -f6) rad with heartbeats from the service" | tee -a "$logs/jog-figures.txt"
 	grep -q 'success=True' "$logs/jog-heartbeat-service.log" &&
 		jg_gt "$(echo "$before" | cut -d' ' -f6)" "$(awk -v a="$(echo "$after" | cut -d' ' -f6)" 'BEGIN { print a + 0.2 }')"
 }
@@ -178,7 +179,7 @@ jg_stop_now() {
 	t=$(grep -a 'remotecontrol_stop_move: stopped' "$logs/jog.log" | tail -n 1 | sed -n 's/.*\] \[\([0-9]*\.[0-9]*\)\] \[jog_server\].*/\1/p')
 	[ -n "$t" ] || { echo "no stop in the jog_server log"; return 1; }
 	m=$(jg_motion "$rec" "$t")
-	echo "last change of the joints $(echo "$m" | cut -d' ' -f1) s after jog_server served the stop; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before; heartbeats still running"
+	echo "last change of the joints $(echo "$m" | cut -d' ' -f1) s after jog_server served the stop; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before; heartbeats still running" | tee -a "$logs/jog-figures.txt"
 	set -- $m
 	[ "$1" != none ] && jg_gt "$2" 0.01 && jg_le "$1" 0.1
 }
@@ -198,9 +199,11 @@ jg_goal() {
 	done
 	jg_beats_stop
 	echo "goal:   $goal"
-	echo "joints: $got"
+	echo "joints: $got" | tee -a "$logs/jog-figures.txt"
 	jg_near "$got" "$goal" 2e-3
 }
 check "jog: an absolute joint goal is reached within tolerance" jg_goal
 
 stop_launch
+# The measured figures, also for passing checks.
+[ -f "$logs/jog-figures.txt" ] && sed 's/^/ros2-test: jog: /' "$logs/jog-figures.txt"
