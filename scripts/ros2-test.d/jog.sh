@@ -204,6 +204,75 @@ jg_goal() {
 }
 check "jog: an absolute joint goal is reached within tolerance" jg_goal
 
+# Cartesian checks need the tool pose of arm_sim's joints: forward
+# kinematics by `telebridge kin fk` on the same URDF (base_link -> tool0).
+jg_urdf=$(ros2 pkg prefix telebridge)/share/telebridge/launch/urdf/ur5_like.urdf
+jg_fk() {
+	"$logs/telebridge" kin fk --urdf "$jg_urdf" --base base_link --tip tool0 --joints "$(echo "$1" | tr ' ' ,)" |
+		/usr/bin/python3 -c 'import json, sys; p = json.load(sys.stdin); print(" ".join(repr(v) for v in p["xyz"] + p["rzyx"]))'
+}
+# jg_settled FILE: the last positions once two recordings agree within 1e-6.
+jg_wait_still() {
+	local rec=$1 prev="" got end=$((SECONDS + 30))
+	while [ $SECONDS -lt $end ]; do
+		jg_record 1.5 "$rec"
+		got=$(jg_last "$rec")
+		[ -n "$prev" ] && jg_near "$got" "$prev" 1e-6 && break
+		prev=$got
+	done
+	echo "$got"
+}
+check "jog: telebridge builds (forward kinematics for the Cartesian checks)" \
+	bash -c "cd '$repo' && go build -o '$logs/telebridge' ./cmd/telebridge"
+
+# An absolute Cartesian goal (pose_reference empty: the world frame, which
+# nobody publishes on tf, so it is the base) 5 cm / 3 cm / -4 cm away from
+# the tool, same orientation, is reached: the FK of the final joints is
+# within 3 mm and 0.005 rad of it.
+jg_cartesian_goal() {
+	local rec="$logs/jog-cartesian.csv" q pose goal got
+	q=$(jg_wait_still "$rec")
+	pose=$(jg_fk "$q") || return 1
+	goal=$(echo "$pose" | awk '{ printf "%.6f %.6f %.6f %.6f %.6f %.6f", $1 + 0.05, $2 + 0.03, $3 - 0.04, $4, $5, $6 }')
+	set -- $goal
+	jg_beats_start
+	ros2 service call /remotecontrol_start_move_cartesian telebridge_interfaces/srv/StartCartesianMove \
+		"{pose_reference: '', move_delta: false, pose: {x: $1, y: $2, z: $3, rz: $4, ry: $5, rx: $6}, speed: 1.0}" |
+		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { jg_beats_stop; return 1; }
+	local end=$((SECONDS + 25))
+	while [ $SECONDS -lt $end ]; do
+		jg_record 1.5 "$rec"
+		got=$(jg_fk "$(jg_last "$rec")")
+		jg_near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$goal" | cut -d' ' -f1-3)" 3e-3 && break
+	done
+	jg_beats_stop
+	echo "tool before: $pose" | tee -a "$logs/jog-figures.txt"
+	echo "goal:        $goal" | tee -a "$logs/jog-figures.txt"
+	echo "tool after:  $got" | tee -a "$logs/jog-figures.txt"
+	jg_near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$goal" | cut -d' ' -f1-3)" 3e-3 &&
+		jg_near "$(echo "$got" | cut -d' ' -f4-6)" "$(echo "$goal" | cut -d' ' -f4-6)" 5e-3
+}
+check "jog: an absolute Cartesian goal is reached within 3 mm (FK of arm_sim's joints)" jg_cartesian_goal
+
+# An incremental Cartesian move up (+z in the world frame, which turns the
+# tool about its own point) raises the tool and keeps x, y within 5 mm.
+jg_cartesian_up() {
+	local rec="$logs/jog-up.csv" before after
+	before=$(jg_fk "$(jg_wait_still "$rec")")
+	jg_beats_start
+	ros2 service call /remotecontrol_start_move_cartesian telebridge_interfaces/srv/StartCartesianMove \
+		"{pose_reference: '', move_delta: true, pose: {z: 1.0}, speed: 1.0}" |
+		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { jg_beats_stop; return 1; }
+	sleep 3
+	jg_beats_stop
+	after=$(jg_fk "$(jg_wait_still "$rec")")
+	echo "tool before the move up: $before" | tee -a "$logs/jog-figures.txt"
+	echo "tool after the move up:  $after" | tee -a "$logs/jog-figures.txt"
+	jg_gt "$(echo "$after" | cut -d' ' -f3)" "$(awk -v z="$(echo "$before" | cut -d' ' -f3)" 'BEGIN { print z + 0.02 }')" &&
+		jg_near "$(echo "$after" | cut -d' ' -f1-2)" "$(echo "$before" | cut -d' ' -f1-2)" 5e-3
+}
+check "jog: an incremental Cartesian move up raises the tool (x, y kept within 5 mm)" jg_cartesian_up
+
 stop_launch
 # The measured figures, also for passing checks.
 [ -f "$logs/jog-figures.txt" ] && sed 's/^/ros2-test: jog: /' "$logs/jog-figures.txt"
