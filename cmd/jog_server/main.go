@@ -185,9 +185,13 @@ func euler(p telebridge_interfaces_msg.EulerPose) jog.EulerPose {
 func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 	opts := rosnode.SrvOpts(jog.QoSServices)
 	log := n.Logger()
-	logResult := func(name string, r jog.Response) {
+	// reply logs a refusal and sends the response.
+	reply := func(name string, r jog.Response, send func() error) {
 		if !r.Success {
 			log.Warnf("%s refused: %s", name, r.Message)
+		}
+		if err := send(); err != nil {
+			log.Warnf("%s response: %v", name, err)
 		}
 	}
 	trigger := func(name string, act func() jog.Response) error {
@@ -196,9 +200,7 @@ func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 				r := act()
 				resp := std_srvs_srv.NewTrigger_Response()
 				resp.Success, resp.Message = r.Success, r.Message
-				if err := send.SendResponse(resp); err != nil {
-					log.Warnf("%s response: %v", name, err)
-				}
+				reply(name, r, func() error { return send.SendResponse(resp) })
 			})
 		if err != nil {
 			return fmt.Errorf("service %s: %w", name, err)
@@ -214,14 +216,11 @@ func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 	if err := trigger(jog.StopService, func() jog.Response {
 		held, err := runner.Stop(time.Now())
 		r := jog.ResponseOf(err)
-		switch {
-		case err != nil:
-			logResult(jog.StopService, r)
-		case held:
+		if err == nil {
 			r.Message = "stopped: hold target sent"
-			log.Infof("%s: %s", jog.StopService, r.Message)
-		default:
-			r.Message = "stopped (no joint state known: no hold target sent)"
+			if !held {
+				r.Message = "stopped (no joint state known: no hold target sent)"
+			}
 			log.Infof("%s: %s", jog.StopService, r.Message)
 		}
 		return r
@@ -238,10 +237,8 @@ func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 			if res.Successful {
 				resp.Message = fmt.Sprintf("heartbeat_timeout %g s", req.Data)
 			}
-			logResult(jog.SetHeartbeatTimeoutService, jog.Response{Success: resp.Success, Message: resp.Message})
-			if err := send.SendResponse(resp); err != nil {
-				log.Warnf("%s response: %v", jog.SetHeartbeatTimeoutService, err)
-			}
+			reply(jog.SetHeartbeatTimeoutService, jog.Response{Success: resp.Success, Message: resp.Message},
+				func() error { return send.SendResponse(resp) })
 		})
 	if err != nil {
 		return fmt.Errorf("service %s: %w", jog.SetHeartbeatTimeoutService, err)
@@ -251,12 +248,9 @@ func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 			r := jog.ResponseOf(ctrl.StartJointMove(time.Now(), jog.JointMoveRequest{
 				MoveDelta: req.MoveDelta, JointValues: req.JointValues, Speed: req.Speed,
 			}))
-			logResult(jog.StartJointMoveService, r)
 			resp := telebridge_interfaces_srv.NewStartJointMove_Response()
 			resp.Success, resp.Message = r.Success, r.Message
-			if err := send.SendResponse(resp); err != nil {
-				log.Warnf("%s response: %v", jog.StartJointMoveService, err)
-			}
+			reply(jog.StartJointMoveService, r, func() error { return send.SendResponse(resp) })
 		})
 	if err != nil {
 		return fmt.Errorf("service %s: %w", jog.StartJointMoveService, err)
@@ -267,12 +261,9 @@ func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 				PoseReference: req.PoseReference, MoveDelta: req.MoveDelta, Pose: euler(req.Pose),
 				UseReferenceFrame: req.UseReferenceFrame, ReferenceFrame: euler(req.ReferenceFrame), Speed: req.Speed,
 			}))
-			logResult(jog.StartCartesianMoveService, r)
 			resp := telebridge_interfaces_srv.NewStartCartesianMove_Response()
 			resp.Success, resp.Message = r.Success, r.Message
-			if err := send.SendResponse(resp); err != nil {
-				log.Warnf("%s response: %v", jog.StartCartesianMoveService, err)
-			}
+			reply(jog.StartCartesianMoveService, r, func() error { return send.SendResponse(resp) })
 		})
 	if err != nil {
 		return fmt.Errorf("service %s: %w", jog.StartCartesianMoveService, err)
