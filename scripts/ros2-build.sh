@@ -56,9 +56,8 @@ if grep -E '^(Error|Failed)' "$log" >&2; then
 fi
 
 rclgo=$(cd "$src" && "$GO" list -m -f '{{.Version}}' github.com/tiiuae/rclgo)
-# The workspace must state at least the go version of every module in it:
-# take the main module's (go.mod), so a bump there needs no edit here.
-gover=$(cd "$src" && "$GO" list -m -f '{{.GoVersion}}')
+# go.work must name at least the go version of every module it uses.
+gover=$(awk '$1 == "go" { print $2; exit }' "$src/go.mod")
 printf 'module github.com/telebridge/telebridge/internal/rosmsg\n\ngo %s\n\nrequire github.com/tiiuae/rclgo %s\n' "$gover" "$rclgo" >"$gen/go.mod"
 cp "$src/go.sum" "$gen/go.sum"
 printf 'go %s\n\nuse (\n\t%s\n\t%s\n)\n' "$gover" "$src" "$gen" >"$build/go.work"
