@@ -273,6 +273,29 @@ jg_cartesian_up() {
 }
 check "jog: an incremental Cartesian move up raises the tool (x, y kept within 5 mm)" jg_cartesian_up
 
+# SIGTERM to jog_server during a motion: the node sends the hold target
+# before it exits, so the arm stops at once instead of running on to the
+# last target (one step, 0.2 rad, ahead: over a second at 0.16 rad/s).
+jg_sigterm() {
+	local rec="$logs/jog-sigterm.csv" pid t m
+	pid=$(sed -n 's/.*\[jog_server-1\]: process started with pid \[\([0-9]*\)\].*/\1/p' "$logs/jog.log" | head -n 1)
+	[ -n "$pid" ] || { echo "no jog_server pid in the launch log"; return 1; }
+	jg_beats_start
+	jg_joint_move true "-1,0,0,0,0,0" || { jg_beats_stop; return 1; }
+	jg_record 4 "$rec" &
+	local recorder=$!
+	sleep 2.5
+	t=$(jg_now)
+	kill -TERM "$pid"
+	wait "$recorder"
+	jg_beats_stop
+	m=$(jg_motion "$rec" "$t")
+	echo "SIGTERM to jog_server: last change of the joints $(echo "$m" | cut -d' ' -f1) s after it; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before" | tee -a "$logs/jog-figures.txt"
+	set -- $m
+	grep -aq 'arm told to hold' "$logs/jog.log" && [ "$1" != none ] && jg_gt "$2" 0.01 && jg_le "$1" 0.1
+}
+check "jog: SIGTERM to jog_server during a motion holds the arm before the node exits" jg_sigterm
+
 stop_launch
 # The measured figures, also for passing checks.
 [ -f "$logs/jog-figures.txt" ] && sed 's/^/ros2-test: jog: /' "$logs/jog-figures.txt"
