@@ -27,7 +27,7 @@ type rig struct {
 	arm *servosilaarm.Arm
 }
 
-func startRig(t *testing.T, initial [servosila.NumJoints]float64) *rig {
+func startRig(t testing.TB, initial [servosila.NumJoints]float64) *rig {
 	t.Helper()
 	sim, err := servosilasim.New(servosilasim.Config{TelemetryRate: 50, PhysicsRate: 200, Initial: initial})
 	if err != nil {
@@ -67,7 +67,7 @@ func startRig(t *testing.T, initial [servosila.NumJoints]float64) *rig {
 }
 
 // waitFor polls cond until it holds or within passes.
-func (r *rig) waitFor(t *testing.T, what string, within time.Duration, cond func() bool) {
+func (r *rig) waitFor(t testing.TB, what string, within time.Duration, cond func() bool) {
 	t.Helper()
 	end := time.Now().Add(within)
 	for !cond() {
@@ -269,5 +269,19 @@ func TestNewRefuses(t *testing.T) {
 	}
 	if _, err := servosilaarm.New(servosilaarm.Config{}); err == nil {
 		t.Error("no driver accepted")
+	}
+}
+
+// BenchmarkJointPositions reads the arm's joints from the driver's latest
+// telemetry (the jog loop does it every cycle), with the simulator
+// sending telemetry at 50 Hz.
+func BenchmarkJointPositions(b *testing.B) {
+	r := startRig(b, [servosila.NumJoints]float64{0.1, 0.2, 0.3, 0.4})
+	q := make([]float64, 4)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.arm.JointPositions(q); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
