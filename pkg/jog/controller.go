@@ -131,7 +131,8 @@ type Controller struct {
 
 	holdPending bool
 	scratch     []float64 // joint state being read by name
-	target      []float64
+	target      []float64 // Step's output
+	stopTarget  []float64 // Stop's output, apart: Stop may run while a Step target is read
 	out         JointTarget
 	sent, holds uint64
 }
@@ -169,7 +170,7 @@ func New(cfg Config) (*Controller, error) {
 		p: p, frames: cfg.Frames, cfg: cfg,
 		lo: make([]float64, n), hi: make([]float64, n), vmax: make([]float64, n),
 		measured: make([]float64, n), dir: make([]float64, n), goal: make([]float64, n),
-		target: make([]float64, n), scratch: make([]float64, n),
+		target: make([]float64, n), stopTarget: make([]float64, n), scratch: make([]float64, n),
 		reqSeed: make([]float64, n), reqSol: make([]float64, n),
 	}
 	for i := range joints {
@@ -407,7 +408,9 @@ func (c *Controller) begin(now time.Time, m Mode, speed float64) {
 
 // Stop ends any motion at once and returns the hold target (the measured
 // position) to send right away; ok is false if no joint state is known.
-// The next Step does not repeat it.
+// The next Step does not repeat it. The target's Positions are Stop's own
+// buffer, reused by the next Stop and never by Step, so a stop from a
+// service goroutine does not overwrite a Step target being sent.
 func (c *Controller) Stop(now time.Time) (t JointTarget, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -416,7 +419,7 @@ func (c *Controller) Stop(now time.Time) (t JointTarget, ok bool) {
 		return JointTarget{}, false
 	}
 	c.holdPending = false
-	return c.hold(now), true
+	return c.hold(now, c.stopTarget), true
 }
 
 // stop ends the motion, leaving a hold target pending if one can be
@@ -433,13 +436,16 @@ func (c *Controller) stop(reason string) {
 }
 
 // hold returns the measured position, clamped into the limits, to be
-// reached within one period.
-func (c *Controller) hold(now time.Time) JointTarget {
+// reached within one period, written into dst (c.target for Step,
+// c.stopTarget for Stop, so that the two never share a buffer).
+func (c *Controller) hold(now time.Time, dst []float64) JointTarget {
 	for i, v := range c.measured {
-		c.target[i] = math.Max(c.lo[i], math.Min(c.hi[i], v))
+		dst[i] = math.Max(c.lo[i], math.Min(c.hi[i], v))
 	}
 	c.holds++
-	return c.emit(now, c.period, true)
+	t := c.emit(now, c.period, true)
+	t.Positions = dst
+	return t
 }
 
 func (c *Controller) emit(now time.Time, d time.Duration, hold bool) JointTarget {
@@ -479,7 +485,7 @@ func (c *Controller) Step(now time.Time) (t JointTarget, ok bool, err error) {
 	}
 	if c.mode == Idle && c.holdPending {
 		c.holdPending = false
-		return c.hold(now), true, err
+		return c.hold(now, c.target), true, err
 	}
 	return t, ok, err
 }
