@@ -273,6 +273,38 @@ jg_cartesian_up() {
 }
 check "jog: an incremental Cartesian move up raises the tool (x, y kept within 5 mm)" jg_cartesian_up
 
+# A goal in a tf frame: frame A is published on /tf_static (base_link ->
+# A = (0.1, 0, 0.05), as a static broadcaster would), and the request adds
+# the extra reference frame (-0.05, 0, 0.02) on A: the drag&bot rule puts
+# the goal at T_base_A * extra * pose. The pose is chosen so that the tool
+# goes 3 cm back, 2 cm left and 3 cm up; FK of the result within 3 mm.
+jg_tf_goal() {
+	local rec="$logs/jog-tf.csv" pose goal req got
+	ros2 topic pub --qos-durability transient_local --qos-reliability reliable -r 1 /tf_static tf2_msgs/msg/TFMessage \
+		"{transforms: [{header: {frame_id: base_link}, child_frame_id: A, transform: {translation: {x: 0.1, y: 0.0, z: 0.05}, rotation: {w: 1.0}}}]}" >/dev/null 2>&1 &
+	local tfpub=$!
+	pose=$(jg_fk "$(jg_wait_still "$rec")")
+	goal=$(echo "$pose" | awk '{ printf "%.6f %.6f %.6f %.6f %.6f %.6f", $1 - 0.03, $2 + 0.02, $3 + 0.03, $4, $5, $6 }')
+	req=$(echo "$goal" | awk '{ printf "%.6f %.6f %.6f %.6f %.6f %.6f", $1 - 0.1 + 0.05, $2, $3 - 0.05 - 0.02, $4, $5, $6 }')
+	set -- $req
+	jg_beats_start
+	ros2 service call /remotecontrol_start_move_cartesian telebridge_interfaces/srv/StartCartesianMove \
+		"{pose_reference: A, move_delta: false, pose: {x: $1, y: $2, z: $3, rz: $4, ry: $5, rx: $6}, use_reference_frame: true, reference_frame: {x: -0.05, z: 0.02}, speed: 1.0}" |
+		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { jg_beats_stop; kill -TERM "$tfpub"; return 1; }
+	local end=$((SECONDS + 25))
+	while [ $SECONDS -lt $end ]; do
+		jg_record 1.5 "$rec"
+		got=$(jg_fk "$(jg_last "$rec")")
+		jg_near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$goal" | cut -d' ' -f1-3)" 3e-3 && break
+	done
+	jg_beats_stop
+	kill -TERM "$tfpub" 2>/dev/null
+	wait "$tfpub" 2>/dev/null
+	echo "goal in A + extra frame: request $req -> expected tool $goal; tool at $got" | tee -a "$logs/jog-figures.txt"
+	jg_near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$goal" | cut -d' ' -f1-3)" 3e-3
+}
+check "jog: a Cartesian goal in a /tf_static frame plus an extra reference frame is reached" jg_tf_goal
+
 # SIGTERM to jog_server during a motion: the node sends the hold target
 # before it exits, so the arm stops at once instead of running on to the
 # last target (one step, 0.2 rad, ahead: over a second at 0.16 rad/s).
