@@ -222,6 +222,17 @@ jg_wait_still() {
 	done
 	echo "$got"
 }
+# jg_reach GOAL FILE: the tool pose once within 3 mm of GOAL's position
+# (or after 25 s).
+jg_reach() {
+	local got end=$((SECONDS + 25))
+	while [ $SECONDS -lt $end ]; do
+		jg_record 1.5 "$2"
+		got=$(jg_fk "$(jg_last "$2")")
+		jg_near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$1" | cut -d' ' -f1-3)" 3e-3 && break
+	done
+	echo "$got"
+}
 check "jog: telebridge builds (forward kinematics for the Cartesian checks)" \
 	bash -c "cd '$repo' && go build -o '$logs/telebridge' ./cmd/telebridge"
 
@@ -239,12 +250,7 @@ jg_cartesian_goal() {
 	ros2 service call /remotecontrol_start_move_cartesian telebridge_interfaces/srv/StartCartesianMove \
 		"{pose_reference: '', move_delta: false, pose: {x: $1, y: $2, z: $3, rz: $4, ry: $5, rx: $6}, speed: 1.0}" |
 		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { jg_beats_stop; return 1; }
-	local end=$((SECONDS + 25))
-	while [ $SECONDS -lt $end ]; do
-		jg_record 1.5 "$rec"
-		got=$(jg_fk "$(jg_last "$rec")")
-		jg_near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$goal" | cut -d' ' -f1-3)" 3e-3 && break
-	done
+	got=$(jg_reach "$goal" "$rec")
 	jg_beats_stop
 	echo "tool before: $pose" | tee -a "$logs/jog-figures.txt"
 	echo "goal:        $goal" | tee -a "$logs/jog-figures.txt"
@@ -291,12 +297,7 @@ jg_tf_goal() {
 	ros2 service call /remotecontrol_start_move_cartesian telebridge_interfaces/srv/StartCartesianMove \
 		"{pose_reference: A, move_delta: false, pose: {x: $1, y: $2, z: $3, rz: $4, ry: $5, rx: $6}, use_reference_frame: true, reference_frame: {x: -0.05, z: 0.02}, speed: 1.0}" |
 		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { jg_beats_stop; kill -TERM "$tfpub"; return 1; }
-	local end=$((SECONDS + 25))
-	while [ $SECONDS -lt $end ]; do
-		jg_record 1.5 "$rec"
-		got=$(jg_fk "$(jg_last "$rec")")
-		jg_near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$goal" | cut -d' ' -f1-3)" 3e-3 && break
-	done
+	got=$(jg_reach "$goal" "$rec")
 	jg_beats_stop
 	kill -TERM "$tfpub" 2>/dev/null
 	wait "$tfpub" 2>/dev/null
