@@ -156,6 +156,11 @@ func (a *Arm) Positions() []float64 {
 	return append([]float64(nil), a.pos...)
 }
 
+// Names returns a copy of the joint names, in order.
+func (a *Arm) Names() []string {
+	return append([]string(nil), a.cfg.Names...)
+}
+
 // Now returns the simulated time.
 func (a *Arm) Now() time.Time {
 	a.mu.Lock()

@@ -2,6 +2,7 @@ package jog_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/telebridge/telebridge/pkg/jog"
 )
@@ -32,4 +33,23 @@ func BenchmarkStepCartesianDelta(b *testing.B) {
 	benchmarkStep(b, func(r *rig) error {
 		return r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{MoveDelta: true, Pose: jog.EulerPose{X: 1, RZ: 1}, Speed: 1})
 	})
+}
+
+// BenchmarkJointStatesStore is the jog_server's joint_states callback:
+// a message with the chain's joints in another order plus a gripper.
+func BenchmarkJointStatesStore(b *testing.B) {
+	s := jog.NewJointStates([]string{"a", "b", "c", "d", "e", "f"})
+	names := []string{"gripper", "f", "e", "d", "c", "b", "a"}
+	pos := []float64{0, 6, 5, 4, 3, 2, 1}
+	q := make([]float64, 6)
+	at := time.Unix(1, 0)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := s.Store(names, pos, at); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.JointPositions(q); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -1,10 +1,12 @@
 package jog
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/geom"
+	"github.com/telebridge/telebridge/pkg/tf"
 	"gonum.org/v1/gonum/spatial/r3"
 )
 
@@ -76,26 +78,34 @@ func unit(v r3.Vec) r3.Vec {
 	return v
 }
 
-// lookup returns T_base_frame; the caller holds the lock.
+// lookup returns T_base_frame; the caller holds the lock. The tf source
+// is asked first; when it has no tf, or does not know one of the two
+// frames (tf.ErrUnknownFrame: nobody publishes the world frame or the
+// robot's links), the world frame is taken to be the base and the flange
+// frame comes from the forward kinematics of the measured joints.
 func (c *Controller) lookup(frame string) (geom.Transform, error) {
 	rd := c.p.RobotData
 	if frame == rd.FixedFrame || frame == c.chain.Base {
 		return geom.Identity(), nil
 	}
-	if c.frames == nil {
-		if frame == rd.WorldFrame {
-			return geom.Identity(), nil // no tf: the world is the base
+	cause := errors.New("no tf source")
+	if c.frames != nil {
+		t, err := c.frames.Lookup(rd.FixedFrame, frame, time.Time{})
+		if err == nil {
+			return t, nil
 		}
-		if frame == rd.FlangeFrame || frame == c.chain.TipName {
-			return c.chain.FK(c.measured)
+		if !errors.Is(err, tf.ErrUnknownFrame) {
+			return geom.Transform{}, fmt.Errorf("%w: %w", ErrFrame, err)
 		}
-		return geom.Transform{}, fmt.Errorf("%w: %q: no tf source", ErrFrame, frame)
+		cause = err
 	}
-	t, err := c.frames.Lookup(rd.FixedFrame, frame, time.Time{})
-	if err != nil {
-		return geom.Transform{}, fmt.Errorf("%w: %w", ErrFrame, err)
+	if frame == rd.WorldFrame {
+		return geom.Identity(), nil // the world is the base
 	}
-	return t, nil
+	if frame == rd.FlangeFrame || frame == c.chain.TipName {
+		return c.chain.FK(c.measured)
+	}
+	return geom.Transform{}, fmt.Errorf("%w: %q: %w", ErrFrame, frame, cause)
 }
 
 // goalInBase returns T_base_goal of an absolute request:

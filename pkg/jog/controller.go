@@ -131,7 +131,8 @@ type Controller struct {
 
 	holdPending bool
 	scratch     []float64 // joint state being read by name
-	target      []float64
+	target      []float64 // Step's output
+	stopTarget  []float64 // Stop's output, apart: Stop may run while a Step target is read
 	out         JointTarget
 	sent, holds uint64
 }
@@ -169,7 +170,7 @@ func New(cfg Config) (*Controller, error) {
 		p: p, frames: cfg.Frames, cfg: cfg,
 		lo: make([]float64, n), hi: make([]float64, n), vmax: make([]float64, n),
 		measured: make([]float64, n), dir: make([]float64, n), goal: make([]float64, n),
-		target: make([]float64, n), scratch: make([]float64, n),
+		target: make([]float64, n), stopTarget: make([]float64, n), scratch: make([]float64, n),
 		reqSeed: make([]float64, n), reqSol: make([]float64, n),
 	}
 	for i := range joints {
@@ -318,23 +319,34 @@ func (c *Controller) UpdateJointState(q []float64, at time.Time) error {
 // possibly with other joints (a gripper, flippers), which are ignored.
 // Every joint of the chain must be there. It allocates nothing.
 func (c *Controller) UpdateJointStateByName(names []string, positions []float64, at time.Time) error {
-	if len(names) != len(positions) {
-		return fmt.Errorf("jog: joint state: %w: %d names, %d positions", ErrRequest, len(names), len(positions))
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for i, want := range c.names {
-		j := slices.Index(names, want)
-		if j < 0 {
-			return fmt.Errorf("jog: joint state: %w: no joint %q", ErrRequest, want)
-		}
-		if v := positions[j]; math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("jog: joint state: %w: joint %q is %g", ErrRequest, want, v)
-		}
-		c.scratch[i] = positions[j]
+	if err := selectJoints(c.scratch, c.names, names, positions); err != nil {
+		return err
 	}
 	copy(c.measured, c.scratch)
 	c.measuredAt, c.haveState = at, true
+	return nil
+}
+
+// selectJoints writes into dst the positions of the joints want (in that
+// order) found by name in names/positions. Every wanted joint must be
+// there with a finite value; dst is then partly written. It allocates
+// nothing.
+func selectJoints(dst []float64, want, names []string, positions []float64) error {
+	if len(names) != len(positions) {
+		return fmt.Errorf("jog: joint state: %w: %d names, %d positions", ErrRequest, len(names), len(positions))
+	}
+	for i, w := range want {
+		j := slices.Index(names, w)
+		if j < 0 {
+			return fmt.Errorf("jog: joint state: %w: no joint %q", ErrRequest, w)
+		}
+		if v := positions[j]; math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("jog: joint state: %w: joint %q is %g", ErrRequest, w, v)
+		}
+		dst[i] = positions[j]
+	}
 	return nil
 }
 
@@ -396,7 +408,9 @@ func (c *Controller) begin(now time.Time, m Mode, speed float64) {
 
 // Stop ends any motion at once and returns the hold target (the measured
 // position) to send right away; ok is false if no joint state is known.
-// The next Step does not repeat it.
+// The next Step does not repeat it. The target's Positions are Stop's own
+// buffer, reused by the next Stop and never by Step, so a stop from a
+// service goroutine does not overwrite a Step target being sent.
 func (c *Controller) Stop(now time.Time) (t JointTarget, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -405,7 +419,7 @@ func (c *Controller) Stop(now time.Time) (t JointTarget, ok bool) {
 		return JointTarget{}, false
 	}
 	c.holdPending = false
-	return c.hold(now), true
+	return c.hold(now, c.stopTarget), true
 }
 
 // stop ends the motion, leaving a hold target pending if one can be
@@ -422,13 +436,16 @@ func (c *Controller) stop(reason string) {
 }
 
 // hold returns the measured position, clamped into the limits, to be
-// reached within one period.
-func (c *Controller) hold(now time.Time) JointTarget {
+// reached within one period, written into dst (c.target for Step,
+// c.stopTarget for Stop, so that the two never share a buffer).
+func (c *Controller) hold(now time.Time, dst []float64) JointTarget {
 	for i, v := range c.measured {
-		c.target[i] = math.Max(c.lo[i], math.Min(c.hi[i], v))
+		dst[i] = math.Max(c.lo[i], math.Min(c.hi[i], v))
 	}
 	c.holds++
-	return c.emit(now, c.period, true)
+	t := c.emit(now, c.period, true)
+	t.Positions = dst
+	return t
 }
 
 func (c *Controller) emit(now time.Time, d time.Duration, hold bool) JointTarget {
@@ -468,7 +485,7 @@ func (c *Controller) Step(now time.Time) (t JointTarget, ok bool, err error) {
 	}
 	if c.mode == Idle && c.holdPending {
 		c.holdPending = false
-		return c.hold(now), true, err
+		return c.hold(now, c.target), true, err
 	}
 	return t, ok, err
 }

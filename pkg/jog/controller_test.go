@@ -447,7 +447,7 @@ func TestBadRequests(t *testing.T) {
 		{"cartesian NaN", r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{Pose: jog.EulerPose{X: nan}, Speed: 1}), jog.ErrRequest},
 		{"cartesian zero direction", r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{MoveDelta: true, Speed: 1}), jog.ErrRequest},
 		{"cartesian unknown frame", r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{PoseReference: "nowhere", MoveDelta: true, Pose: jog.EulerPose{X: 1}, Speed: 1}), jog.ErrFrame},
-		{"world not in tf", r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{MoveDelta: true, Pose: jog.EulerPose{X: 1}, Speed: 1}), tf.ErrUnknownFrame},
+		{"unknown frame keeps the tf cause", r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{PoseReference: "nowhere", Pose: jog.EulerPose{X: 0.3}, Speed: 1}), tf.ErrUnknownFrame},
 		{"cartesian goal out of reach", r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{PoseReference: "A", Pose: jog.EulerPose{X: 3}, Speed: 1}), jog.ErrUnreachable},
 		{"cartesian goal out of reach IK", r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{PoseReference: "A", Pose: jog.EulerPose{X: 3}, Speed: 1}), kinematics.ErrNoSolution},
 	} {
@@ -695,5 +695,51 @@ func TestConcurrentRequests(t *testing.T) {
 	<-done
 	if v, _ := r.arm.Violations(); v != 0 {
 		t.Fatalf("%d targets outside the limits", v)
+	}
+}
+
+// TestWorldFrameFallback: a tf buffer that does not know the world frame
+// (nobody publishes it) leaves the world at the base, as without tf; one
+// that knows it is used.
+func TestWorldFrameFallback(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		baseInW  geom.Transform // T_world_base, published when publish
+		publish  bool
+		wantGoal geom.Transform // T_base_goal of the goal (0.3,0.1,0.4) in the world
+	}{
+		{"world unknown to tf", geom.Identity(), false, geom.Translation(0.3, 0.1, 0.4)},
+		{"world in tf", geom.Translation(0, 0, 0.1), true, geom.Translation(0.3, 0.1, 0.3)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			buf, _ := tf.New(tf.Config{})
+			_ = buf.SetStatic("base_link", "A", geom.Identity())
+			if tc.publish {
+				_ = buf.SetStatic("world", "base_link", tc.baseInW)
+			}
+			r := newRig(t, jog.Config{Frames: buf}, home)
+			tool, err := r.ctrl.Chain().FK(home)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := jog.CartesianMoveRequest{Pose: jog.EulerPoseOf(tc.wantGoal), Speed: 1}
+			req.Pose.RZ, req.Pose.RY, req.Pose.RX = jog.EulerPoseOf(tool).RZ, jog.EulerPoseOf(tool).RY, jog.EulerPoseOf(tool).RX
+			wantPose := tc.wantGoal
+			wantPose.Rotation = tool.Rotation
+			if tc.publish {
+				req.Pose.Z += 0.1 // the goal is given in the world, 0.1 m above the base
+			}
+			if err := r.ctrl.StartCartesianMove(r.now(), req); err != nil {
+				t.Fatal(err)
+			}
+			r.runUntilIdle(400)
+			got, err := r.ctrl.Chain().FK(r.arm.Positions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d, _ := geom.Distance(got, wantPose); d > 2e-3 {
+				t.Errorf("tool at %v, want %v (%.4f m off)", got.Translation, wantPose.Translation, d)
+			}
+		})
 	}
 }

@@ -20,7 +20,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/telebridge/telebridge/pkg/armsim"
 	"github.com/telebridge/telebridge/pkg/furbot"
+	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/servosila"
 )
@@ -34,6 +36,8 @@ var nodes = []struct {
 	{furbot.NodeBridge, furbot.BridgeNodeParameterTable},
 	{furbot.NodeTwist, furbot.TwistNodeParameterTable},
 	{furbot.NodeOdometry, furbot.OdomNodeParameterTable},
+	{jog.NodeName, jog.NodeParameterTable},
+	{armsim.NodeName, armsim.NodeParameterTable},
 }
 
 func main() {
@@ -87,9 +91,45 @@ func render(node string, table rosparam.Table) []byte {
 	fmt.Fprintf(&b, "%s:\n  ros__parameters:\n", node)
 	for _, p := range table {
 		fmt.Fprintf(&b, "    # %s\n", comment(p))
+		if emptyArray(p.Default) {
+			// ROS types a parameter file's values from their YAML, and an
+			// empty list has no type: the default stays unset here.
+			fmt.Fprintf(&b, "    # %s: [%s, ...]  (default empty; a YAML [] has no type)\n", p.Name, value(sample(p.Default.Type)))
+			continue
+		}
 		fmt.Fprintf(&b, "    %s: %s\n", p.Name, value(p.Default))
 	}
 	return b.Bytes()
+}
+
+// emptyArray reports whether v is an array value without elements.
+func emptyArray(v rosparam.ParameterValue) bool {
+	switch v.Type {
+	case rosparam.ParameterBoolArray:
+		return len(v.BoolArrayValue) == 0
+	case rosparam.ParameterIntegerArray:
+		return len(v.IntegerArrayValue) == 0
+	case rosparam.ParameterDoubleArray:
+		return len(v.DoubleArrayValue) == 0
+	case rosparam.ParameterStringArray:
+		return len(v.StringArrayValue) == 0
+	case rosparam.ParameterByteArray:
+		return len(v.ByteArrayValue) == 0
+	}
+	return false
+}
+
+// sample is an element of an array type, to show its syntax.
+func sample(arrayType uint8) rosparam.ParameterValue {
+	switch arrayType {
+	case rosparam.ParameterBoolArray:
+		return rosparam.Bool(false)
+	case rosparam.ParameterIntegerArray:
+		return rosparam.Integer(0)
+	case rosparam.ParameterDoubleArray:
+		return rosparam.Double(0)
+	}
+	return rosparam.String("")
 }
 
 func comment(p rosparam.Param) string {

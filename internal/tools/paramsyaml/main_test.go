@@ -41,7 +41,9 @@ func TestParamsFilesLoadBackToTheDefaults(t *testing.T) {
 			for _, p := range table {
 				v, ok := got[p.Name]
 				if !ok {
-					t.Errorf("%s missing from the file", p.Name)
+					if !emptyArray(p.Default) {
+						t.Errorf("%s missing from the file", p.Name)
+					}
 				} else if !v.Equal(p.Default) {
 					t.Errorf("%s: file %v, default %v", p.Name, v, p.Default)
 				}

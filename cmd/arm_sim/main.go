@@ -1,0 +1,99 @@
+//go:build ros2
+
+// Command arm_sim is a simulated robot arm on ROS 2 (pkg/armsim): it
+// follows the one-point trajectory_msgs/JointTrajectory targets of
+// jog_server, like an arm behind a ros2_control trajectory controller, and
+// publishes its joints as sensor_msgs/JointState, so that the jog stack runs
+// without hardware. Its joint_states are the simulation's truth.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
+	trajectory_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/trajectory_msgs/msg"
+	"github.com/telebridge/telebridge/internal/rosnode"
+	"github.com/telebridge/telebridge/pkg/armsim"
+	"github.com/telebridge/telebridge/pkg/rate"
+	"github.com/tiiuae/rclgo/pkg/rclgo"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "arm_sim:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	n, err := rosnode.Start(rosnode.Options{Name: armsim.NodeName, Args: os.Args[1:], Table: armsim.NodeParameterTable()})
+	if err != nil {
+		return err
+	}
+	defer n.Close()
+	log := n.Logger()
+	cfg, err := armsim.LoadNodeConfig(n.Params)
+	if err != nil {
+		return err
+	}
+	arm, err := armsim.NewFromNodeConfig(cfg)
+	if err != nil {
+		return err
+	}
+	names := arm.Names()
+	_, err = trajectory_msgs_msg.NewJointTrajectorySubscription(n.Node, cfg.TrajectoryTopic, rosnode.SubOpts(armsim.QoSTrajectory),
+		func(msg *trajectory_msgs_msg.JointTrajectory, _ *rclgo.MessageInfo, err error) {
+			if err != nil {
+				return
+			}
+			t, err := rosnode.JointTargetOf(msg)
+			if err == nil {
+				err = arm.WriteJointTarget(t)
+			}
+			if err != nil {
+				log.Warnf("target refused: %v", err)
+			}
+		})
+	if err != nil {
+		return fmt.Errorf("subscribe %s: %w", cfg.TrajectoryTopic, err)
+	}
+	pub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, armsim.TopicJointStates, rosnode.PubOpts(armsim.QoSJointStates))
+	if err != nil {
+		return fmt.Errorf("publisher %s: %w", armsim.TopicJointStates, err)
+	}
+
+	spinDone := make(chan error, 1)
+	go func() { spinDone <- n.Spin(ctx) }()
+	period, err := rate.Hz(cfg.Rate)
+	if err != nil {
+		return err
+	}
+	log.Infof("simulating %d joints %v at %g Hz; targets from %s", len(names), names, cfg.Rate, cfg.TrajectoryTopic)
+	msg := sensor_msgs_msg.NewJointState()
+	msg.Name = names
+	last := time.Now()
+	loopErr := rate.Run(ctx, period, func(t rate.Tick) error {
+		arm.Advance(t.Now.Sub(last))
+		last = t.Now
+		msg.Header = rosnode.Header(n.Now(), "")
+		msg.Position = arm.Positions()
+		return pub.Publish(msg)
+	})
+	if loopErr != nil && !errors.Is(loopErr, context.Canceled) {
+		log.Errorf("simulation loop: %v", loopErr)
+		stop()
+	}
+	<-spinDone
+	v, targets := arm.Violations()
+	log.Infof("arm_sim done: %d targets, %d outside the joint limits", targets, v)
+	return nil
+}

@@ -1,0 +1,272 @@
+//go:build ros2
+
+// Command jog_server is the ROS 2 node of the drag&bot-style jog services:
+// start joint and Cartesian moves, stop, heartbeat (service and topic) and
+// its timeout, in; one joint target per cycle out, as a one-point
+// trajectory_msgs/JointTrajectory for a ros2_control trajectory controller.
+// The arm comes from robot_description (URDF), its joints from
+// joint_states, reference frames from /tf and /tf_static. Every decision is
+// in pkg/jog (node.go, names.go); this file only wires it.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
+	std_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/std_msgs/msg"
+	std_srvs_srv "github.com/telebridge/telebridge/internal/rosmsg/std_srvs/srv"
+	telebridge_interfaces_msg "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
+	telebridge_interfaces_srv "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/srv"
+	tf2_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/tf2_msgs/msg"
+	trajectory_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/trajectory_msgs/msg"
+	"github.com/telebridge/telebridge/internal/rosnode"
+	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/rosparam"
+	"github.com/telebridge/telebridge/pkg/tf"
+	"github.com/tiiuae/rclgo/pkg/rclgo"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "jog_server:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	// Live parameter changes reach the controller once it exists; until
+	// then (start-up) there is nothing to change.
+	var ctrl *jog.Controller
+	n, err := rosnode.Start(rosnode.Options{
+		Name: jog.NodeName, Args: os.Args[1:], Table: jog.NodeParameterTable(),
+		Validate: jog.ValidateUpdate,
+		OnChange: func(u []rosparam.Parameter) {
+			if ctrl != nil {
+				if err := ctrl.ApplyParams(u); err != nil {
+					fmt.Fprintln(os.Stderr, "jog_server: parameter change:", err)
+				}
+			}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	defer n.Close()
+	log := n.Logger()
+	cfg, err := jog.LoadNodeConfig(n.Params)
+	if err != nil {
+		return err
+	}
+	frames, err := tf.New(tf.Config{})
+	if err != nil {
+		return err
+	}
+	if ctrl, err = jog.NewNodeController(cfg, frames); err != nil {
+		return err
+	}
+	chain := ctrl.Chain()
+	joints := jog.NewJointStates(chain.JointNames())
+	out, err := newTrajectoryOutput(n, cfg)
+	if err != nil {
+		return err
+	}
+	runner, err := jog.NewRunner(ctrl, joints, out)
+	if err != nil {
+		return err
+	}
+	if err := subscribe(n, ctrl, joints, frames); err != nil {
+		return err
+	}
+	if err := serve(n, ctrl, runner); err != nil {
+		return err
+	}
+
+	spinDone := make(chan error, 1)
+	go func() { spinDone <- n.Spin(ctx) }()
+	log.Infof("jogging %s -> %s (%d joints) at %g Hz; targets on %s", chain.Base, chain.TipName, chain.DOF(), cfg.Params.UpdateRate, cfg.TrajectoryTopic)
+	// Run ends with a stop: the hold target goes out before the node does.
+	if err := runner.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		log.Errorf("jog loop: %v", err)
+		stop()
+	}
+	if err := <-spinDone; err != nil {
+		log.Errorf("spin: %v", err)
+	}
+	st := runner.Stats()
+	log.Infof("arm told to hold; shutting down (%d targets, %d holds, %d refused joint states)", st.Written, st.Holds, joints.Refused())
+	return nil
+}
+
+// trajectoryOutput publishes joint targets (jog.Output); the runner
+// serialises its calls, so the reused message is safe.
+type trajectoryOutput struct {
+	pub   *trajectory_msgs_msg.JointTrajectoryPublisher
+	msg   *trajectory_msgs_msg.JointTrajectory
+	frame string
+}
+
+func newTrajectoryOutput(n *rosnode.Node, cfg jog.NodeConfig) (*trajectoryOutput, error) {
+	pub, err := trajectory_msgs_msg.NewJointTrajectoryPublisher(n.Node, cfg.TrajectoryTopic, rosnode.PubOpts(jog.QoSTrajectory))
+	if err != nil {
+		return nil, fmt.Errorf("publisher %s: %w", cfg.TrajectoryTopic, err)
+	}
+	return &trajectoryOutput{pub: pub, msg: trajectory_msgs_msg.NewJointTrajectory(), frame: cfg.Params.RobotData.FixedFrame}, nil
+}
+
+func (o *trajectoryOutput) WriteJointTarget(t jog.JointTarget) error {
+	rosnode.JointTrajectory(o.msg, t, o.frame)
+	return o.pub.Publish(o.msg)
+}
+
+// subscribe hands joint states, heartbeats and transforms to the core;
+// the callbacks never block.
+func subscribe(n *rosnode.Node, ctrl *jog.Controller, joints *jog.JointStates, frames *tf.Buffer) error {
+	log := n.Logger()
+	_, err := sensor_msgs_msg.NewJointStateSubscription(n.Node, jog.JointStatesTopic, rosnode.SubOpts(jog.QoSJointStates),
+		func(msg *sensor_msgs_msg.JointState, _ *rclgo.MessageInfo, err error) {
+			if err == nil {
+				// Refused messages are counted by joints.
+				_ = joints.Store(msg.Name, msg.Position, time.Now())
+			}
+		})
+	if err != nil {
+		return fmt.Errorf("subscribe %s: %w", jog.JointStatesTopic, err)
+	}
+	_, err = std_msgs_msg.NewBoolSubscription(n.Node, jog.HeartbeatTopic, rosnode.SubOpts(jog.QoSHeartbeat),
+		func(msg *std_msgs_msg.Bool, _ *rclgo.MessageInfo, err error) {
+			if err == nil {
+				ctrl.HeartbeatMessage(time.Now(), msg.Data)
+			}
+		})
+	if err != nil {
+		return fmt.Errorf("subscribe %s: %w", jog.HeartbeatTopic, err)
+	}
+	feed := func(static bool) func(*tf2_msgs_msg.TFMessage, *rclgo.MessageInfo, error) {
+		return func(msg *tf2_msgs_msg.TFMessage, _ *rclgo.MessageInfo, err error) {
+			if err != nil {
+				return
+			}
+			for i := range msg.Transforms {
+				s := rosnode.TFStamped(&msg.Transforms[i])
+				if static {
+					err = frames.SetStatic(s.Parent, s.Child, s.Transform)
+				} else {
+					err = frames.Set(s)
+				}
+				if err != nil {
+					log.Warnf("transform refused: %v", err)
+				}
+			}
+		}
+	}
+	if _, err = tf2_msgs_msg.NewTFMessageSubscription(n.Node, jog.TFTopic, rosnode.SubOpts(jog.QoSTF), feed(false)); err != nil {
+		return fmt.Errorf("subscribe %s: %w", jog.TFTopic, err)
+	}
+	if _, err = tf2_msgs_msg.NewTFMessageSubscription(n.Node, jog.TFStaticTopic, rosnode.SubOpts(jog.QoSTFStatic), feed(true)); err != nil {
+		return fmt.Errorf("subscribe %s: %w", jog.TFStaticTopic, err)
+	}
+	return nil
+}
+
+func euler(p telebridge_interfaces_msg.EulerPose) jog.EulerPose {
+	return jog.EulerPose{X: p.X, Y: p.Y, Z: p.Z, RZ: p.Rz, RY: p.Ry, RX: p.Rx}
+}
+
+// serve creates the jog services.
+func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
+	opts := rosnode.SrvOpts(jog.QoSServices)
+	log := n.Logger()
+	// reply logs a refusal and sends the response.
+	reply := func(name string, r jog.Response, send func() error) {
+		if !r.Success {
+			log.Warnf("%s refused: %s", name, r.Message)
+		}
+		if err := send(); err != nil {
+			log.Warnf("%s response: %v", name, err)
+		}
+	}
+	trigger := func(name string, act func() jog.Response) error {
+		_, err := std_srvs_srv.NewTriggerService(n.Node, name, opts,
+			func(_ *rclgo.ServiceInfo, _ *std_srvs_srv.Trigger_Request, send std_srvs_srv.TriggerServiceResponseSender) {
+				r := act()
+				resp := std_srvs_srv.NewTrigger_Response()
+				resp.Success, resp.Message = r.Success, r.Message
+				reply(name, r, func() error { return send.SendResponse(resp) })
+			})
+		if err != nil {
+			return fmt.Errorf("service %s: %w", name, err)
+		}
+		return nil
+	}
+	if err := trigger(jog.HeartbeatService, func() jog.Response {
+		ctrl.Heartbeat(time.Now())
+		return jog.ResponseOf(nil)
+	}); err != nil {
+		return err
+	}
+	if err := trigger(jog.StopService, func() jog.Response {
+		held, err := runner.Stop(time.Now())
+		r := jog.ResponseOf(err)
+		if err == nil {
+			r.Message = "stopped: hold target sent"
+			if !held {
+				r.Message = "stopped (no joint state known: no hold target sent)"
+			}
+			log.Infof("%s: %s", jog.StopService, r.Message)
+		}
+		return r
+	}); err != nil {
+		return err
+	}
+	_, err := telebridge_interfaces_srv.NewSetFloatService(n.Node, jog.SetHeartbeatTimeoutService, opts,
+		func(_ *rclgo.ServiceInfo, req *telebridge_interfaces_srv.SetFloat_Request, send telebridge_interfaces_srv.SetFloatServiceResponseSender) {
+			// Through the parameter store, so that the parameter, its event
+			// and the controller agree.
+			res := n.Params.SetParametersAtomically(jog.HeartbeatTimeoutUpdate(req.Data))
+			resp := telebridge_interfaces_srv.NewSetFloat_Response()
+			resp.Success, resp.Message = res.Successful, res.Reason
+			if res.Successful {
+				resp.Message = fmt.Sprintf("heartbeat_timeout %g s", req.Data)
+			}
+			reply(jog.SetHeartbeatTimeoutService, jog.Response{Success: resp.Success, Message: resp.Message},
+				func() error { return send.SendResponse(resp) })
+		})
+	if err != nil {
+		return fmt.Errorf("service %s: %w", jog.SetHeartbeatTimeoutService, err)
+	}
+	_, err = telebridge_interfaces_srv.NewStartJointMoveService(n.Node, jog.StartJointMoveService, opts,
+		func(_ *rclgo.ServiceInfo, req *telebridge_interfaces_srv.StartJointMove_Request, send telebridge_interfaces_srv.StartJointMoveServiceResponseSender) {
+			r := jog.ResponseOf(ctrl.StartJointMove(time.Now(), jog.JointMoveRequest{
+				MoveDelta: req.MoveDelta, JointValues: req.JointValues, Speed: req.Speed,
+			}))
+			resp := telebridge_interfaces_srv.NewStartJointMove_Response()
+			resp.Success, resp.Message = r.Success, r.Message
+			reply(jog.StartJointMoveService, r, func() error { return send.SendResponse(resp) })
+		})
+	if err != nil {
+		return fmt.Errorf("service %s: %w", jog.StartJointMoveService, err)
+	}
+	_, err = telebridge_interfaces_srv.NewStartCartesianMoveService(n.Node, jog.StartCartesianMoveService, opts,
+		func(_ *rclgo.ServiceInfo, req *telebridge_interfaces_srv.StartCartesianMove_Request, send telebridge_interfaces_srv.StartCartesianMoveServiceResponseSender) {
+			r := jog.ResponseOf(ctrl.StartCartesianMove(time.Now(), jog.CartesianMoveRequest{
+				PoseReference: req.PoseReference, MoveDelta: req.MoveDelta, Pose: euler(req.Pose),
+				UseReferenceFrame: req.UseReferenceFrame, ReferenceFrame: euler(req.ReferenceFrame), Speed: req.Speed,
+			}))
+			resp := telebridge_interfaces_srv.NewStartCartesianMove_Response()
+			resp.Success, resp.Message = r.Success, r.Message
+			reply(jog.StartCartesianMoveService, r, func() error { return send.SendResponse(resp) })
+		})
+	if err != nil {
+		return fmt.Errorf("service %s: %w", jog.StartCartesianMoveService, err)
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package armsim
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/kinematics"
+	"github.com/telebridge/telebridge/pkg/qos"
+	"github.com/telebridge/telebridge/pkg/rosparam"
+)
+
+// Names of the arm_sim ROS 2 node, which stands in for an arm and its
+// trajectory controller: it follows the one-point JointTrajectory
+// messages of jog_server and publishes the simulated joint states.
+const (
+	NodeName = "arm_sim"
+	// TopicJointStates is where the simulated joints go
+	// (sensor_msgs/msg/JointState: name, position [rad or m], velocity).
+	TopicJointStates = jog.JointStatesTopic
+)
+
+// QoS of arm_sim: joint states reliable (any subscriber matches, as from
+// joint_state_broadcaster); targets subscribed as jog_server publishes them.
+var (
+	QoSJointStates = qos.Default
+	QoSTrajectory  = jog.QoSTrajectory
+)
+
+// NodeConfig configures arm_sim.
+type NodeConfig struct {
+	// RobotDescription is the arm's URDF: joint names, limits and
+	// velocity limits come from it. Required.
+	RobotDescription string
+	// Base and Tip bound the chain in the URDF; empty: the root link and
+	// the end of the longest chain. Defaults empty.
+	Base, Tip string
+	// Rate is the simulation and joint_states rate [Hz]. Default 50.
+	Rate float64
+	// Initial are the start positions [rad or m], one per joint; empty:
+	// the middle of each joint's limits (0 for continuous joints).
+	Initial []float64
+	// DefaultVelocity is the speed of joints whose URDF gives none
+	// [rad/s or m/s]. Default 0.5.
+	DefaultVelocity float64
+	// TrajectoryTopic is where the targets come from. Default
+	// jog.TrajectoryTopic.
+	TrajectoryTopic string
+}
+
+// DefaultNodeConfig returns arm_sim's defaults (no URDF).
+func DefaultNodeConfig() NodeConfig {
+	return NodeConfig{Rate: 50, DefaultVelocity: 0.5, TrajectoryTopic: jog.TrajectoryTopic}
+}
+
+// NodeBindings is arm_sim's parameter table, all read-only (the arm is
+// made once at start-up).
+func NodeBindings() rosparam.Bindings[NodeConfig] {
+	return rosparam.Bindings[NodeConfig]{
+		rosparam.BindString(jog.ParamRobotDescription, "URDF of the simulated arm", func(c *NodeConfig) *string { return &c.RobotDescription }, rosparam.ReadOnly()),
+		rosparam.BindString("base_link", "first link of the simulated chain (empty: the URDF's root)", func(c *NodeConfig) *string { return &c.Base }, rosparam.ReadOnly()),
+		rosparam.BindString("tip_link", "last link of the simulated chain (empty: the end of the longest chain)", func(c *NodeConfig) *string { return &c.Tip }, rosparam.ReadOnly()),
+		rosparam.BindDouble("rate", "Hz", "simulation and joint_states rate", func(c *NodeConfig) *float64 { return &c.Rate }, rosparam.Within(1, 1000), rosparam.ReadOnly()),
+		rosparam.BindDoubles("initial_positions", "rad or m", "start position of each joint (empty: the middle of its limits)", func(c *NodeConfig) *[]float64 { return &c.Initial }, rosparam.ReadOnly()),
+		rosparam.BindDouble("default_velocity", "rad/s or m/s", "speed limit of joints whose URDF gives none", func(c *NodeConfig) *float64 { return &c.DefaultVelocity }, rosparam.Within(0.001, 100), rosparam.ReadOnly()),
+		rosparam.BindString(jog.ParamTrajectoryTopic, "topic of the joint targets (trajectory_msgs/JointTrajectory)", func(c *NodeConfig) *string { return &c.TrajectoryTopic }, rosparam.ReadOnly()),
+	}
+}
+
+// NodeParameterTable returns arm_sim's declarations with their defaults.
+func NodeParameterTable() rosparam.Table { return NodeBindings().Table(DefaultNodeConfig()) }
+
+// LoadNodeConfig builds arm_sim's configuration from its parameters.
+func LoadNodeConfig(s *rosparam.Store) (NodeConfig, error) {
+	c := DefaultNodeConfig()
+	if err := NodeBindings().Load(&c, s); err != nil {
+		return NodeConfig{}, fmt.Errorf("armsim: node parameters: %w", err)
+	}
+	if c.RobotDescription == "" {
+		return NodeConfig{}, errors.New("armsim: node parameters: no robot_description (give the URDF as a string)")
+	}
+	if c.TrajectoryTopic == "" {
+		return NodeConfig{}, errors.New("armsim: node parameters: empty trajectory_topic")
+	}
+	return c, nil
+}
+
+// NewFromNodeConfig returns the simulated arm of a node configuration,
+// its clock starting at the wall clock's now (Run follows it).
+func NewFromNodeConfig(c NodeConfig) (*Arm, error) {
+	chain, err := kinematics.ParseURDFString(c.RobotDescription, c.Base, c.Tip)
+	if err != nil {
+		return nil, fmt.Errorf("armsim: robot_description: %w", err)
+	}
+	cfg := FromChain(chain, c.DefaultVelocity)
+	cfg.Initial = c.Initial
+	if len(cfg.Initial) == 0 {
+		cfg.Initial = make([]float64, chain.DOF())
+		for i, j := range chain.Joints {
+			if j.Type != kinematics.Continuous {
+				cfg.Initial[i] = (j.Lower + j.Upper) / 2
+			}
+		}
+	}
+	return New(cfg)
+}

@@ -1,0 +1,70 @@
+package armsim_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/telebridge/telebridge/pkg/armsim"
+	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/rosparam"
+)
+
+func nodeStore(t *testing.T, yaml string) *rosparam.Store {
+	t.Helper()
+	var ov rosparam.Overrides
+	if yaml != "" {
+		if err := ov.AddYAML([]byte("arm_sim:\n  ros__parameters:\n" + yaml)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := rosparam.New(rosparam.Config{Node: "/arm_sim", Table: armsim.NodeParameterTable(), Overrides: &ov})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestNodeConfig(t *testing.T) {
+	if err := armsim.NodeParameterTable().Check(); err != nil {
+		t.Fatal(err)
+	}
+	urdf, err := os.ReadFile("../kinematics/testdata/ur5_like.urdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted := `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(string(urdf)) + `"`
+	cfg, err := armsim.LoadNodeConfig(nodeStore(t, "    robot_description: "+quoted+"\n    rate: 100.0\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Rate != 100 || cfg.TrajectoryTopic != jog.TrajectoryTopic || cfg.DefaultVelocity != 0.5 {
+		t.Fatalf("config %+v", cfg)
+	}
+	arm, err := armsim.NewFromNodeConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ur5_like: six joints with limits symmetric about 0; the start is
+	// the middle of the limits.
+	if q := arm.Positions(); len(q) != 6 || q[0] != 0 || q[2] != 0 || q[5] != 0 {
+		t.Fatalf("start %v, want six zeros", q)
+	}
+	if names := arm.Names(); len(names) != 6 || names[0] != "shoulder_pan_joint" {
+		t.Fatalf("names %v", names)
+	}
+	cfg.Initial = []float64{0.1, -1, 1, 0, 0, 0}
+	if arm, err = armsim.NewFromNodeConfig(cfg); err != nil || arm.Positions()[1] != -1 {
+		t.Fatalf("initial positions not taken: %v %v", arm.Positions(), err)
+	}
+	cfg.Initial = []float64{0.1}
+	if _, err := armsim.NewFromNodeConfig(cfg); err == nil {
+		t.Fatal("one initial position for six joints accepted")
+	}
+	if _, err := armsim.LoadNodeConfig(nodeStore(t, "")); err == nil || !strings.Contains(err.Error(), "robot_description") {
+		t.Fatalf("no URDF: %v", err)
+	}
+	if r := nodeStore(t, "").SetParameters([]rosparam.Parameter{{Name: "rate", Value: rosparam.Double(10)}}); r[0].Successful {
+		t.Fatal("read-only rate was set")
+	}
+}

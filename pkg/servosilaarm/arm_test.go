@@ -1,0 +1,287 @@
+package servosilaarm_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/kinematics"
+	"github.com/telebridge/telebridge/pkg/servosila"
+	"github.com/telebridge/telebridge/pkg/servosilaarm"
+	"github.com/telebridge/telebridge/pkg/servosilasim"
+)
+
+// tolerance is the arm controller's arrival band [rad], and so jog's goal
+// tolerance.
+const tolerance = 0.005
+
+// rig is the Servosila simulator and a driver talking over loopback UDP,
+// with the adapter on the driver.
+type rig struct {
+	sim *servosilasim.Sim
+	drv *servosila.Driver
+	arm *servosilaarm.Arm
+}
+
+func startRig(t testing.TB, initial [servosila.NumJoints]float64) *rig {
+	t.Helper()
+	sim, err := servosilasim.New(servosilasim.Config{TelemetryRate: 50, PhysicsRate: 200, Initial: initial})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	simDone, drvDone := make(chan error, 1), make(chan error, 1)
+	go func() { simDone <- sim.Run(ctx) }()
+	drv, err := servosila.New(servosila.Config{
+		Robot: sim.Addr().String(), Local: "127.0.0.1:0", SendRate: 50,
+		CommandTimeout: 300 * time.Millisecond,
+		MaxJoint:       [servosila.NumJoints]float64{1, 1, 1, 1, 1, 1},
+		Arm:            servosila.ArmConfig{Gain: 5, Tolerance: tolerance, Timeout: 10 * time.Second},
+	})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	go func() { drvDone <- drv.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-drvDone; err != nil {
+			t.Errorf("driver: %v", err)
+		}
+		if err := <-simDone; err != nil {
+			t.Errorf("simulator: %v", err)
+		}
+	})
+	arm, err := servosilaarm.New(servosilaarm.Config{Driver: drv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{sim: sim, drv: drv, arm: arm}
+	q := make([]float64, 4)
+	r.waitFor(t, "first telemetry", 2*time.Second, func() bool { _, err := arm.JointPositions(q); return err == nil })
+	return r
+}
+
+// waitFor polls cond until it holds or within passes.
+func (r *rig) waitFor(t testing.TB, what string, within time.Duration, cond func() bool) {
+	t.Helper()
+	end := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(end) {
+			t.Fatalf("%s: not within %v; simulator joints %v", what, within, r.sim.State().Joints)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// settle waits until the robot's joints stay within 1e-4 rad for 100 ms
+// (heartbeats going on if beat), and returns where they are.
+func (r *rig) settle(t *testing.T, what string, beat func()) []float64 {
+	t.Helper()
+	var rest []float64
+	prev := r.truth()
+	r.waitFor(t, what, 2*time.Second, func() bool {
+		beat()
+		time.Sleep(100 * time.Millisecond)
+		rest = r.truth()
+		still := maxAbsDiff(rest, prev) < 1e-4
+		prev = rest
+		return still
+	})
+	return rest
+}
+
+func (r *rig) truth() []float64 {
+	j := r.sim.State().Joints
+	return []float64{j[servosila.Waist], j[servosila.Shoulder], j[servosila.Elbow], j[servosila.Neck]}
+}
+
+func chain(t *testing.T) *kinematics.Chain {
+	t.Helper()
+	f, err := os.Open("testdata/servosila_arm.urdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, err := kinematics.ParseURDF(f, "base_link", "camera")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func maxAbsDiff(a, b []float64) float64 {
+	var m float64
+	for i := range a {
+		m = math.Max(m, math.Abs(a[i]-b[i]))
+	}
+	return m
+}
+
+// jogRig runs jog.Runner on the adapter, with heartbeats every 50 ms
+// while beating is true.
+func jogRig(t *testing.T, r *rig) (*jog.Controller, *jog.Runner) {
+	t.Helper()
+	p := jog.DefaultParams()
+	p.RobotData.FixedFrame, p.RobotData.FlangeFrame = "base_link", "camera"
+	ctrl, err := jog.New(jog.Config{Chain: chain(t), Params: &p, GoalTolerance: tolerance})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner, err := jog.NewRunner(ctrl, r.arm, r.arm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- runner.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("runner: %v", err)
+		}
+	})
+	return ctrl, runner
+}
+
+// TestAbsoluteGoalOnTheSimulator: an absolute joint goal sent through
+// jog.Runner and the adapter is reached by the simulated robot.
+func TestAbsoluteGoalOnTheSimulator(t *testing.T) {
+	r := startRig(t, [servosila.NumJoints]float64{})
+	ctrl, _ := jogRig(t, r)
+	goal := []float64{0.4, -0.3, 0.5, 0.2}
+	if err := ctrl.StartJointMove(time.Now(), jog.JointMoveRequest{JointValues: goal, Speed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor(t, "goal reached", 5*time.Second, func() bool {
+		ctrl.Heartbeat(time.Now())
+		return ctrl.Status().Mode == jog.Idle
+	})
+	got := r.truth()
+	if d := maxAbsDiff(got, goal); d > 2*tolerance {
+		t.Fatalf("robot at %v, goal %v: %.4f rad off", got, goal, d)
+	}
+	if s := ctrl.Status(); s.Reason != "goal reached" {
+		t.Fatalf("motion ended by %q", s.Reason)
+	}
+	t.Logf("goal %v reached: robot at %v", goal, got)
+}
+
+// TestStopAndHeartbeatOnTheSimulator: an incremental move runs while
+// heartbeats come, stops when they lapse, and the stop service ends the
+// next one at once; the robot then stays where it stopped.
+func TestStopAndHeartbeatOnTheSimulator(t *testing.T) {
+	r := startRig(t, [servosila.NumJoints]float64{})
+	ctrl, runner := jogRig(t, r)
+	start := r.truth()
+	if err := ctrl.StartJointMove(time.Now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0}, Speed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor(t, "waist moving", 3*time.Second, func() bool {
+		ctrl.Heartbeat(time.Now())
+		return r.truth()[0] > start[0]+0.1
+	})
+	// No more heartbeats: the controller stops within 0.2 s + one cycle.
+	lapse := time.Now()
+	r.waitFor(t, "heartbeat timeout", time.Second, func() bool { return ctrl.Status().Mode == jog.Idle })
+	if s := ctrl.Status(); s.Reason != "heartbeat timeout" || time.Since(lapse) > 400*time.Millisecond {
+		t.Fatalf("ended by %q after %v", s.Reason, time.Since(lapse))
+	}
+	atLapse := r.truth()
+	rest := r.settle(t, "waist at rest", func() {})
+	time.Sleep(300 * time.Millisecond)
+	if d := maxAbsDiff(r.truth(), rest); d > 1e-4 {
+		t.Fatalf("robot moved %.4f rad after settling (no stale motion allowed)", d)
+	}
+	// The hold is the last measured position: the robot ends within a
+	// step of where it was when the timeout was seen.
+	if d := maxAbsDiff(rest, atLapse); d > jog.DefaultParams().StepJoints {
+		t.Fatalf("robot went on %.4f rad after the heartbeat timeout", d)
+	}
+
+	// Stop: immediate, although heartbeats go on.
+	if err := ctrl.StartJointMove(time.Now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{0, 0, -1, 0}, Speed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	r.waitFor(t, "elbow moving", 3*time.Second, func() bool {
+		ctrl.Heartbeat(time.Now())
+		return r.truth()[2] < rest[2]-0.1
+	})
+	held, err := runner.Stop(time.Now())
+	if err != nil || !held {
+		t.Fatalf("stop: held %v, %v", held, err)
+	}
+	atStop := r.truth()
+	beat := func() { ctrl.Heartbeat(time.Now()) }
+	stopped := r.settle(t, "elbow at rest", beat)
+	for range 10 {
+		beat()
+		time.Sleep(30 * time.Millisecond)
+	}
+	if d := maxAbsDiff(r.truth(), stopped); d > 1e-4 {
+		t.Fatalf("robot moved %.4f rad after the stop although heartbeats went on", d)
+	}
+	if d := maxAbsDiff(stopped, atStop); d > 0.05 {
+		t.Fatalf("robot went on %.4f rad after the stop", d)
+	}
+	t.Logf("waist jogged %.3f -> %.3f rad (%.4f rad after the timeout was seen); elbow stopped at %.3f rad (%.4f rad after the stop)",
+		start[0], rest[0], rest[0]-atLapse[0], stopped[2], stopped[2]-atStop[2])
+}
+
+func TestRefusedTargets(t *testing.T) {
+	r := startRig(t, [servosila.NumJoints]float64{0.1, 0.2, 0.3, 0.4})
+	names := r.arm.JointNames()
+	for _, tc := range []struct {
+		name string
+		t    jog.JointTarget
+	}{
+		{"short", jog.JointTarget{JointNames: names[:3], Positions: []float64{0, 0, 0}}},
+		{"wrong order", jog.JointTarget{JointNames: []string{"shoulder", "waist", "elbow", "neck"}, Positions: make([]float64, 4)}},
+		{"NaN", jog.JointTarget{JointNames: names, Positions: []float64{0, math.NaN(), 0, 0}}},
+	} {
+		if err := r.arm.WriteJointTarget(tc.t); !errors.Is(err, servosilaarm.ErrTarget) {
+			t.Errorf("%s: %v, want ErrTarget", tc.name, err)
+		}
+	}
+	// Beyond the driver's limits (default +-pi): refused by the driver.
+	if err := r.arm.WriteJointTarget(jog.JointTarget{JointNames: names, Positions: []float64{4, 0, 0, 0}}); err == nil {
+		t.Error("a waist target of 4 rad was accepted")
+	}
+	q := make([]float64, 4)
+	if _, err := r.arm.JointPositions(q); err != nil || maxAbsDiff(q, []float64{0.1, 0.2, 0.3, 0.4}) > 1e-3 {
+		t.Fatalf("joint positions %v (%v), want the simulator's initial 0.1 0.2 0.3 0.4", q, err)
+	}
+	if n := testing.AllocsPerRun(50, func() { _, _ = r.arm.JointPositions(q) }); n != 0 {
+		t.Fatalf("%v allocations per JointPositions", n)
+	}
+}
+
+func TestNewRefuses(t *testing.T) {
+	r := startRig(t, [servosila.NumJoints]float64{})
+	for _, joints := range [][]string{{"waist", "waist"}, {"flippers"}, {"wrist"}} {
+		if _, err := servosilaarm.New(servosilaarm.Config{Driver: r.drv, Joints: joints}); err == nil {
+			t.Errorf("joints %v accepted", joints)
+		}
+	}
+	if _, err := servosilaarm.New(servosilaarm.Config{}); err == nil {
+		t.Error("no driver accepted")
+	}
+}
+
+// BenchmarkJointPositions reads the arm's joints from the driver's latest
+// telemetry (the jog loop does it every cycle), with the simulator
+// sending telemetry at 50 Hz.
+func BenchmarkJointPositions(b *testing.B) {
+	r := startRig(b, [servosila.NumJoints]float64{0.1, 0.2, 0.3, 0.4})
+	q := make([]float64, 4)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.arm.JointPositions(q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

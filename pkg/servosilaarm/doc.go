@@ -1,0 +1,17 @@
+// Package servosilaarm drives the arm of a Servosila Engineer from the jog
+// logic: Arm implements jog.Arm (jog.JointSource and jog.Output) on a
+// running servosila.Driver, so that jog.Runner moves the robot's waist,
+// shoulder, elbow and neck without ROS.
+//
+// Joint positions come from the driver's latest telemetry [rad]; each
+// joint target becomes a position target of the driver's arm controller
+// (servosila.Driver.SetJointTarget), which moves the joint proportionally
+// to its error, clamped to the joint's maximum velocity. A target's
+// TimeFromStart is therefore not honoured: the robot's own speed limits
+// (servosila.Config.MaxJoint) set the pace, and the joint counts as
+// arrived within servosila.ArmConfig.Tolerance, so a jog absolute goal
+// needs jog.Config.GoalTolerance of at least that tolerance.
+//
+// An Arm is safe for concurrent use; it owns nothing (the caller runs and
+// closes the driver).
+package servosilaarm

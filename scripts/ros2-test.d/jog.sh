@@ -1,0 +1,334 @@
+# Jog stack (sourced by ros2-test.sh): jog_server driving the simulated arm,
+# launched with `ros2 launch telebridge jog.launch.py sim:=true` (the
+# ur5_like arm, starting at 0.2 -1.4 1.6 -1.8 -1.57 0.3 rad). arm_sim's
+# joint_states are the simulation's truth: every motion check reads them,
+# recorded with their header stamps (arm_sim's wall clock, the clock `date`
+# reads here).
+
+launch jog jog.launch.py sim:=true
+
+# jg_record SECONDS FILE: records joint_states as CSV lines (stamp sec,
+# nanosec, frame, names..., positions...).
+jg_record() {
+	PYTHONUNBUFFERED=1 timeout -s INT "$1" ros2 topic echo --csv /joint_states sensor_msgs/msg/JointState >"$2" 2>/dev/null || true
+}
+# jg_now: the wall clock [s].
+jg_now() { date +%s.%N; }
+# jg_last FILE: the last recorded positions, space-separated.
+jg_last() {
+	awk -F, 'NF > 3 { n = (NF - 5) / 2; s = ""; for (i = 4 + n; i < 4 + 2 * n; i++) s = s " " $i; last = s } END { print substr(last, 2) }' "$1"
+}
+# jg_motion FILE T: when the positions last changed (by more than 1e-9 rad
+# from one message to the next) relative to T [s], how much they moved in
+# the 0.3 s before T, and how many messages came; "none" without changes.
+jg_motion() {
+	awk -F, -v t="$2" '
+		NF > 3 {
+			n = (NF - 5) / 2; ts = $1 + $2 / 1e9; moved = 0
+			for (i = 4 + n; i < 4 + 2 * n; i++) {
+				if (seen && ($i - prev[i] > 1e-9 || prev[i] - $i > 1e-9)) moved = 1
+				if (seen && ts > t - 0.3 && ts <= t) { d = $i - prev[i]; before += d < 0 ? -d : d }
+				prev[i] = $i
+			}
+			if (moved) last = ts
+			seen = 1; count++
+		}
+		END { if (last == "") print "none", before + 0, count + 0; else printf "%.3f %.4f %d\n", last - t, before, count }' "$1"
+}
+# jg_near A B TOL: every element of the space-separated lists A and B
+# within TOL.
+jg_near() {
+	awk -v a="$1" -v b="$2" -v tol="$3" 'BEGIN { n = split(a, x, " "); m = split(b, y, " "); if (n != m || n == 0) exit 1
+		for (i = 1; i <= n; i++) { d = x[i] - y[i]; if (d > tol || -d > tol) exit 1 } }'
+}
+jg_le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
+jg_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
+# (grep without -q: with pipefail, an early exit of grep would fail tee.)
+# jg_joint_move DELTA VALUES: calls the start-joint-move service; succeeds
+# if the server accepted the request.
+jg_joint_move() {
+	ros2 service call /remotecontrol_start_move_joints telebridge_interfaces/srv/StartJointMove \
+		"{move_delta: $1, joint_values: [$2], speed: 1.0}" | tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null
+}
+jg_stop() {
+	ros2 service call /remotecontrol_stop_move std_srvs/srv/Trigger | tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null
+}
+# Heartbeats on the topic at 20 Hz (every 50 ms, well inside 0.2 s).
+jg_beats_start() {
+	ros2 topic pub -r 20 /heartbeat std_msgs/msg/Bool "{data: true}" >/dev/null 2>&1 &
+	jg_beats=$!
+	sleep 2 # discovery: heartbeats must flow before a move starts
+}
+jg_beats_stop() {
+	kill -TERM "$jg_beats" 2>/dev/null || true
+	wait "$jg_beats" 2>/dev/null || true
+}
+
+check "jog: jog_server and arm_sim come up" \
+	within 30 bash -c 'ros2 node list 2>/dev/null | grep -qx /jog_server && ros2 node list 2>/dev/null | grep -qx /arm_sim'
+check "jog: the jog services are offered" \
+	within 15 bash -c 'ros2 service list | grep -qx /remotecontrol_start_move_joints && ros2 service list | grep -qx /remotecontrol_start_move_cartesian &&
+		ros2 service list | grep -qx /remotecontrol_stop_move && ros2 service list | grep -qx /dnb_remote_robot_control/heartbeat &&
+		ros2 service list | grep -qx /dnb_remote_robot_control/set_heartbeat_timeout'
+check "jog: ros2 param list shows the drag&bot table" \
+	bash -c 'ros2 param list /jog_server | grep -q step_translation_factor && ros2 param list /jog_server | grep -q robot_data.flange_frame'
+check "jog: ros2 param get reads the launch's value and a default" \
+	bash -c 'ros2 param get /jog_server robot_data.flange_frame | grep -q "String value is: tool0" &&
+		ros2 param get /jog_server heartbeat_timeout | grep -q "Double value is: 0.2"'
+check "jog: ros2 param set changes a live parameter (step_joints)" \
+	bash -c 'ros2 param set /jog_server step_joints 0.25 | grep -q "Set parameter successful" &&
+		ros2 param get /jog_server step_joints | grep -q "Double value is: 0.25"'
+check "jog: ros2 param set refuses a read-only one (update_rate)" \
+	bash -c 'ros2 param set /jog_server update_rate 50.0 2>&1 | grep -q "read-only"'
+jg_set_timeout() {
+	ros2 service call /dnb_remote_robot_control/set_heartbeat_timeout telebridge_interfaces/srv/SetFloat "{data: $1}" | grep -q 'success=True' &&
+		ros2 param get /jog_server heartbeat_timeout | grep -q "Double value is: $1"
+}
+check "jog: set_heartbeat_timeout changes heartbeat_timeout live (0.5 s, then back to 0.2 s)" \
+	bash -c "$(declare -f jg_set_timeout); jg_set_timeout 0.5 && jg_set_timeout 0.2"
+check "jog: a malformed request (5 values for 6 joints) is refused" \
+	bash -c 'ros2 service call /remotecontrol_start_move_joints telebridge_interfaces/srv/StartJointMove "{move_delta: true, joint_values: [1,0,0,0,0], speed: 1.0}" | grep -q "success=False"'
+check "jog: arm_sim publishes joint_states" \
+	bash -c 'timeout 10 ros2 topic echo --once /joint_states sensor_msgs/msg/JointState | grep -q shoulder_pan_joint'
+
+# An incremental joint move kept alive by heartbeats on the topic moves
+# the arm at joints_delta_velocity (5 % of 3.15 rad/s: 0.1575 rad/s).
+jg_incremental() {
+	local rec="$logs/jog-incremental.csv" before after
+	jg_record 1.5 "$rec"
+	before=$(jg_last "$rec")
+	jg_beats_start
+	jg_joint_move true "1,0,0,0,0,0" || { jg_beats_stop; return 1; }
+	sleep 2
+	jg_record 1.5 "$rec"
+	after=$(jg_last "$rec")
+	echo "joints before: $before"
+	echo "joints after about 3 s of heartbeats: $after" | tee -a "$logs/jog-figures.txt"
+	# joint 1 advanced, the others did not move
+	jg_gt "$(echo "$after" | cut -d' ' -f1)" "$(awk -v b="$(echo "$before" | cut -d' ' -f1)" 'BEGIN { print b + 0.2 }')" &&
+		jg_near "$(echo "$before" | cut -d' ' -f2-)" "$(echo "$after" | cut -d' ' -f2-)" 1e-6
+}
+check "jog: heartbeats on /heartbeat and an incremental joint move move arm_sim's joint_states" jg_incremental
+
+# The heartbeats stop while the arm moves: the motion must end within
+# heartbeat_timeout (0.2 s) plus one cycle (0.05 s) of the last heartbeat,
+# which left at most 0.05 s before the publisher was stopped. The hold
+# target that ends it is the last measured position, to be reached in one
+# period, so arm_sim settles (a few mrad back) within 0.05 s more: the
+# bound from the stop of the heartbeats is 0.35 s.
+jg_lapse() {
+	local rec="$logs/jog-lapse.csv" t m
+	jg_record 4 "$rec" &
+	local recorder=$!
+	sleep 2
+	t=$(jg_now)
+	jg_beats_stop
+	wait "$recorder"
+	m=$(jg_motion "$rec" "$t")
+	echo "last change of the joints $(echo "$m" | cut -d' ' -f1) s after the heartbeats stopped; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before; $(echo "$m" | cut -d' ' -f3) messages" | tee -a "$logs/jog-figures.txt"
+	set -- $m
+	[ "$1" != none ] && jg_gt "$2" 0.01 && jg_le "$1" 0.35
+}
+check "jog: without heartbeats the motion stops within the timeout plus one cycle" jg_lapse
+
+jg_quiet() {
+	local rec="$logs/jog-quiet.csv" m
+	jg_record 1.5 "$rec"
+	m=$(jg_motion "$rec" 0)
+	echo "after the lapse: $m"
+	[ "$(echo "$m" | cut -d' ' -f1)" = none ]
+}
+check "jog: after the lapse the arm stays still (no stale motion)" jg_quiet
+
+# The heartbeat service keeps a motion alive as the topic does.
+jg_service_beats() {
+	local rec="$logs/jog-service.csv" before after
+	ros2 service call -r 20 /dnb_remote_robot_control/heartbeat std_srvs/srv/Trigger >"$logs/jog-heartbeat-service.log" 2>&1 &
+	local beats=$!
+	sleep 2
+	jg_record 1.5 "$rec"
+	before=$(jg_last "$rec")
+	jg_joint_move true "0,0,0,0,0,-1" || { kill -TERM "$beats"; return 1; }
+	sleep 2
+	jg_record 1.5 "$rec"
+	after=$(jg_last "$rec")
+	kill -TERM "$beats" 2>/dev/null
+	wait "$beats" 2>/dev/null
+	echo "wrist_3 $(echo "$before" | cut -d' ' -f6) -> $(echo "$after" | cut -d' ' -f6) rad with heartbeats from the service" | tee -a "$logs/jog-figures.txt"
+	grep -q 'success=True' "$logs/jog-heartbeat-service.log" &&
+		jg_gt "$(echo "$before" | cut -d' ' -f6)" "$(awk -v a="$(echo "$after" | cut -d' ' -f6)" 'BEGIN { print a + 0.2 }')"
+}
+check "jog: heartbeats from the heartbeat service keep an incremental move going" jg_service_beats
+
+# The stop service ends a motion at once, although heartbeats go on. The
+# time is taken from jog_server's log line of the stop (its wall clock
+# stamp), since `ros2 service call` itself takes a second to start and
+# exit: the hold target goes out while the call is served, and arm_sim
+# settles on it within one period (0.05 s) and its own 20 ms tick; bound
+# 0.1 s.
+jg_stop_now() {
+	local rec="$logs/jog-stop.csv" t m
+	jg_beats_start
+	jg_joint_move true "0,0,-1,0,0,0" || { jg_beats_stop; return 1; }
+	jg_record 5 "$rec" &
+	local recorder=$!
+	sleep 2.5
+	jg_stop || { jg_beats_stop; return 1; }
+	wait "$recorder"
+	jg_beats_stop
+	t=$(grep -a 'remotecontrol_stop_move: stopped' "$logs/jog.log" | tail -n 1 | sed -n 's/.*\] \[\([0-9]*\.[0-9]*\)\] \[jog_server\].*/\1/p')
+	[ -n "$t" ] || { echo "no stop in the jog_server log"; return 1; }
+	m=$(jg_motion "$rec" "$t")
+	echo "last change of the joints $(echo "$m" | cut -d' ' -f1) s after jog_server served the stop; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before; heartbeats still running" | tee -a "$logs/jog-figures.txt"
+	set -- $m
+	[ "$1" != none ] && jg_gt "$2" 0.01 && jg_le "$1" 0.1
+}
+check "jog: the stop service stops the arm immediately" jg_stop_now
+
+# An absolute joint goal is reached within 1e-3 rad (the server's
+# tolerance) plus 1e-3 for arm_sim's last step.
+jg_goal() {
+	local goal="0.5 -1.3 1.45 -1.7 -1.5 0.4" rec="$logs/jog-goal.csv" got
+	jg_beats_start
+	jg_joint_move false "$(echo "$goal" | tr ' ' ,)" || { jg_beats_stop; return 1; }
+	local end=$((SECONDS + 20))
+	while [ $SECONDS -lt $end ]; do
+		jg_record 1.5 "$rec"
+		got=$(jg_last "$rec")
+		jg_near "$got" "$goal" 2e-3 && break
+	done
+	jg_beats_stop
+	echo "goal:   $goal"
+	echo "joints: $got" | tee -a "$logs/jog-figures.txt"
+	jg_near "$got" "$goal" 2e-3
+}
+check "jog: an absolute joint goal is reached within tolerance" jg_goal
+
+# Cartesian checks need the tool pose of arm_sim's joints: forward
+# kinematics by `telebridge kin fk` on the same URDF (base_link -> tool0).
+jg_urdf=$(ros2 pkg prefix telebridge)/share/telebridge/launch/urdf/ur5_like.urdf
+jg_fk() {
+	"$logs/telebridge" kin fk --urdf "$jg_urdf" --base base_link --tip tool0 --joints "$(echo "$1" | tr ' ' ,)" |
+		/usr/bin/python3 -c 'import json, sys; p = json.load(sys.stdin); print(" ".join(repr(v) for v in p["xyz"] + p["rzyx"]))'
+}
+# jg_settled FILE: the last positions once two recordings agree within 1e-6.
+jg_wait_still() {
+	local rec=$1 prev="" got end=$((SECONDS + 30))
+	while [ $SECONDS -lt $end ]; do
+		jg_record 1.5 "$rec"
+		got=$(jg_last "$rec")
+		[ -n "$prev" ] && jg_near "$got" "$prev" 1e-6 && break
+		prev=$got
+	done
+	echo "$got"
+}
+# jg_reach GOAL FILE: the tool pose once within 3 mm of GOAL's position
+# (or after 25 s).
+jg_reach() {
+	local got end=$((SECONDS + 25))
+	while [ $SECONDS -lt $end ]; do
+		jg_record 1.5 "$2"
+		got=$(jg_fk "$(jg_last "$2")")
+		jg_near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$1" | cut -d' ' -f1-3)" 3e-3 && break
+	done
+	echo "$got"
+}
+check "jog: telebridge builds (forward kinematics for the Cartesian checks)" \
+	bash -c "cd '$repo' && go build -o '$logs/telebridge' ./cmd/telebridge"
+
+# An absolute Cartesian goal (pose_reference empty: the world frame, which
+# nobody publishes on tf, so it is the base) 5 cm / 3 cm / -4 cm away from
+# the tool, same orientation, is reached: the FK of the final joints is
+# within 3 mm and 0.005 rad of it.
+jg_cartesian_goal() {
+	local rec="$logs/jog-cartesian.csv" q pose goal got
+	q=$(jg_wait_still "$rec")
+	pose=$(jg_fk "$q") || return 1
+	goal=$(echo "$pose" | awk '{ printf "%.6f %.6f %.6f %.6f %.6f %.6f", $1 + 0.05, $2 + 0.03, $3 - 0.04, $4, $5, $6 }')
+	set -- $goal
+	jg_beats_start
+	ros2 service call /remotecontrol_start_move_cartesian telebridge_interfaces/srv/StartCartesianMove \
+		"{pose_reference: '', move_delta: false, pose: {x: $1, y: $2, z: $3, rz: $4, ry: $5, rx: $6}, speed: 1.0}" |
+		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { jg_beats_stop; return 1; }
+	got=$(jg_reach "$goal" "$rec")
+	jg_beats_stop
+	echo "tool before: $pose" | tee -a "$logs/jog-figures.txt"
+	echo "goal:        $goal" | tee -a "$logs/jog-figures.txt"
+	echo "tool after:  $got" | tee -a "$logs/jog-figures.txt"
+	jg_near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$goal" | cut -d' ' -f1-3)" 3e-3 &&
+		jg_near "$(echo "$got" | cut -d' ' -f4-6)" "$(echo "$goal" | cut -d' ' -f4-6)" 5e-3
+}
+check "jog: an absolute Cartesian goal is reached within 3 mm (FK of arm_sim's joints)" jg_cartesian_goal
+
+# An incremental Cartesian move up (+z in the world frame, which turns the
+# tool about its own point) raises the tool and keeps x, y within 5 mm.
+jg_cartesian_up() {
+	local rec="$logs/jog-up.csv" before after
+	before=$(jg_fk "$(jg_wait_still "$rec")")
+	jg_beats_start
+	ros2 service call /remotecontrol_start_move_cartesian telebridge_interfaces/srv/StartCartesianMove \
+		"{pose_reference: '', move_delta: true, pose: {z: 1.0}, speed: 1.0}" |
+		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { jg_beats_stop; return 1; }
+	sleep 3
+	jg_beats_stop
+	after=$(jg_fk "$(jg_wait_still "$rec")")
+	echo "tool before the move up: $before" | tee -a "$logs/jog-figures.txt"
+	echo "tool after the move up:  $after" | tee -a "$logs/jog-figures.txt"
+	jg_gt "$(echo "$after" | cut -d' ' -f3)" "$(awk -v z="$(echo "$before" | cut -d' ' -f3)" 'BEGIN { print z + 0.02 }')" &&
+		jg_near "$(echo "$after" | cut -d' ' -f1-2)" "$(echo "$before" | cut -d' ' -f1-2)" 5e-3
+}
+check "jog: an incremental Cartesian move up raises the tool (x, y kept within 5 mm)" jg_cartesian_up
+
+# A goal in a tf frame: frame A is published on /tf_static (base_link ->
+# A = (0.1, 0, 0.05), as a static broadcaster would), and the request adds
+# the extra reference frame (-0.05, 0, 0.02) on A: the drag&bot rule puts
+# the goal at T_base_A * extra * pose. The pose is chosen so that the tool
+# goes 3 cm back, 2 cm left and 3 cm up; FK of the result within 3 mm.
+jg_tf_goal() {
+	local rec="$logs/jog-tf.csv" pose goal req got
+	ros2 topic pub --qos-durability transient_local --qos-reliability reliable -r 1 /tf_static tf2_msgs/msg/TFMessage \
+		"{transforms: [{header: {frame_id: base_link}, child_frame_id: A, transform: {translation: {x: 0.1, y: 0.0, z: 0.05}, rotation: {w: 1.0}}}]}" >/dev/null 2>&1 &
+	local tfpub=$!
+	pose=$(jg_fk "$(jg_wait_still "$rec")")
+	goal=$(echo "$pose" | awk '{ printf "%.6f %.6f %.6f %.6f %.6f %.6f", $1 - 0.03, $2 + 0.02, $3 + 0.03, $4, $5, $6 }')
+	req=$(echo "$goal" | awk '{ printf "%.6f %.6f %.6f %.6f %.6f %.6f", $1 - 0.1 + 0.05, $2, $3 - 0.05 - 0.02, $4, $5, $6 }')
+	set -- $req
+	jg_beats_start
+	ros2 service call /remotecontrol_start_move_cartesian telebridge_interfaces/srv/StartCartesianMove \
+		"{pose_reference: A, move_delta: false, pose: {x: $1, y: $2, z: $3, rz: $4, ry: $5, rx: $6}, use_reference_frame: true, reference_frame: {x: -0.05, z: 0.02}, speed: 1.0}" |
+		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { jg_beats_stop; kill -TERM "$tfpub"; return 1; }
+	got=$(jg_reach "$goal" "$rec")
+	jg_beats_stop
+	kill -TERM "$tfpub" 2>/dev/null
+	wait "$tfpub" 2>/dev/null
+	echo "goal in A + extra frame: request $req -> expected tool $goal; tool at $got" | tee -a "$logs/jog-figures.txt"
+	jg_near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$goal" | cut -d' ' -f1-3)" 3e-3
+}
+check "jog: a Cartesian goal in a /tf_static frame plus an extra reference frame is reached" jg_tf_goal
+
+# SIGTERM to jog_server during a motion: the node sends the hold target
+# before it exits, so the arm stops at once instead of running on to the
+# last target (one step, 0.2 rad, ahead: over a second at 0.16 rad/s).
+jg_sigterm() {
+	local rec="$logs/jog-sigterm.csv" pid t m
+	pid=$(sed -n 's/.*\[jog_server-1\]: process started with pid \[\([0-9]*\)\].*/\1/p' "$logs/jog.log" | head -n 1)
+	[ -n "$pid" ] || { echo "no jog_server pid in the launch log"; return 1; }
+	jg_beats_start
+	jg_joint_move true "-1,0,0,0,0,0" || { jg_beats_stop; return 1; }
+	jg_record 4 "$rec" &
+	local recorder=$!
+	sleep 2.5
+	t=$(jg_now)
+	kill -TERM "$pid"
+	wait "$recorder"
+	jg_beats_stop
+	m=$(jg_motion "$rec" "$t")
+	echo "SIGTERM to jog_server: last change of the joints $(echo "$m" | cut -d' ' -f1) s after it; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before" | tee -a "$logs/jog-figures.txt"
+	set -- $m
+	grep -aq 'arm told to hold' "$logs/jog.log" && [ "$1" != none ] && jg_gt "$2" 0.01 && jg_le "$1" 0.1
+}
+check "jog: SIGTERM to jog_server during a motion holds the arm before the node exits" jg_sigterm
+
+stop_launch
+# The measured figures, also for passing checks.
+[ -f "$logs/jog-figures.txt" ] && sed 's/^/ros2-test: jog: /' "$logs/jog-figures.txt"
