@@ -42,7 +42,6 @@ jg_near() {
 		for (i = 1; i <= n; i++) { d = x[i] - y[i]; if (d > tol || -d > tol) exit 1 } }'
 }
 jg_le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
-jg_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
 # (grep without -q: with pipefail, an early exit of grep would fail tee.)
 # jg_joint_move DELTA VALUES: calls the start-joint-move service; succeeds
 # if the server accepted the request.
@@ -105,7 +104,7 @@ jg_incremental() {
 	echo "joints before: $before"
 	echo "joints after about 3 s of heartbeats: $after" | tee -a "$logs/jog-figures.txt"
 	# joint 1 advanced, the others did not move
-	jg_gt "$(echo "$after" | cut -d' ' -f1)" "$(awk -v b="$(echo "$before" | cut -d' ' -f1)" 'BEGIN { print b + 0.2 }')" &&
+	gt "$(echo "$after" | cut -d' ' -f1)" "$(awk -v b="$(echo "$before" | cut -d' ' -f1)" 'BEGIN { print b + 0.2 }')" &&
 		jg_near "$(echo "$before" | cut -d' ' -f2-)" "$(echo "$after" | cut -d' ' -f2-)" 1e-6
 }
 check "jog: heartbeats on /heartbeat and an incremental joint move move arm_sim's joint_states" jg_incremental
@@ -127,7 +126,7 @@ jg_lapse() {
 	m=$(jg_motion "$rec" "$t")
 	echo "last change of the joints $(echo "$m" | cut -d' ' -f1) s after the heartbeats stopped; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before; $(echo "$m" | cut -d' ' -f3) messages" | tee -a "$logs/jog-figures.txt"
 	set -- $m
-	[ "$1" != none ] && jg_gt "$2" 0.01 && jg_le "$1" 0.35
+	[ "$1" != none ] && gt "$2" 0.01 && jg_le "$1" 0.35
 }
 check "jog: without heartbeats the motion stops within the timeout plus one cycle" jg_lapse
 
@@ -156,7 +155,7 @@ jg_service_beats() {
 	wait "$beats" 2>/dev/null
 	echo "wrist_3 $(echo "$before" | cut -d' ' -f6) -> $(echo "$after" | cut -d' ' -f6) rad with heartbeats from the service" | tee -a "$logs/jog-figures.txt"
 	grep -q 'success=True' "$logs/jog-heartbeat-service.log" &&
-		jg_gt "$(echo "$before" | cut -d' ' -f6)" "$(awk -v a="$(echo "$after" | cut -d' ' -f6)" 'BEGIN { print a + 0.2 }')"
+		gt "$(echo "$before" | cut -d' ' -f6)" "$(awk -v a="$(echo "$after" | cut -d' ' -f6)" 'BEGIN { print a + 0.2 }')"
 }
 check "jog: heartbeats from the heartbeat service keep an incremental move going" jg_service_beats
 
@@ -181,7 +180,7 @@ jg_stop_now() {
 	m=$(jg_motion "$rec" "$t")
 	echo "last change of the joints $(echo "$m" | cut -d' ' -f1) s after jog_server served the stop; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before; heartbeats still running" | tee -a "$logs/jog-figures.txt"
 	set -- $m
-	[ "$1" != none ] && jg_gt "$2" 0.01 && jg_le "$1" 0.1
+	[ "$1" != none ] && gt "$2" 0.01 && jg_le "$1" 0.1
 }
 check "jog: the stop service stops the arm immediately" jg_stop_now
 
@@ -274,7 +273,7 @@ jg_cartesian_up() {
 	after=$(jg_fk "$(jg_wait_still "$rec")")
 	echo "tool before the move up: $before" | tee -a "$logs/jog-figures.txt"
 	echo "tool after the move up:  $after" | tee -a "$logs/jog-figures.txt"
-	jg_gt "$(echo "$after" | cut -d' ' -f3)" "$(awk -v z="$(echo "$before" | cut -d' ' -f3)" 'BEGIN { print z + 0.02 }')" &&
+	gt "$(echo "$after" | cut -d' ' -f3)" "$(awk -v z="$(echo "$before" | cut -d' ' -f3)" 'BEGIN { print z + 0.02 }')" &&
 		jg_near "$(echo "$after" | cut -d' ' -f1-2)" "$(echo "$before" | cut -d' ' -f1-2)" 5e-3
 }
 check "jog: an incremental Cartesian move up raises the tool (x, y kept within 5 mm)" jg_cartesian_up
@@ -325,7 +324,7 @@ jg_sigterm() {
 	m=$(jg_motion "$rec" "$t")
 	echo "SIGTERM to jog_server: last change of the joints $(echo "$m" | cut -d' ' -f1) s after it; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before" | tee -a "$logs/jog-figures.txt"
 	set -- $m
-	grep -aq 'arm told to hold' "$logs/jog.log" && [ "$1" != none ] && jg_gt "$2" 0.01 && jg_le "$1" 0.1
+	grep -aq 'arm told to hold' "$logs/jog.log" && [ "$1" != none ] && gt "$2" 0.01 && jg_le "$1" 0.1
 }
 check "jog: SIGTERM to jog_server during a motion holds the arm before the node exits" jg_sigterm
 
