@@ -31,6 +31,10 @@ const (
 // as diagnostic_updater uses).
 var QoSDiagnostics = qos.Profile{Reliability: qos.Reliable, Durability: qos.Volatile, History: qos.KeepLast, Depth: 10}
 
+// QoSSetCameraInfo is the profile of the set_camera_info services (ROS 2's
+// services default: reliable, volatile, keep last 10).
+var QoSSetCameraInfo = qos.Profile{Reliability: qos.Reliable, Durability: qos.Volatile, History: qos.KeepLast, Depth: 10}
+
 // ServiceSetCameraInfo returns the name of camera's set_camera_info
 // service (sensor_msgs/srv/SetCameraInfo), relative to the node.
 func ServiceSetCameraInfo(camera string) string { return camera + "/set_camera_info" }
