@@ -24,18 +24,23 @@ set -u
 logs=$(mktemp -d /tmp/telebridge-ros2-test.XXXXXX)
 passed=0 failed=0
 launched=()
-# A non-interactive shell starts background jobs with SIGINT ignored, and
-# ros2 launch keeps it so: stop launches with SIGTERM, then SIGKILL.
+# Each launch runs in its own process group (setsid), and is stopped by
+# signalling the whole group: a non-interactive shell starts background jobs
+# with SIGINT ignored, and ros2 launch stopped alone with SIGTERM can leave
+# its nodes behind, where they would answer the next test's service calls.
+# SIGTERM first (the nodes stop their robots), SIGKILL after 15 s.
 terminate() {
 	local pid=$1
-	kill -TERM "$pid" 2>/dev/null || return 0
+	kill -TERM -- "-$pid" 2>/dev/null || return 0
 	for _ in $(seq 30); do
-		kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+		if ! pgrep -g "$pid" >/dev/null 2>&1; then
+			wait "$pid" 2>/dev/null || true
+			return 0
+		fi
 		sleep 0.5
 	done
-	echo "ros2-test: launch $pid ignored SIGTERM for 15 s; killing it" >&2
-	pkill -KILL -P "$pid" 2>/dev/null || true
-	kill -KILL "$pid" 2>/dev/null || true
+	echo "ros2-test: process group $pid ignored SIGTERM for 15 s; killing it" >&2
+	kill -KILL -- "-$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 }
 cleanup() {
@@ -77,7 +82,7 @@ within() {
 launch() {
 	local name=$1
 	shift
-	ros2 launch telebridge "$@" >"$logs/$name.log" 2>&1 &
+	setsid ros2 launch telebridge "$@" >"$logs/$name.log" 2>&1 &
 	launched+=($!)
 }
 
