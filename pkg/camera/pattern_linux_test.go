@@ -96,15 +96,7 @@ func TestCameraPatternSource(t *testing.T) {
 	if st.Copies != st.Frames || st.Starts != 1 || st.Frames != uint64(stopped) {
 		t.Errorf("stats %+v, %d frames seen", st, stopped)
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Run did not return after cancel")
-	}
+	stopRun(t, cancel, done)
 }
 
 func TestPatternSourceRefusesAndProbes(t *testing.T) {

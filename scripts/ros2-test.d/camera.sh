@@ -36,14 +36,17 @@ check "camera: ros2 param get reads the configured formats" \
 check "camera: ros2 param set refuses a read-only one (width)" \
 	bash -c 'ros2 param set /camera_publisher zoom.width 320 2>&1 | grep -q "read-only"'
 
-cam_idle() {
-	local f0 f1
-	f0=$(cam_diag zoom frames)
+# cam_steady WHEN: zoom's frame count (diagnostics) does not move in 2 s;
+# prints it and leaves it in $cam_frames.
+cam_steady() {
+	local f1
+	cam_frames=$(cam_diag zoom frames)
 	sleep 2
 	f1=$(cam_diag zoom frames)
-	echo "zoom frames with no subscriber: $f0, 2 s later $f1; streaming: $(cam_diag zoom streaming)"
-	[ -n "$f0" ] && [ "$f0" = "$f1" ] && [ "$f0" = 0 ]
+	echo "zoom frames $1: $cam_frames, 2 s later $f1"
+	[ -n "$cam_frames" ] && [ "$cam_frames" = "$f1" ]
 }
+cam_idle() { cam_steady "with no subscriber" && [ "$cam_frames" = 0 ]; }
 check "camera: with no subscriber nothing is captured (diagnostics' frame count stays 0)" cam_idle
 
 cam_image() {
@@ -122,12 +125,11 @@ check "camera: with a subscriber the frame count grows" cam_streaming
 
 cam_stops() {
 	sleep 1 # the poll sees the subscriber gone within 150 ms
-	local f0 f1
-	f0=$(cam_diag zoom frames)
-	sleep 2
-	f1=$(cam_diag zoom frames)
-	echo "zoom frames after the last subscriber left: $f0, 2 s later $f1; rear (never subscribed): $(cam_diag rear frames)"
-	[ -n "$f0" ] && [ "$f0" = "$f1" ] && [ "$(cam_diag rear frames)" = 0 ]
+	cam_steady "after the last subscriber left" && [ "$cam_frames" -gt 0 ] || return 1
+	local rear
+	rear=$(cam_diag rear frames)
+	echo "rear (never subscribed): $rear frames"
+	[ "$rear" = 0 ]
 }
 check "camera: after the last subscriber leaves the stream stops" cam_stops
 
