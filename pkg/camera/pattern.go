@@ -1,6 +1,12 @@
 package camera
 
-import "strings"
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/jpeg"
+	"strings"
+)
 
 // PatternPrefix starts the device string of the synthetic test source
 // ("pattern:front_left"): a camera whose device starts with it opens no
@@ -8,8 +14,8 @@ import "strings"
 // frame_rate in memory, delivered through the same consumer path (Frame,
 // Messages, counters, Demand) as a real device. It exists to test the
 // ROS node on machines without cameras; the text after the prefix is a
-// label (it keeps two test cameras' devices apart). Compressed formats are
-// not generated.
+// label (it keeps two test cameras' devices apart). For MJPG/JPEG the
+// frames are JPEG images of the grey pattern (PatternJPEG).
 const PatternPrefix = "pattern:"
 
 // IsPattern reports whether device names the synthetic test source.
@@ -53,4 +59,19 @@ func FillPattern(buf []byte, f Format, step, height uint32, k int, brightness in
 			}
 		}
 	}
+}
+
+// PatternJPEG returns test image number k as a baseline JPEG of a grey
+// image width x height [px] (the luma of FillPattern), for the test
+// source's compressed formats. It allocates; the source calls it when it
+// opens and when brightness changes, not per frame.
+func PatternJPEG(width, height, k int, brightness int64) ([]byte, error) {
+	img := image.NewGray(image.Rect(0, 0, width, height))
+	grey, _ := LookupFormat(FmtGrey)
+	FillPattern(img.Pix, grey, uint32(img.Stride), uint32(height), k, brightness)
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 75}); err != nil {
+		return nil, fmt.Errorf("test pattern jpeg: %w", err)
+	}
+	return b.Bytes(), nil
 }

@@ -71,9 +71,6 @@ func openPattern(cfg Config, cnt *counters) (*patternSource, error) {
 		return nil, err
 	}
 	f, _ := ParsePixelFormat(cfg.PixelFormat)
-	if f.Compressed {
-		return nil, fmt.Errorf("camera: %s: the test pattern has no %s: %w", cfg.Device, f.Name, ErrUnsupportedFormat)
-	}
 	enc, _ := ResolveEncoding(f, cfg.Encoding)
 	step, size := ImageSize(f, uint32(cfg.Width), uint32(cfg.Height), 0)
 	p := &patternSource{
@@ -94,16 +91,30 @@ func openPattern(cfg Config, cnt *counters) (*patternSource, error) {
 	for i := range p.bufs {
 		p.bufs[i] = make([]byte, size)
 	}
-	p.fill()
+	if err := p.fill(); err != nil {
+		return nil, err
+	}
 	p.timer = time.NewTimer(time.Hour)
 	p.timer.Stop()
 	return p, nil
 }
 
-func (p *patternSource) fill() {
-	for i, b := range p.bufs {
-		FillPattern(b, p.neg.Format, p.neg.Step, p.neg.Height, i, p.brightness)
+// fill draws the ring's images; for a compressed format each buffer
+// becomes a JPEG of the grey pattern (sized to it, as a driver's
+// bytesused would be).
+func (p *patternSource) fill() error {
+	for i := range p.bufs {
+		if !p.neg.Format.Compressed {
+			FillPattern(p.bufs[i], p.neg.Format, p.neg.Step, p.neg.Height, i, p.brightness)
+			continue
+		}
+		jpg, err := PatternJPEG(int(p.neg.Width), int(p.neg.Height), i, p.brightness)
+		if err != nil {
+			return fmt.Errorf("camera: %s: %w", p.cfg.Device, err)
+		}
+		p.bufs[i] = jpg
 	}
+	return nil
 }
 
 func (p *patternSource) Negotiated() Negotiated { return p.neg }
@@ -154,7 +165,7 @@ func (p *patternSource) Next(timeout time.Duration, fn FrameFunc) (Verdict, erro
 	p.frame = Frame{
 		Header: Header{Stamp: p.next, FrameID: p.cfg.FrameID},
 		Height: p.neg.Height, Width: p.neg.Width, Encoding: p.neg.Encoding, Step: p.neg.Step,
-		Data: p.bufs[idx], Sequence: p.seq, Index: idx, copies: &p.cnt.copies,
+		Data: p.bufs[idx], Compressed: p.neg.Format.Compressed, Sequence: p.seq, Index: idx, copies: &p.cnt.copies,
 	}
 	p.cnt.frames.Add(1)
 	fn(&p.frame)
@@ -184,8 +195,12 @@ func (p *patternSource) SetControl(name string, v int64) (int64, error) {
 	if v < c.Min || v > c.Max {
 		return 0, fmt.Errorf("camera: %s: control %q = %d: want %d..%d: %w", p.cfg.Device, name, v, c.Min, c.Max, ErrBadParam)
 	}
+	old := p.brightness
 	p.brightness = v
-	p.fill()
+	if err := p.fill(); err != nil {
+		p.brightness = old
+		return 0, err
+	}
 	return v, nil
 }
 

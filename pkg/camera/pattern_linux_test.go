@@ -3,8 +3,10 @@
 package camera
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"image/jpeg"
 	"sync"
 	"testing"
 	"time"
@@ -99,12 +101,9 @@ func TestCameraPatternSource(t *testing.T) {
 	stopRun(t, cancel, done)
 }
 
-func TestPatternSourceRefusesAndProbes(t *testing.T) {
+func TestPatternSourceControlsAndProbe(t *testing.T) {
 	if _, err := New(Config{Name: "a", Device: "pattern:a", PixelFormat: "MJPG"}, func(*Frame) {}); err != nil {
 		t.Fatal(err)
-	}
-	if _, err := openPattern(Config{Name: "a", Device: "pattern:a", PixelFormat: "MJPG"}, &counters{}); !errors.Is(err, ErrUnsupportedFormat) {
-		t.Errorf("MJPG pattern: %v", err)
 	}
 	if _, err := openPattern(Config{Name: "a", Device: "pattern:a", Controls: map[string]int64{"brightness": 300}}, &counters{}); !errors.Is(err, ErrBadParam) {
 		t.Errorf("brightness 300: %v", err)
@@ -133,5 +132,32 @@ func TestPatternNextAllocs(t *testing.T) {
 		}
 	}); a != 0 {
 		t.Errorf("Next allocates %.0f times per frame", a)
+	}
+}
+
+// An MJPG test camera delivers JPEG frames as compressed frames.
+func TestPatternSourceMJPEG(t *testing.T) {
+	p, err := openPattern(Config{Name: "a", Device: "pattern:a", Width: 64, Height: 48, FrameRate: 1000, PixelFormat: "MJPG"}, &counters{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	m := NewMessages(nil)
+	var compressed bool
+	if _, err := p.Next(time.Second, func(f *Frame) { compressed = m.Fill(f) }); err != nil {
+		t.Fatal(err)
+	}
+	if !compressed || m.Compressed.Format != "jpeg" || m.Info.Width != 64 || m.Info.Height != 48 {
+		t.Fatalf("compressed %v format %q info %dx%d", compressed, m.Compressed.Format, m.Info.Width, m.Info.Height)
+	}
+	img, err := jpeg.Decode(bytes.NewReader(m.Compressed.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 64 || b.Dy() != 48 {
+		t.Errorf("decoded %v", b)
 	}
 }

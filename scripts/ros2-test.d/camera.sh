@@ -49,6 +49,24 @@ cam_steady() {
 cam_idle() { cam_steady "with no subscriber" && [ "$cam_frames" = 0 ]; }
 check "camera: with no subscriber nothing is captured (diagnostics' frame count stays 0)" cam_idle
 
+# cam_cpu PID SECONDS: CPU time the process uses in SECONDS [clock ticks].
+cam_cpu() {
+	local a b
+	a=$(awk '{ print $14 + $15 }' "/proc/$1/stat") || return 1
+	sleep "$2"
+	b=$(awk '{ print $14 + $15 }' "/proc/$1/stat") || return 1
+	echo $((b - a))
+}
+cam_idle_cpu() {
+	local node ticks hz
+	node=$(pgrep -P "${launched[-1]}" -f lib/telebridge/camera_publisher) || return 1
+	hz=$(getconf CLK_TCK)
+	ticks=$(cam_cpu "$node" 4)
+	echo "node CPU with no subscriber: $ticks ticks of 1/$hz s in 4 s (limit 2 %)"
+	[ "$ticks" -le $((hz * 4 * 2 / 100)) ]
+}
+check "camera: with no subscriber the node uses almost no CPU (4 cameras idle)" cam_idle_cpu
+
 cam_image() {
 	local m
 	m=$(cam_echo /zoom/image_raw)
@@ -145,3 +163,23 @@ cam_shutdown() {
 }
 check "camera: SIGINT stops every stream and closes the cameras before exit" cam_shutdown
 stop_launch
+
+# A second node, run directly, with one MJPG camera on the test source:
+# the compressed branch (image_raw/compressed, format jpeg).
+cam_bin="$(ros2 pkg prefix telebridge)/lib/telebridge/camera_publisher"
+"$cam_bin" --ros-args -r __node:=camera_mjpeg -p "cameras:=[mj]" -p mj.device:=pattern:mj \
+	-p mj.pixel_format:=MJPG -p mj.frame_rate:=15.0 >"$logs/camera_mjpeg.log" 2>&1 &
+cam_mjpeg=$!
+cam_compressed() {
+	local m
+	m=$(within 20 cam_echo /mj/image_raw/compressed) || return 1
+	echo "$m" | head -n 8
+	grep -q 'format: jpeg' <<<"$m" && grep -q 'frame_id: mj_optical_frame' <<<"$m" &&
+		timeout 10 ros2 topic echo --once /mj/image_raw/compressed --field data 2>/dev/null | head -c 40 | grep -Eq '255, 216'
+}
+check "camera: an MJPG camera publishes image_raw/compressed (jpeg, starts FF D8)" cam_compressed
+check "camera: the MJPG camera has no image_raw topic" \
+	bash -c '! ros2 topic list | grep -qx /mj/image_raw'
+kill -INT "$cam_mjpeg"
+within 10 bash -c "! kill -0 $cam_mjpeg 2>/dev/null" || kill -KILL "$cam_mjpeg"
+wait "$cam_mjpeg" 2>/dev/null || true
