@@ -2,7 +2,7 @@
 // control frames (port 18004 by default), steps a vehicle model at 100 Hz
 // and sends a status frame every period to the bridge, which is the source
 // of the control frames unless --status-to names it. It prints the true
-// pose once a second. Stop it with Ctrl-C.
+// pose, speed and the latest control frame once a second (--print). Stop it with Ctrl-C.
 //
 // Usage:
 //
@@ -74,8 +74,15 @@ func run(ctx context.Context, args []string, out, errOut io.Writer) error {
 			return err
 		case <-tick:
 			tr, st := sim.Truth(), sim.Stats()
-			fmt.Fprintf(out, "t %7.2f s  x %8.3f m  y %8.3f m  yaw %7.3f rad  v %6.3f m/s  steer %6.3f rad  control frames %d (invalid %d)\n",
+			fmt.Fprintf(out, "t %7.2f s  x %8.3f m  y %8.3f m  yaw %7.3f rad  v %6.3f m/s  steer %6.3f rad  control frames %d (invalid %d)",
 				tr.T, tr.X, tr.Y, tr.Yaw, tr.V, tr.Steer, st.Control.Accepted, st.Control.Malformed)
+			if c, at, ok := sim.LastControl(); ok {
+				// The latest frame as the vehicle got it: after a bridge
+				// stops, its full-brake frames (flags 0, brake 1000).
+				fmt.Fprintf(out, "  last control: throttle %d brake %d flags %d seq %d age %.2f s",
+					c.Throttle, c.Brake, c.Flags, c.Seq, time.Since(at).Seconds())
+			}
+			fmt.Fprintln(out)
 		}
 	}
 }

@@ -25,6 +25,7 @@ import (
 	tf2_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/tf2_msgs/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/rate"
+	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
@@ -40,7 +41,26 @@ func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	n, err := rosnode.Start(rosnode.Options{Name: servosila.NodeName, Args: os.Args[1:], Table: servosila.NodeParameterTable()})
+	// drv is set before the node spins, which is when parameter services
+	// can first call these hooks.
+	var drv *servosila.Driver
+	n, err := rosnode.Start(rosnode.Options{
+		Name: servosila.NodeName, Args: os.Args[1:], Table: servosila.NodeParameterTable(),
+		Validate: func(update []rosparam.Parameter, _ func(string) rosparam.ParameterValue) error {
+			if drv == nil {
+				// The start-up values: LoadNodeConfig and servosila.New
+				// check those as a whole.
+				return nil
+			}
+			_, err := servosila.ValidateLive(drv.Config(), servosila.DriverUpdate(update))
+			return err
+		},
+		OnChange: func(update []rosparam.Parameter) {
+			if err := drv.Reconfigure(servosila.DriverUpdate(update)); err != nil {
+				drv.EStop() // validated a moment ago: a failure here is a bug; stop rather than drive on stale limits
+			}
+		},
+	})
 	if err != nil {
 		return err
 	}
@@ -49,7 +69,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	drv, err := servosila.New(cfg.Driver)
+	drv, err = servosila.New(cfg.Driver)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,8 @@ import (
 	"os/signal"
 	"sort"
 	"syscall"
+
+	"golang.org/x/term"
 )
 
 // command is one subcommand of telebridge. Each part of the product adds
@@ -56,7 +58,7 @@ var errUsage = errors.New("usage")
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, isTerminal: stdinIsTerminal()})
+	code := run(ctx, os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr, isTerminal: isTerminal(os.Stdin)})
 	stop()
 	os.Exit(code)
 }
@@ -121,10 +123,6 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-func stdinIsTerminal() bool {
-	fi, err := os.Stdin.Stat()
-	if err != nil {
-		return false
-	}
-	return fi.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal reports whether f is an interactive terminal. A
+// character-device test is not enough: /dev/null is one too.
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

@@ -69,6 +69,7 @@ type Bridge struct {
 	accept   func(netip.AddrPort) bool
 	rx       mailbox.Latest[rxState]
 	cmd      mailbox.Latest[Twist]
+	ext      mailbox.Latest[Control] // External mode: latest control signals
 	latest   mailbox.Latest[Snapshot]
 	estop    atomic.Bool
 	started  atomic.Bool
@@ -142,6 +143,27 @@ func (b *Bridge) SetCommandAt(t Twist, at time.Time) error {
 		return fmt.Errorf("furbot: set command v=%v w=%v: %w", t.V, t.W, ErrNotFinite)
 	}
 	b.cmd.Store(t, at)
+	return nil
+}
+
+// ErrNotExternal is returned by SetControl when the bridge runs its own
+// controller.
+var ErrNotExternal = errors.New("furbot: SetControl needs External mode")
+
+// SetControl hands the bridge the control signals to send (External mode),
+// received at; Seq and Timestamp are the bridge's own and ignored. Signals
+// out of the frame's ranges or with undefined flag bits are refused
+// (ErrRange, ErrFlags) and leave the previous ones in place, which then go
+// stale after ControlTimeout. Safe for concurrent use.
+func (b *Bridge) SetControl(c Control, at time.Time) error {
+	if !b.cfg.External {
+		return ErrNotExternal
+	}
+	if err := c.Validate(); err != nil {
+		return fmt.Errorf("furbot: set control: %w", err)
+	}
+	c.Seq, c.Timestamp = 0, 0
+	b.ext.Store(c, at)
 	return nil
 }
 
@@ -225,39 +247,26 @@ func (b *Bridge) Run(ctx context.Context) error {
 // receive goroutine.
 func (b *Bridge) receiver() udplink.Handler {
 	var (
-		frame  Status
-		st     rxState
-		lastTs uint32
-		ms     uint64 // vehicle clock unwrapped
-		have   bool
-		older  int // consecutive frames dropped as old
+		frame Status
+		st    rxState
+		clock = vehicleClock{maxGap: b.cfg.Odometry.MaxGap}
 	)
 	return func(pkt []byte, _ netip.AddrPort, _ time.Time) error {
 		at := b.cfg.Clock()
 		if err := DecodeStatus(pkt, &frame); err != nil {
 			return err
 		}
-		if have {
-			d := frame.Timestamp - lastTs
-			switch {
-			case (d == 0 || d >= 1<<31) && older < resyncAfter:
-				older++
-				b.dropped.Add(1) // repeated or reordered: older than what we have
-				return nil
-			case d == 0 || d >= 1<<31:
-				// The vehicle's clock went back for good (a restart): follow
-				// it, with a jump longer than MaxGap so that the odometry
-				// holds the pose across the discontinuity.
-				d = uint32(b.cfg.Odometry.MaxGap/time.Millisecond) + 1
-				b.resyncs.Add(1)
-			}
-			older = 0
-			ms += uint64(d)
-			if time.Duration(d)*time.Millisecond > b.cfg.Odometry.MaxGap {
-				b.gaps.Add(1)
-			}
+		ms, v := clock.next(frame.Timestamp)
+		switch {
+		case v.Old:
+			b.dropped.Add(1) // repeated or reordered: older than what we have
+			return nil
+		case v.Resync:
+			b.resyncs.Add(1)
 		}
-		lastTs, have = frame.Timestamp, true
+		if v.Gap {
+			b.gaps.Add(1)
+		}
 		st.status.Merge(&frame)
 		st.odom = b.odo.Update(&frame, ms, at)
 		st.frames++
@@ -287,11 +296,19 @@ func (b *Bridge) loop() func(rate.Tick) error {
 			dt = t.Now.Sub(prev).Seconds()
 		}
 		prev = t.Now
-		out := b.ctl.Step(t.Now, dt, ControlInput{
-			Cmd: cmd, CmdAt: cmdAt, EStop: b.estop.Load(), Ready: ready,
-			Speed: rx.status.Traction.SpeedMPS(), Reverse: rx.status.Traction.Reverse != 0,
-		})
-		ctl := out.Control()
+		var (
+			out ControlOutput
+			ctl Control
+		)
+		if b.cfg.External {
+			out, ctl = b.external(t.Now, ready)
+		} else {
+			out = b.ctl.Step(t.Now, dt, ControlInput{
+				Cmd: cmd, CmdAt: cmdAt, EStop: b.estop.Load(), Ready: ready,
+				Speed: rx.status.Traction.SpeedMPS(), Reverse: rx.status.Traction.Reverse != 0,
+			})
+			ctl = out.Control()
+		}
 		ctl.Seq = b.seq
 		ctl.Timestamp = uint32(t.Now.Sub(start).Milliseconds())
 		b.seq++
@@ -320,6 +337,38 @@ func (b *Bridge) loop() func(rate.Tick) error {
 		}
 		return nil
 	}
+}
+
+// external returns the control of one period in External mode: the
+// latest signals when they are fresh and the vehicle is ready, else full
+// brake with the steering held (e-stop flag set while the e-stop is
+// latched, enable clear when not ready or stale). The output describes
+// the frame in SI units for the snapshot.
+func (b *Bridge) external(now time.Time, ready bool) (ControlOutput, Control) {
+	sig, at, ok := b.ext.Load()
+	stale := !ok || now.Sub(at) > b.cfg.ControlTimeout
+	var c Control
+	switch {
+	case b.estop.Load():
+		c = Control{Steer: b.lastSteer, Brake: PedalMax, Flags: FlagEStop}
+	case !ready || stale:
+		c = Control{Steer: b.lastSteer, Brake: PedalMax}
+	default:
+		c = sig
+	}
+	out := ControlOutput{
+		Steer: float64(c.Steer) * AngleScale, Throttle: float64(c.Throttle) * PedalScale, Brake: float64(c.Brake) * PedalScale,
+		Reverse: c.Flags&FlagReverse != 0, Enable: c.Flags&FlagEnable != 0, EStop: c.Flags&FlagEStop != 0, Stale: stale,
+	}
+	switch {
+	case out.EStop:
+		out.Mode = ModeEStop
+	case !out.Enable:
+		out.Mode = ModeDisabled
+	default:
+		out.Mode = ModeDrive
+	}
+	return out, c
 }
 
 // sendStop tells the vehicle to stop: full brake, throttle zero, enable

@@ -30,7 +30,18 @@ type BridgeConfig struct {
 	// StopFrames is how many full-brake frames Run sends when it stops,
 	// default 3.
 	StopFrames int
-	// Controller configures the Twist controller.
+	// External makes the bridge send the control signals handed to
+	// SetControl (by the furbot_bridge ROS node, which gets them from
+	// furbot_twist_control) instead of running its own Controller;
+	// SetCommand then has no effect. Default false.
+	External bool
+	// ControlTimeout is, with External, the age after which the latest
+	// control signals are stale: the vehicle then gets disabled frames
+	// with full brake until fresh signals arrive [s], default 0.2 s (20
+	// periods: room for a DDS hop on a loaded machine, within the
+	// vehicle's own 250 ms watchdog).
+	ControlTimeout time.Duration
+	// Controller configures the Twist controller (not used with External).
 	Controller ControllerConfig
 	// Odometry configures the odometry.
 	Odometry OdometryConfig
@@ -53,6 +64,7 @@ type bc = BridgeConfig
 var bridgeParams = []binding[bc]{
 	dbl("rate", FrameRate, "Hz", 1, 1000, "publishing and control frame rate", func(c *bc) *float64 { return &c.Rate }).ro(),
 	dur("link_timeout", 0.1, 0.02, 5, "status age after which the link counts as lost and the vehicle is disabled", func(c *bc) *time.Duration { return &c.LinkTimeout }),
+	dur("control_timeout", 0.2, 0.02, 5, "age after which external control signals are stale and the vehicle is disabled with full brake", func(c *bc) *time.Duration { return &c.ControlTimeout }),
 	integer("stop_frames", 3, "-", 1, 100, "full-brake frames sent on shutdown", func(c *bc) *int { return &c.StopFrames }).ro(),
 }
 

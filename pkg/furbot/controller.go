@@ -199,6 +199,21 @@ func NewController(cfg ControllerConfig) (*Controller, error) {
 // Config returns the configuration in use, defaults filled.
 func (c *Controller) Config() ControllerConfig { return c.cfg }
 
+// SetConfig replaces the configuration of a running controller (a live
+// parameter change), keeping its state: the integrator, the reference and
+// the steering carry on. cfg is validated and its zero fields filled with
+// defaults; on error nothing changes. Call it from the goroutine that calls
+// Step.
+func (c *Controller) SetConfig(cfg ControllerConfig) error {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return fmt.Errorf("furbot: controller: %w", err)
+	}
+	c.cfg = cfg
+	c.integral = clampf(c.integral, -cfg.IntegralMax, cfg.IntegralMax)
+	return nil
+}
+
 // Reset clears the integrator, the reference ramp and the derivative
 // memory (not the steering, which is rate limited from where it is).
 func (c *Controller) Reset() {

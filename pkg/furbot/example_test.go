@@ -60,3 +60,21 @@ func ExampleNewBridge() {
 	fmt.Println(err, b.Started())
 	// Output: <nil> false
 }
+
+// ExampleTwistControl shows the core of furbot_twist_control: the
+// subscription callbacks hand over cmd_vel and the traction feedback, and
+// the 100 Hz loop turns them into control signals for the bridge.
+func ExampleTwistControl() {
+	tc, err := furbot.NewTwistControl(furbot.TwistNodeConfig{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	now := time.Unix(1000, 0)
+	tc.SetFeedback(furbot.Traction{State: furbot.StateRunning, Speed: 0}, now) // TractionData callback
+	_ = tc.SetCommand(furbot.Twist{V: 1.0}, now)                               // cmd_vel callback
+	out := tc.Step(now)                                                        // control loop
+	c := out.Control()                                                         // ControlSignals raw fields
+	fmt.Println(out.Mode, c.Flags&furbot.FlagEnable != 0, c.Throttle > 0, c.Brake)
+	// Output: drive true true 0
+}

@@ -161,3 +161,18 @@ func BindStrings[C any](name, desc string, field func(*C) *[]string, opts ...Opt
 		func(c *C) ParameterValue { return StringArray(append([]string(nil), *field(c)...)) },
 		func(c *C, v ParameterValue) { *field(c) = append([]string(nil), v.StringArrayValue...) })
 }
+
+// Nest lifts bindings of a sub-configuration I into an outer configuration
+// O (a node's config that holds a driver's config, say), through field,
+// which returns the sub-configuration inside an outer one.
+func Nest[O, I any](bs Bindings[I], field func(*O) *I) Bindings[O] {
+	out := make(Bindings[O], len(bs))
+	for i, b := range bs {
+		out[i] = Binding[O]{
+			Param: b.Param,
+			Get:   func(o *O) ParameterValue { return b.Get(field(o)) },
+			Set:   func(o *O, v ParameterValue) { b.Set(field(o), v) },
+		}
+	}
+	return out
+}

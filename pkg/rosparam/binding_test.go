@@ -151,3 +151,19 @@ func ExampleBindings() {
 	fmt.Println(table[0].Name, table[0].Default, d.Description, d.FloatingPointRange[0].ToValue)
 	// Output: max_speed 1.5 speed limit [m/s] 3
 }
+
+func TestNest(t *testing.T) {
+	type outer struct {
+		Name  string
+		Inner demoConfig
+	}
+	bs := Nest(demoBindings(), func(o *outer) *demoConfig { return &o.Inner })
+	o := outer{Inner: demoDefaults()}
+	if err := bs.Apply(&o, []Parameter{{Name: "max_speed", Value: Double(2)}}); err != nil || o.Inner.Speed != 2 {
+		t.Fatalf("apply through Nest: %v, speed %v", err, o.Inner.Speed)
+	}
+	table := bs.Table(o)
+	if table[0].Name != "max_speed" || !table[0].Default.Equal(Double(2)) || table[0].Range.To != 3 {
+		t.Fatalf("nested table %+v", table[0])
+	}
+}

@@ -125,6 +125,17 @@ type ArmController struct {
 	j      [NumJoints]armJoint
 }
 
+// reconfigure changes gains, limits and velocity limits, keeping each
+// joint's target and measurements.
+func (a *ArmController) reconfigure(cfg ArmConfig, maxVel [NumJoints]float64) error {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return err
+	}
+	a.cfg, a.maxVel = cfg, maxVel
+	return nil
+}
+
 // NewArmController returns a controller; maxVel are the joint velocity
 // limits [rad/s] indexed by Joint.
 func NewArmController(cfg ArmConfig, maxVel [NumJoints]float64) (*ArmController, error) {

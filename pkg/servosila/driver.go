@@ -146,7 +146,11 @@ func New(cfg Config) (*Driver, error) {
 }
 
 // Config returns the configuration in use (defaults filled in).
-func (d *Driver) Config() Config { return d.cfg }
+func (d *Driver) Config() Config {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.cfg
+}
 
 // LocalAddr returns the address of the driver's socket.
 func (d *Driver) LocalAddr() netip.AddrPort { return d.conn.LocalAddr().(*net.UDPAddr).AddrPort() }

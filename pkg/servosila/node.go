@@ -66,10 +66,9 @@ var (
 	QoSDiagnostics = qos.Default
 )
 
-// NodeBindings is the node's parameter table: its own rows, then the
-// driver's (ParameterTable). The driver's are read-only in the node because
-// a running Driver keeps the Config it was made with: accepting a set that
-// changes nothing would mislead the operator.
+// NodeBindings is the node's parameter table: its own rows (read-only),
+// then the driver's (ParameterTable), whose live rows the node applies with
+// Driver.Reconfigure (see DriverUpdate).
 func NodeBindings() rosparam.Bindings[NodeConfig] {
 	b := rosparam.Bindings[NodeConfig]{
 		rosparam.BindString("odom_frame", "frame of the odometry (header.frame_id of odom)", func(c *NodeConfig) *string { return &c.OdomFrame }, rosparam.ReadOnly()),
@@ -78,15 +77,7 @@ func NodeBindings() rosparam.Bindings[NodeConfig] {
 		rosparam.BindDouble("odom_rate", "Hz", "rate of odom and tf", func(c *NodeConfig) *float64 { return &c.OdomRate }, rosparam.Within(1, 100), rosparam.ReadOnly()),
 		rosparam.BindSeconds("diagnostics_period", "period of /diagnostics", func(c *NodeConfig) *time.Duration { return &c.DiagnosticsPeriod }, rosparam.Within(0.1, 60), rosparam.ReadOnly()),
 	}
-	for _, p := range params() {
-		row := rosparam.Binding[NodeConfig]{
-			Param: p.Param,
-			Get:   func(c *NodeConfig) rosparam.ParameterValue { c.Driver.fillPointers(); return p.get(&c.Driver) },
-			Set:   func(c *NodeConfig, v rosparam.ParameterValue) { c.Driver.fillPointers(); p.set(&c.Driver, v) },
-		}
-		row.ReadOnly = true
-		b = append(b, row)
-	}
+	b = append(b, rosparam.Nest(Bindings(), func(c *NodeConfig) *Config { return &c.Driver })...)
 	return b
 }
 
@@ -106,6 +97,23 @@ func LoadNodeConfig(s *rosparam.Store) (NodeConfig, error) {
 	}
 	c.Driver = drv
 	return c, nil
+}
+
+// DriverUpdate returns the part of a node's parameter update that belongs
+// to the driver, for ValidateLive and Driver.Reconfigure (the node's own
+// parameters are read-only; use_sim_time belongs to the ROS layer).
+func DriverUpdate(update []rosparam.Parameter) []rosparam.Parameter {
+	driver := map[string]bool{}
+	for _, b := range Bindings() {
+		driver[b.Name] = true
+	}
+	var out []rosparam.Parameter
+	for _, p := range update {
+		if driver[p.Name] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // JointCommand turns a sensor_msgs/JointState-shaped command (names with

@@ -137,3 +137,31 @@ func TestDiagnose(t *testing.T) {
 		})
 	}
 }
+
+func TestDriverUpdate(t *testing.T) {
+	u := []rosparam.Parameter{
+		{Name: "use_sim_time", Value: rosparam.Bool(true)},
+		{Name: "max_linear", Value: rosparam.Double(0.3)},
+		{Name: "odom_frame", Value: rosparam.String("x")},
+		{Name: "arm.gain", Value: rosparam.Double(2)},
+	}
+	got := DriverUpdate(u)
+	if len(got) != 2 || got[0].Name != "max_linear" || got[1].Name != "arm.gain" {
+		t.Fatalf("driver part %v", got)
+	}
+}
+
+// The node's table marks live exactly the driver's live parameters.
+func TestNodeTableLiveRows(t *testing.T) {
+	live := map[string]bool{}
+	for _, p := range ParameterTable() {
+		live[p.Name] = !p.ReadOnly
+	}
+	for _, p := range NodeParameterTable() {
+		if want, isDriver := live[p.Name]; isDriver && want == p.ReadOnly {
+			t.Errorf("%s: read-only %v in the node, %v in the driver", p.Name, p.ReadOnly, !want)
+		} else if !isDriver && p.Name != "use_sim_time" && !p.ReadOnly {
+			t.Errorf("node parameter %s is live but nothing applies it", p.Name)
+		}
+	}
+}

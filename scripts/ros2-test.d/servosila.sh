@@ -27,8 +27,6 @@ check "servosila: ros2 param list shows the table" \
 	bash -c 'ros2 param list /servosila_driver | grep -q calibration.linear'
 check "servosila: ros2 param get reads a default" \
 	bash -c 'ros2 param get /servosila_driver min_start_velocity | grep -q "Double value is: 0.2"'
-check "servosila: ros2 param set changes a settable parameter" \
-	bash -c 'ros2 param set /servosila_driver use_sim_time false | grep -q "Set parameter successful"'
 check "servosila: ros2 param set refuses a read-only one" \
 	bash -c 'ros2 param set /servosila_driver send_rate 10.0 2>&1 | grep -q "read-only"'
 
@@ -88,6 +86,22 @@ sv_release() {
 	between "$v" -0.33 -0.27
 }
 check "servosila: after release the robot drives again" sv_release
+
+sv_live_limit() {
+	ros2 param set /servosila_driver max_linear 0.2 | grep -q "Set parameter successful" || return 1
+	timeout 3 ros2 topic pub -r 10 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 0.3}}" >/dev/null 2>&1 || true &
+	local pub=$!
+	sleep 2
+	local v
+	v=$(sv_truth v)
+	wait $pub
+	ros2 param set /servosila_driver max_linear 0.45 >/dev/null
+	echo "simulator speed with max_linear set live to 0.2 and cmd_vel 0.3 m/s: ${v} m/s"
+	between "$v" 0.19 0.21
+}
+check "servosila: ros2 param set max_linear takes effect on the running robot" sv_live_limit
+check "servosila: ros2 param set refuses an invalid value" \
+	bash -c 'ros2 param set /servosila_driver max_linear 50.0 2>&1 | grep -q "failed"'
 
 check "servosila: /diagnostics reports the robot link" \
 	bash -c 'timeout 10 ros2 topic echo --once /diagnostics diagnostic_msgs/msg/DiagnosticArray | grep -q "servosila_driver: robot link"'

@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/servosila"
 )
@@ -30,6 +31,9 @@ var nodes = []struct {
 	table func() rosparam.Table
 }{
 	{servosila.NodeName, servosila.NodeParameterTable},
+	{furbot.NodeBridge, furbot.BridgeNodeParameterTable},
+	{furbot.NodeTwist, furbot.TwistNodeParameterTable},
+	{furbot.NodeOdometry, furbot.OdomNodeParameterTable},
 }
 
 func main() {

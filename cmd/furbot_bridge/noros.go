@@ -1,0 +1,16 @@
+//go:build !ros2
+
+// Command furbot_bridge is the UDP <-> ROS 2 node of the Furbot stack. This
+// build has no ROS 2 support: build it with `-tags ros2` against ROS 2
+// Humble (colcon build does), or use `telebridge furbot` without ROS.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	fmt.Fprintln(os.Stderr, "furbot_bridge: built without ROS 2 (rebuild with -tags ros2, e.g. by colcon build); without ROS, run: telebridge furbot")
+	os.Exit(2)
+}

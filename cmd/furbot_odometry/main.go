@@ -1,0 +1,105 @@
+//go:build ros2
+
+// Command furbot_odometry is the odometry node of the Furbot stack: it
+// integrates the rear wheel speeds of the bridge's TractionData (or, with
+// odom_source 2, speed and SteeringData's angle) on the vehicle's clock and
+// publishes nav_msgs/Odometry on odom and tf odom -> base_link on /tf with
+// every new sample. It commands nothing, so it has no stop to send on
+// exit. Parameters: pkg/furbot's OdomNodeBindings
+// (params/furbot_odometry.yaml).
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	nav_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/nav_msgs/msg"
+	tbi "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
+	tf2_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/tf2_msgs/msg"
+	"github.com/telebridge/telebridge/internal/rosnode"
+	"github.com/telebridge/telebridge/pkg/furbot"
+	"github.com/tiiuae/rclgo/pkg/rclgo"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, furbot.NodeOdometry+":", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	n, err := rosnode.Start(rosnode.Options{Name: furbot.NodeOdometry, Args: os.Args[1:], Table: furbot.OdomNodeParameterTable()})
+	if err != nil {
+		return err
+	}
+	defer n.Close()
+	cfg, err := furbot.LoadOdomNodeConfig(n.Params)
+	if err != nil {
+		return err
+	}
+	tracker, err := furbot.NewOdomTracker(cfg.Odometry)
+	if err != nil {
+		return err
+	}
+	log := n.Logger()
+	odomPub, err := nav_msgs_msg.NewOdometryPublisher(n.Node, furbot.TopicOdom, rosnode.PubOpts(furbot.QoSOdom))
+	if err != nil {
+		return fmt.Errorf("publisher %s: %w", furbot.TopicOdom, err)
+	}
+	var tfPub *tf2_msgs_msg.TFMessagePublisher
+	if cfg.PublishTF {
+		if tfPub, err = tf2_msgs_msg.NewTFMessagePublisher(n.Node, furbot.TopicTF, rosnode.PubOpts(furbot.QoSTF)); err != nil {
+			return fmt.Errorf("publisher %s: %w", furbot.TopicTF, err)
+		}
+	}
+	// Both callbacks run on the spinning goroutine, one at a time: the
+	// tracker and the reused messages need no lock.
+	odomMsg := nav_msgs_msg.NewOdometry()
+	tfMsg := tf2_msgs_msg.NewTFMessage()
+	_, err = tbi.NewSteeringDataSubscription(n.Node, furbot.TopicSteering, rosnode.SubOpts(furbot.QoSTelemetry),
+		func(msg *tbi.SteeringData, _ *rclgo.MessageInfo, err error) {
+			if err == nil {
+				tracker.Steering(rosnode.FurbotSteeringOf(msg))
+			}
+		})
+	if err != nil {
+		return fmt.Errorf("subscribe %s: %w", furbot.TopicSteering, err)
+	}
+	_, err = tbi.NewTractionDataSubscription(n.Node, furbot.TopicTraction, rosnode.SubOpts(furbot.QoSTelemetry),
+		func(msg *tbi.TractionData, _ *rclgo.MessageInfo, err error) {
+			if err != nil {
+				return
+			}
+			tr, ms := rosnode.FurbotTractionOf(msg)
+			stamp := rosnode.Time(msg.Header.Stamp)
+			st, ok := tracker.Traction(tr, ms, stamp)
+			if !ok {
+				return
+			}
+			rosnode.Odometry(odomMsg, st, stamp, cfg.OdomFrame, cfg.BaseFrame)
+			if err := odomPub.Publish(odomMsg); err != nil {
+				log.Errorf("publish %s: %v", furbot.TopicOdom, err)
+			}
+			if tfPub != nil {
+				tfMsg.Transforms = append(tfMsg.Transforms[:0], rosnode.OdomTransform(st, stamp, cfg.OdomFrame, cfg.BaseFrame))
+				if err := tfPub.Publish(tfMsg); err != nil {
+					log.Errorf("publish %s: %v", furbot.TopicTF, err)
+				}
+			}
+		})
+	if err != nil {
+		return fmt.Errorf("subscribe %s: %w", furbot.TopicTraction, err)
+	}
+	log.Infof("%s -> %s (%s -> %s), source %d", furbot.TopicTraction, furbot.TopicOdom, cfg.OdomFrame, cfg.BaseFrame, cfg.Odometry.Source)
+	err = n.Spin(ctx)
+	s := tracker.Stats()
+	log.Infof("shutting down: %d traction samples integrated, %d repeats skipped, %d gaps", s.Used, s.Old, s.Gaps)
+	return err
+}

@@ -1,0 +1,163 @@
+//go:build ros2
+
+// Command furbot_twist_control is the Twist -> control signals node of the
+// Furbot stack: it subscribes cmd_vel and the bridge's TractionData, runs
+// pkg/furbot's controller (speed PID -> throttle or brake, the seed's
+// steering rule, command timeout -> brake to a stop) at 100 Hz and
+// publishes ControlSignals for furbot_bridge. On SIGINT/SIGTERM it
+// publishes full-brake, disabled signals before it exits. Parameters:
+// pkg/furbot's TwistNodeBindings (params/furbot_twist_control.yaml); the
+// controller's gains and limits can be set live.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	geometry_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/geometry_msgs/msg"
+	tbi "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
+	"github.com/telebridge/telebridge/internal/rosnode"
+	"github.com/telebridge/telebridge/pkg/furbot"
+	"github.com/telebridge/telebridge/pkg/rate"
+	"github.com/telebridge/telebridge/pkg/rosparam"
+	"github.com/tiiuae/rclgo/pkg/rclgo"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, furbot.NodeTwist+":", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var tc *furbot.TwistControl
+	var n *rosnode.Node
+	n, err := rosnode.Start(rosnode.Options{
+		Name: furbot.NodeTwist, Args: os.Args[1:], Table: furbot.TwistNodeParameterTable(),
+		OnChange: func(update []rosparam.Parameter) {
+			if tc == nil {
+				return // start-up values are loaded below
+			}
+			if err := tc.ApplyParams(update); err != nil {
+				n.Logger().Warnf("parameter change not applied: %v", err)
+			}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	defer n.Close()
+	cfg, err := furbot.LoadTwistNodeConfig(n.Params)
+	if err != nil {
+		return err
+	}
+	if tc, err = furbot.NewTwistControl(cfg); err != nil {
+		return err
+	}
+	log := n.Logger()
+	if err := subscribe(n, tc); err != nil {
+		return err
+	}
+	pub, err := tbi.NewControlSignalsPublisher(n.Node, furbot.TopicControl, rosnode.PubOpts(furbot.QoSControl))
+	if err != nil {
+		return fmt.Errorf("publisher %s: %w", furbot.TopicControl, err)
+	}
+	spinDone := make(chan error, 1)
+	go func() { spinDone <- n.Spin(ctx) }()
+	log.Infof("cmd_vel -> %s at %g Hz", furbot.TopicControl, cfg.Rate)
+
+	period, err := rate.Hz(cfg.Rate)
+	if err != nil {
+		return err
+	}
+	var (
+		msg  tbi.ControlSignals
+		last furbot.ControlOutput
+	)
+	loopErr := rate.Run(ctx, period, func(rate.Tick) error {
+		out := tc.Step(time.Now())
+		if (out.Mode == furbot.ModeDisabled) != (last.Mode == furbot.ModeDisabled) {
+			if out.Mode == furbot.ModeDisabled {
+				log.Warnf("vehicle not ready (no TractionData for %v, or traction not running): full brake", cfg.FeedbackTimeout)
+			} else {
+				log.Infof("vehicle ready: controlling")
+			}
+		}
+		last = out
+		rosnode.FurbotControl(&msg, last, n.Now())
+		if err := pub.Publish(&msg); err != nil {
+			return fmt.Errorf("publish %s: %w", furbot.TopicControl, err)
+		}
+		return nil
+	})
+	if loopErr != nil && !errors.Is(loopErr, context.Canceled) {
+		log.Errorf("control loop: %v", loopErr)
+		stop()
+	}
+	// Brake before leaving: the bridge would brake anyway once the signals
+	// go stale, but this is immediate.
+	rosnode.FurbotControl(&msg, furbot.StopOutput(last.Steer), n.Now())
+	for i := 0; i < cfg.StopMessages; i++ {
+		if err := pub.Publish(&msg); err != nil {
+			log.Errorf("publish stop signals: %v", err)
+			break
+		}
+		time.Sleep(period)
+	}
+	log.Infof("full-brake control signals published; shutting down")
+	<-spinDone
+	return nil
+}
+
+// subscribe hands cmd_vel, the traction feedback and the vehicle's motion
+// block (its e-stop) to the core. Callbacks never block: the core keeps
+// only the latest of each.
+func subscribe(n *rosnode.Node, tc *furbot.TwistControl) error {
+	log := n.Logger()
+	var refused uint64
+	_, err := geometry_msgs_msg.NewTwistSubscription(n.Node, furbot.TopicCmdVel, rosnode.SubOpts(furbot.QoSCmdVel),
+		func(msg *geometry_msgs_msg.Twist, _ *rclgo.MessageInfo, err error) {
+			if err != nil {
+				return
+			}
+			if err := tc.SetCommand(furbot.Twist{V: msg.Linear.X, W: msg.Angular.Z}, time.Now()); err != nil {
+				refused++
+				if refused&(refused-1) == 0 {
+					log.Warnf("cmd_vel refused (%d so far): %v", refused, err)
+				}
+			}
+		})
+	if err != nil {
+		return fmt.Errorf("subscribe %s: %w", furbot.TopicCmdVel, err)
+	}
+	_, err = tbi.NewTractionDataSubscription(n.Node, furbot.TopicTraction, rosnode.SubOpts(furbot.QoSTelemetry),
+		func(msg *tbi.TractionData, _ *rclgo.MessageInfo, err error) {
+			if err != nil {
+				return
+			}
+			tr, _ := rosnode.FurbotTractionOf(msg)
+			tc.SetFeedback(tr, time.Now())
+		})
+	if err != nil {
+		return fmt.Errorf("subscribe %s: %w", furbot.TopicTraction, err)
+	}
+	_, err = tbi.NewVehicleStatusSubscription(n.Node, furbot.TopicStatus, rosnode.SubOpts(furbot.QoSTelemetry),
+		func(msg *tbi.VehicleStatus, _ *rclgo.MessageInfo, err error) {
+			if err == nil {
+				tc.SetMotion(rosnode.FurbotMotionOf(msg), time.Now())
+			}
+		})
+	if err != nil {
+		return fmt.Errorf("subscribe %s: %w", furbot.TopicStatus, err)
+	}
+	return nil
+}

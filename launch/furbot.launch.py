@@ -1,0 +1,64 @@
+"""Furbot stack: furbot_bridge (UDP <-> ROS), furbot_twist_control (cmd_vel
+-> ControlSignals) and furbot_odometry (odom + tf), and with sim:=true the
+project's simulated vehicle (furbot-sim) on loopback.
+
+    ros2 launch telebridge furbot.launch.py sim:=true
+    ros2 launch telebridge furbot.launch.py vehicle_address:=192.168.1.10:18004
+"""
+import os
+
+from ament_index_python.packages import get_package_prefix, get_package_share_directory
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument, ExecuteProcess
+from launch.conditions import IfCondition, UnlessCondition
+from launch.substitutions import LaunchConfiguration
+from launch_ros.actions import Node
+
+# The protocol's ports, on loopback for the simulator.
+SIM_VEHICLE = "127.0.0.1:18004"  # the simulator listens for control frames
+SIM_BRIDGE = "127.0.0.1:18003"   # the bridge listens for status frames
+
+
+def generate_launch_description():
+    share = get_package_share_directory("telebridge")
+    sim_binary = os.path.join(get_package_prefix("telebridge"), "lib", "telebridge", "furbot-sim")
+    sim = LaunchConfiguration("sim")
+    use_sim_time = LaunchConfiguration("use_sim_time")
+
+    def params(node):
+        return LaunchConfiguration(node + "_params")
+
+    def bridge(condition, vehicle, listen):
+        return Node(
+            package="telebridge", executable="furbot_bridge", name="furbot_bridge",
+            output="screen", emulate_tty=True, condition=condition,
+            parameters=[params("furbot_bridge"), {"vehicle_address": vehicle, "listen": listen,
+                                                  "use_sim_time": use_sim_time}],
+        )
+
+    def node(name):
+        return Node(
+            package="telebridge", executable=name, name=name, output="screen", emulate_tty=True,
+            parameters=[params(name), {"use_sim_time": use_sim_time}],
+        )
+
+    args = [
+        DeclareLaunchArgument("sim", default_value="false",
+                              description="also start the simulated vehicle on loopback and drive it"),
+        DeclareLaunchArgument("vehicle_address", default_value="192.168.1.10:18004",
+                              description="UDP address of the vehicle's control port (ignored with sim:=true)"),
+        DeclareLaunchArgument("listen", default_value=":18003",
+                              description="local UDP address for status frames (ignored with sim:=true)"),
+        DeclareLaunchArgument("use_sim_time", default_value="false", description="take time from /clock"),
+    ]
+    for name in ("furbot_bridge", "furbot_twist_control", "furbot_odometry"):
+        args.append(DeclareLaunchArgument(name + "_params", default_value=os.path.join(share, "params", name + ".yaml"),
+                                          description="parameters of " + name))
+    return LaunchDescription(args + [
+        ExecuteProcess(cmd=[sim_binary, "--listen", SIM_VEHICLE, "--status-to", SIM_BRIDGE, "--print", "200ms"],
+                       name="furbot_sim", output="screen", condition=IfCondition(sim)),
+        bridge(IfCondition(sim), SIM_VEHICLE, SIM_BRIDGE),
+        bridge(UnlessCondition(sim), LaunchConfiguration("vehicle_address"), LaunchConfiguration("listen")),
+        node("furbot_twist_control"),
+        node("furbot_odometry"),
+    ])

@@ -1,0 +1,49 @@
+package furbot
+
+import "time"
+
+// vehicleClock unwraps the vehicle's 32-bit millisecond timestamps into a
+// 64-bit time and decides which frames are new. A frame with the same or
+// an older timestamp is old (repeated or reordered) and dropped; after
+// resyncAfter old frames in a row the vehicle's clock is taken to have
+// restarted and is followed, with a jump longer than maxGap so that the
+// odometry holds the pose across the discontinuity. It is a plain value
+// owned by one goroutine.
+type vehicleClock struct {
+	maxGap time.Duration // odometry's longest integrated gap
+	last   uint32        // latest accepted timestamp [ms]
+	ms     uint64        // unwrapped vehicle time [ms]
+	have   bool
+	older  int // consecutive old frames
+}
+
+// clockVerdict is what vehicleClock.next decided about one timestamp.
+type clockVerdict struct {
+	Old    bool // drop the frame: not newer than the latest
+	Resync bool // the clock went back for good and is followed
+	Gap    bool // the interval since the latest frame exceeds maxGap
+}
+
+// next takes the timestamp of a new frame [ms] and returns the unwrapped
+// vehicle time [ms] and the verdict; an Old frame leaves the clock as it
+// was (the time returned is then the latest accepted one).
+func (c *vehicleClock) next(ts uint32) (uint64, clockVerdict) {
+	var v clockVerdict
+	if c.have {
+		d := ts - c.last
+		switch {
+		case (d == 0 || d >= 1<<31) && c.older < resyncAfter:
+			c.older++
+			v.Old = true
+			return c.ms, v
+		case d == 0 || d >= 1<<31:
+			d = uint32(c.maxGap/time.Millisecond) + 1
+			v.Resync = true
+		}
+		c.older = 0
+		c.ms += uint64(d)
+		v.Gap = time.Duration(d)*time.Millisecond > c.maxGap
+	}
+	c.last, c.have = ts, true
+	return c.ms, v
+}
