@@ -68,14 +68,18 @@ cam_idle_cpu() {
 check "camera: with no subscriber the node uses almost no CPU (4 cameras idle)" cam_idle_cpu
 
 cam_image() {
-	local m
+	local m sec now
 	m=$(cam_echo /zoom/image_raw)
+	now=$(date +%s)
 	echo "$m" | head -n 12
+	# The stamp is the capture time (wall clock), not zero or stale.
+	sec=$(sed -n 's/^ *sec: \([0-9]*\)$/\1/p' <<<"$m" | head -n 1)
+	echo "stamp sec ${sec:-none}, now $now"
 	grep -q 'encoding: yuv422_yuy2' <<<"$m" && grep -q '^width: 640' <<<"$m" && grep -q '^height: 480' <<<"$m" &&
 		grep -q '^step: 1280' <<<"$m" && grep -q 'frame_id: zoom_optical_frame' <<<"$m" &&
-		grep -q 'length: 614400' <<<"$m"
+		grep -q 'length: 614400' <<<"$m" && [ -n "$sec" ] && between "$sec" $((now - 3)) "$now"
 }
-check "camera: zoom/image_raw is 640x480 yuv422_yuy2, step 1280, 614400 bytes" cam_image
+check "camera: zoom/image_raw is 640x480 yuv422_yuy2, step 1280, 614400 bytes, stamped at capture" cam_image
 
 cam_bayer() {
 	local m
@@ -106,9 +110,13 @@ cam_calibrate() {
 	req+=' p: [500.0, 0.0, 320.0, 0.0, 0.0, 501.0, 240.0, 0.0, 0.0, 0.0, 1.0, 0.0]}}'
 	ros2 service call /zoom/set_camera_info sensor_msgs/srv/SetCameraInfo "$req" |
 		tee /dev/stderr | grep -q 'success=True' || return 1
+	within 20 cam_k_set
+}
+# cam_k_set: the next zoom/camera_info carries the K set above.
+cam_k_set() {
 	local k
-	k=$(timeout 10 ros2 topic echo --once /zoom/camera_info --field k 2>/dev/null | head -n 1)
-	echo "camera_info k after set_camera_info: $k"
+	k=$(timeout 10 ros2 topic echo --once /zoom/camera_info sensor_msgs/msg/CameraInfo --field k 2>/dev/null | head -n 1)
+	echo "camera_info k after set_camera_info: ${k:-none}"
 	tr -s ' ,[]' ' ' <<<"$k" | grep -Eq '500\.0? 0\.0? 320\.0? 0\.0? 501\.0?'
 }
 check "camera: set_camera_info is taken and appears in camera_info" cam_calibrate
@@ -116,14 +124,17 @@ check "camera: set_camera_info is taken and appears in camera_info" cam_calibrat
 # The test pattern's first luma byte is brightness - 64 + 8 x buffer index
 # (4 buffers): 64..88 at the default 128, 136..160 at 200.
 cam_luma() { timeout 10 ros2 topic echo --once /zoom/image_raw --field data 2>/dev/null | head -c 200 | grep -o '[0-9]\+' | sed -n 1p; }
+# cam_luma_in LO HI: the next image's first luma byte is in LO..HI.
+cam_luma_in() {
+	local v
+	v=$(cam_luma)
+	echo "first luma byte ${v:-none} (want $1..$2)"
+	[ -n "$v" ] && between "$v" "$1" "$2"
+}
 cam_control() {
-	local before after
-	before=$(cam_luma)
+	within 15 cam_luma_in 64 88 || return 1
 	ros2 param set /camera_publisher zoom.controls.brightness 200 | grep -q 'Set parameter successful' || return 1
-	sleep 0.5
-	after=$(cam_luma)
-	echo "first luma byte: $before at brightness 128, $after after setting 200"
-	between "$before" 64 88 && between "$after" 136 160
+	within 15 cam_luma_in 136 160
 }
 check "camera: a control parameter is applied live (brightness changes the image)" cam_control
 
