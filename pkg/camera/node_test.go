@@ -219,3 +219,50 @@ func TestFillPattern(t *testing.T) {
 		t.Errorf("dark bayer %v (clamped at 0)", g)
 	}
 }
+
+// The planned table behaves in a parameter store as the node needs: the
+// parameters file's values are declared, a read-only parameter is refused,
+// a control within range is accepted and reaches OnChange as a
+// ControlChange, one out of range is refused.
+func TestPlanNodeInStore(t *testing.T) {
+	var o rosparam.Overrides
+	if err := o.AddYAML([]byte(`camera_publisher:
+  ros__parameters:
+    cameras: [zoom]
+    zoom: {device: "pattern:zoom", frame_rate: 15.0, controls: {brightness: 90}}
+`)); err != nil {
+		t.Fatal(err)
+	}
+	fqn := rosparam.FullyQualifiedName("/", NodeName)
+	probe := func(Config) ([]Control, error) { return []Control{patternControl(128)}, nil }
+	plan, err := PlanNode(o.For(fqn), probe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var changes []ControlChange
+	s, err := rosparam.New(rosparam.Config{Node: fqn, Table: plan.Table, Overrides: &o,
+		OnChange: func(u []rosparam.Parameter) { changes = append(changes, ControlChanges(u, plan.Names)...) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unused := s.Unused(); len(unused) != 0 {
+		t.Errorf("overrides matching no parameter: %v", unused)
+	}
+	if v, _ := s.Get("zoom.controls.brightness"); !v.Equal(rosparam.Integer(90)) || plan.Config.Cameras[0].Controls["brightness"] != 90 {
+		t.Errorf("brightness declared %+v, config %v", v, plan.Config.Cameras[0].Controls)
+	}
+	if v, _ := s.Get("zoom.frame_rate"); !v.Equal(rosparam.Double(15)) {
+		t.Errorf("frame_rate %+v", v)
+	}
+	res := s.SetParameters([]rosparam.Parameter{
+		{Name: "zoom.width", Value: rosparam.Integer(320)},
+		{Name: "zoom.controls.brightness", Value: rosparam.Integer(200)},
+		{Name: "zoom.controls.brightness", Value: rosparam.Integer(300)},
+	})
+	if res[0].Successful || !strings.Contains(res[0].Reason, "read-only") || !res[1].Successful || res[2].Successful {
+		t.Errorf("results %+v", res)
+	}
+	if len(changes) != 1 || changes[0] != (ControlChange{0, "brightness", 200}) {
+		t.Errorf("changes %+v", changes)
+	}
+}
