@@ -30,6 +30,10 @@ type Camera struct {
 	open   bool
 	err    error
 	frameT time.Duration // wait for a frame before counting a timeout
+
+	ctlMu   sync.Mutex
+	pending map[string]int64 // control changes not yet applied
+	ctlErr  error            // last failed control change
 }
 
 // New validates cfg and returns a Camera that calls fn for each frame (on
@@ -95,8 +99,9 @@ func (c *Camera) setState(neg *Negotiated, open bool, err error) {
 // closed and reopened after a backoff (100 ms doubling to 5 s); Err tells
 // the last one. Run must be called once.
 func (c *Camera) Run(ctx context.Context) error {
-	var dev *Device
+	var dev source
 	var demand Demand
+	cfg := c.cfg // Controls grow with live changes, for reopening
 	everOpened := false
 	defer func() {
 		if dev != nil {
@@ -112,7 +117,7 @@ func (c *Camera) Run(ctx context.Context) error {
 	}
 	for ctx.Err() == nil {
 		if dev == nil {
-			d, err := openDevice(c.cfg, &c.cnt)
+			d, err := openSource(cfg, &c.cnt)
 			if err != nil {
 				c.cnt.openFails.Add(1)
 				c.setState(nil, false, err)
@@ -129,6 +134,7 @@ func (c *Camera) Run(ctx context.Context) error {
 			neg := dev.Negotiated()
 			c.setState(&neg, true, nil)
 		}
+		c.applyControls(dev, &cfg)
 		// Take the latest subscriber counts.
 		if counts, _, ok := c.subs.Load(); ok {
 			demand.Update(counts[0], counts[1])
@@ -177,6 +183,59 @@ func (c *Camera) Run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// SetControl asks for V4L2 control name (parameter form, e.g. "gain") to
+// be set to v. It never blocks: the capture goroutine applies it before
+// its next frame (or at once when idle), keeps it for reopenings, and
+// reports a failure in ControlErr. Call it from any goroutine.
+func (c *Camera) SetControl(name string, v int64) {
+	c.ctlMu.Lock()
+	if c.pending == nil {
+		c.pending = map[string]int64{}
+	}
+	c.pending[name] = v
+	c.ctlMu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// ControlErr returns the error of the last control change that failed
+// (nil if none did).
+func (c *Camera) ControlErr() error {
+	c.ctlMu.Lock()
+	defer c.ctlMu.Unlock()
+	return c.ctlErr
+}
+
+// applyControls applies pending control changes on the capture goroutine
+// and records them in cfg, the configuration used for reopening.
+func (c *Camera) applyControls(dev source, cfg *Config) {
+	c.ctlMu.Lock()
+	pending := c.pending
+	c.pending = nil
+	c.ctlMu.Unlock()
+	if len(pending) == 0 {
+		return
+	}
+	ctl := make(map[string]int64, len(cfg.Controls)+len(pending))
+	for k, v := range cfg.Controls {
+		ctl[k] = v
+	}
+	var failed error
+	for name, v := range pending {
+		if _, err := dev.SetControl(name, v); err != nil {
+			failed = err
+			continue
+		}
+		ctl[name] = v
+	}
+	cfg.Controls = ctl
+	c.ctlMu.Lock()
+	c.ctlErr = failed
+	c.ctlMu.Unlock()
 }
 
 // sleepCtx waits d or until ctx ends; it reports whether ctx is still live.

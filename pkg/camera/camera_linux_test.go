@@ -35,15 +35,7 @@ func TestCameraMissingDeviceRetries(t *testing.T) {
 	if _, open := cam.Negotiated(); open {
 		t.Error("reports open")
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Run did not return after cancel")
-	}
+	stopRun(t, cancel, done)
 	if st := cam.Stats(); st.Starts != 0 || st.Frames != 0 || st.Reopens != 0 {
 		t.Errorf("stats %+v", st)
 	}

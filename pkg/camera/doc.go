@@ -17,14 +17,19 @@
 //     the monotonic -> wall clock conversion (ClockOffset), the
 //     corrupted-buffer classification (Classify, SequenceGap), and the
 //     calibration file reader and writer with set_camera_info
-//     (ParseCalibration, Calibration.YAML, InfoManager), and the reused
-//     outgoing messages of a camera (Messages).
+//     (ParseCalibration, Calibration.YAML, InfoManager), the reused
+//     outgoing messages of a camera (Messages), and the node's decisions
+//     (PlanNode, ControlChanges, Diagnose, SubscriberPoll).
 //   - Device: Open negotiates format, size and frame rate, mmaps the
 //     buffers and streams (Device.Start, Device.Next, Device.Stop);
 //     Camera runs one device in its own goroutine, streaming only while
 //     someone subscribes and reopening the device after it is lost;
 //     ListDevices enumerates devices, formats, sizes and rates; controls are
-//     listed and set by name.
+//     listed and set by name, and live through Camera.SetControl.
+//   - Test source: a camera whose device is "pattern:<label>" (see
+//     PatternPrefix) generates frames in memory instead of opening a
+//     device, through the same Camera loop, for testing the ROS node on
+//     machines without cameras.
 //
 // # Zero copy and buffer ownership
 //
@@ -35,7 +40,10 @@
 // driver (VIDIOC_QBUF) as soon as the consumer returns, so the consumer must
 // not keep Data (or the Frame) after it returns. The one copy in the whole
 // path is the consumer's copy into the outgoing message (Frame.CopyTo),
-// which Stats counts, so "zero copies before publish" can be checked.
+// which Stats counts, so "zero copies before publish" can be checked. A
+// publisher that copies the message itself during Publish (rclgo) lends
+// the buffer to the message instead (Messages.Lend), so that its copy is
+// the only one.
 //
 // # Timestamps
 //

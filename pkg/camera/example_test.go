@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/telebridge/telebridge/pkg/camera"
+	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
 // The encoding a pixel format is published with, and the topics of a camera.
@@ -84,4 +85,29 @@ projection_matrix:
 	//   rows: 3
 	//   cols: 3
 	//   data: [512.5, 0, 320, 0, 500, 240, 0, 0, 1]
+}
+
+// ExamplePlanNode: what camera_publisher decides before it declares its
+// parameters, from its start-up overrides.
+func ExamplePlanNode() {
+	over := map[string]rosparam.ParameterValue{
+		camera.ParamCameras:  rosparam.StringArray([]string{"zoom"}),
+		"zoom.device":        rosparam.String("pattern:zoom"),
+		"zoom.pixel_format":  rosparam.String("YUYV"),
+		"zoom.controls.gain": rosparam.Integer(40),
+	}
+	noDevice := func(camera.Config) ([]camera.Control, error) { return nil, camera.ErrNoDevice }
+	plan, err := camera.PlanNode(over, noDevice)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c := plan.Config.Cameras[0]
+	fmt.Println(c.Name, c.Device, c.PixelFormat, c.Controls, len(plan.Table), "parameters")
+	fmt.Println(camera.TopicsFor(c.Name).Image, camera.ServiceSetCameraInfo(c.Name))
+	fmt.Println(plan.Warnings[0])
+	// Output:
+	// zoom pattern:zoom YUYV map[gain:40] 10 parameters
+	// zoom/image_raw zoom/set_camera_info
+	// camera zoom: no control parameters (device not probed: no V4L2 capture device)
 }

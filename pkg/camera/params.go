@@ -15,6 +15,8 @@ type Config struct {
 	// Required: a ROS name token, letter first, then letters, digits, '_'.
 	Name string
 	// Device is the V4L2 device node. Default "/dev/video0".
+	// "pattern:<label>" selects the synthetic test source instead (see
+	// PatternPrefix): no device, generated frames, for tests only.
 	Device string
 	// Width and Height are the requested image size [px]; the driver may
 	// pick the nearest size it supports (Device.Format tells). Default
@@ -134,8 +136,8 @@ func (c Config) Normalize() (Config, error) {
 }
 
 func checkDevice(d string) error {
-	if !strings.HasPrefix(d, "/") {
-		return fmt.Errorf("device %q: want an absolute path: %w", d, ErrBadParam)
+	if !strings.HasPrefix(d, "/") && !IsPattern(d) {
+		return fmt.Errorf("device %q: want an absolute path (or %s<label>, the test source): %w", d, PatternPrefix, ErrBadParam)
 	}
 	return nil
 }

@@ -94,7 +94,7 @@ func TestNodeBindings(t *testing.T) {
 	if w.Unit != "px" || !w.ReadOnly || w.Range == nil || w.Range.From != 1 || w.Range.To != MaxSize || !w.Default.Equal(rosparam.Integer(640)) {
 		t.Errorf("zoom.width %+v", w)
 	}
-	if f := byName["front_left.frame_id"]; f.ReadOnly || !f.Default.Equal(rosparam.String("front_left_optical_frame")) {
+	if f := byName["front_left.frame_id"]; !f.ReadOnly || !f.Default.Equal(rosparam.String("front_left_optical_frame")) {
 		t.Errorf("front_left.frame_id %+v", f)
 	}
 	// Validators refuse what Normalize refuses.

@@ -31,9 +31,9 @@ func Bindings() rosparam.Bindings[Config] {
 			func(c *Config) *string { return &c.Encoding }, ro,
 			rosparam.Constraint("only layout-preserving overrides: mono8 or bayer_*8 for 8-bit single-channel formats")),
 		rosparam.BindString(ParamFrameID, "frame_id of images and camera info",
-			func(c *Config) *string { return &c.FrameID }),
+			func(c *Config) *string { return &c.FrameID }, ro),
 		rosparam.BindString(ParamCameraInfoURL, "calibration YAML: file:///path or package://pkg/path, ${NAME} = camera; empty = uncalibrated",
-			func(c *Config) *string { return &c.CameraInfoURL },
+			func(c *Config) *string { return &c.CameraInfoURL }, ro,
 			rosparam.Check(func(v rosparam.ParameterValue) error {
 				if v.StringValue == "" {
 					return nil

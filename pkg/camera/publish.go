@@ -27,11 +27,39 @@ func (m *Messages) Fill(f *Frame) (compressed bool) {
 	} else {
 		f.CopyTo(&m.Image)
 	}
+	m.setInfo(f)
+	return f.Compressed
+}
+
+// Lend is Fill without the copy, for a publisher whose Publish makes its
+// own copy of the message before returning (rclgo converts every message
+// into C memory): Image.Data (or Compressed.Data) is the frame's borrowed
+// buffer itself, valid only until the frame callback returns, and the
+// publisher's conversion is then the one copy of the image bytes. Not
+// counted in Stats.Copies, which counts the package's own copies. It
+// reports whether the compressed message is the one to publish.
+func (m *Messages) Lend(f *Frame) (compressed bool) {
+	if f.Compressed {
+		m.Compressed = CompressedImage{Header: f.Header, Format: f.Encoding, Data: f.Data}
+	} else {
+		m.Image = Image{Header: f.Header, Height: f.Height, Width: f.Width, Encoding: f.Encoding,
+			IsBigEndian: f.IsBigEndian, Step: f.Step, Data: f.Data}
+	}
+	m.setInfo(f)
+	return f.Compressed
+}
+
+// Release drops the references Lend took to the frame's buffer; call it
+// before the frame callback returns.
+func (m *Messages) Release() {
+	m.Image.Data, m.Compressed.Data = nil, nil
+}
+
+func (m *Messages) setInfo(f *Frame) {
 	if m.info != nil {
 		m.Info = m.info.Info(f.Header, f.Width, f.Height)
 	} else {
 		m.Info = UncalibratedInfo(f.Width, f.Height)
 		m.Info.Header = f.Header
 	}
-	return f.Compressed
 }

@@ -766,3 +766,50 @@ func TestVividStallRestart(t *testing.T) {
 		t.Errorf("stats %+v: want a timeout, a stop and a frame per restart, no reopen", st)
 	}
 }
+
+// TestVividLiveControl: Camera.SetControl while streaming reaches the
+// driver (read back through a second handle), a refused change is
+// reported by ControlErr, frames keep coming, and ProbeControls (what the
+// node declares as parameters) lists the device's controls.
+func TestVividLiveControl(t *testing.T) {
+	requireVivid(t)
+	ctls, err := ProbeControls(Config{Name: "live", Device: vividDevice})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, c := range ctls {
+		found = found || c.Param == "brightness" && c.Settable()
+	}
+	if !found {
+		t.Fatalf("probe lists no settable brightness: %d controls", len(ctls))
+	}
+	cam, err := New(Config{Name: "live", Device: vividDevice, Width: 320, Height: 180, FrameRate: 30}, func(*Frame) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := runCamera(t, cam)
+	defer stop()
+	cam.SetSubscribers(1, 0)
+	waitFor(t, "frames", func() bool { return cam.Stats().Frames >= 3 })
+	brightness := func() int64 {
+		fd, err := openNode(vividDevice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer unix.Close(fd)
+		v, err := (&Device{cfg: Config{Device: vividDevice}, fd: fd}).Control("brightness")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	before := brightness()
+	cam.SetControl("brightness", 200)
+	waitFor(t, "brightness 200 in the driver", func() bool { return brightness() == 200 })
+	cam.SetControl("no_such_control", 1)
+	waitFor(t, "the refused control reported", func() bool { return errors.Is(cam.ControlErr(), ErrNoControl) })
+	n := cam.Stats().Frames
+	waitFor(t, "frames after the changes", func() bool { return cam.Stats().Frames >= n+3 })
+	t.Logf("brightness %d -> 200 live while streaming; refused change: %v", before, cam.ControlErr())
+}

@@ -1,0 +1,309 @@
+//go:build ros2
+
+// Command camera_publisher is the ROS 2 node of the robot's V4L2 cameras:
+// several cameras in one process, each publishing <camera>/image_raw (or
+// <camera>/image_raw/compressed for MJPG) and <camera>/camera_info in the
+// camera's native encoding, only while someone subscribes, with a
+// <camera>/set_camera_info service, V4L2 controls as parameters and
+// per-camera /diagnostics. Every decision is in pkg/camera; this file
+// wires it to rclgo. Parameters: params/camera_publisher.yaml.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	diagnostic_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/diagnostic_msgs/msg"
+	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
+	sensor_msgs_srv "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/srv"
+	"github.com/telebridge/telebridge/internal/rosnode"
+	"github.com/telebridge/telebridge/pkg/camera"
+	"github.com/telebridge/telebridge/pkg/diag"
+	"github.com/telebridge/telebridge/pkg/rate"
+	"github.com/telebridge/telebridge/pkg/rosparam"
+	"github.com/tiiuae/rclgo/pkg/rclgo"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "camera_publisher:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	plan, err := planFromArgs(os.Args[1:])
+	if err != nil {
+		return err
+	}
+	cams := make([]*cameraNode, len(plan.Names))
+	n, err := rosnode.Start(rosnode.Options{
+		Name: camera.NodeName, Args: os.Args[1:], Table: plan.Table,
+		// Only control parameters are settable; hand them to the capture
+		// goroutines (SetControl never blocks).
+		OnChange: func(update []rosparam.Parameter) {
+			for _, ch := range camera.ControlChanges(update, plan.Names) {
+				if c := cams[ch.Camera]; c != nil {
+					c.cam.SetControl(ch.Control, ch.Value)
+				}
+			}
+		},
+	})
+	if err != nil {
+		return err
+	}
+	defer n.Close()
+	log := n.Logger()
+	for _, w := range plan.Warnings {
+		log.Warnf("%s", w)
+	}
+	for i, cfg := range plan.Config.Cameras {
+		c, err := newCameraNode(n, cfg)
+		if err != nil {
+			return err
+		}
+		cams[i] = c
+		kind := "image_raw"
+		if c.compressed {
+			kind = "image_raw/compressed"
+		}
+		test := ""
+		if camera.IsPattern(cfg.Device) {
+			test = " (synthetic TEST source, no device)"
+		}
+		log.Infof("camera %s: %s%s, %s %dx%d at %g Hz -> %s/%s, streaming only while subscribed",
+			cfg.Name, cfg.Device, test, cfg.PixelFormat, cfg.Width, cfg.Height, cfg.FrameRate, cfg.Name, kind)
+	}
+	diagPub, err := diagnostic_msgs_msg.NewDiagnosticArrayPublisher(n.Node, camera.TopicDiagnostics, rosnode.PubOpts(camera.QoSDiagnostics))
+	if err != nil {
+		return fmt.Errorf("publisher %s: %w", camera.TopicDiagnostics, err)
+	}
+
+	var wg sync.WaitGroup
+	for _, c := range cams {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = c.cam.Run(ctx) // returns nil when ctx ends; device errors are retried inside
+		}()
+	}
+	spinDone := make(chan error, 1)
+	go func() { spinDone <- n.Spin(ctx) }()
+
+	// Poll the subscription counts into each camera's Demand, and report
+	// diagnostics at their period.
+	lastDiag := time.Now()
+	pollErr := rate.Run(ctx, camera.SubscriberPoll, func(t rate.Tick) error {
+		for _, c := range cams {
+			c.pollSubscribers(log)
+		}
+		if now := time.Now(); now.Sub(lastDiag) >= camera.DiagnosticsPeriod {
+			statuses := make([]diag.Status, len(cams))
+			for i, c := range cams {
+				statuses[i] = c.diagnose(now, now.Sub(lastDiag))
+			}
+			lastDiag = now
+			if err := diagPub.Publish(rosnode.Diagnostics(n.Now(), statuses...)); err != nil {
+				log.Warnf("publish diagnostics: %v", err)
+			}
+		}
+		return nil
+	})
+	if pollErr != nil && !errors.Is(pollErr, context.Canceled) {
+		log.Errorf("subscriber poll: %v", pollErr)
+		stop()
+	}
+	wg.Wait() // every stream off and device closed
+	if err := <-spinDone; err != nil {
+		log.Errorf("spin: %v", err)
+	}
+	log.Infof("cameras closed; shutting down")
+	return nil
+}
+
+// planFromArgs reads the start-up overrides for this node (its name and
+// namespace after remapping) and plans the node from them: the camera
+// list must be known before the parameter table can be declared.
+func planFromArgs(args []string) (camera.NodePlan, error) {
+	a, err := rosparam.ParseArgs(args)
+	if err != nil {
+		return camera.NodePlan{}, err
+	}
+	name, ns := a.ResolveNode(camera.NodeName, "")
+	over := a.Overrides.For(rosparam.FullyQualifiedName(ns, name))
+	return camera.PlanNode(over, camera.ProbeControls)
+}
+
+// cameraNode is one camera with its publishers and reused messages.
+type cameraNode struct {
+	cfg        camera.Config
+	cam        *camera.Camera
+	info       *camera.InfoManager
+	msgs       *camera.Messages
+	compressed bool
+
+	image     *sensor_msgs_msg.ImagePublisher
+	comp      *sensor_msgs_msg.CompressedImagePublisher
+	infoPub   *sensor_msgs_msg.CameraInfoPublisher
+	imageMsg  *sensor_msgs_msg.Image
+	compMsg   *sensor_msgs_msg.CompressedImage
+	infoMsg   *sensor_msgs_msg.CameraInfo
+	subs      [2]int
+	publishMu sync.Mutex // guards lastErr
+	lastErr   error
+
+	prev   camera.Stats // at the previous diagnostics
+	prevAt time.Time
+}
+
+func newCameraNode(n *rosnode.Node, cfg camera.Config) (*cameraNode, error) {
+	log := n.Logger()
+	info, err := camera.NewInfoManager(cfg.Name, cfg.CameraInfoURL, nil)
+	if err != nil {
+		log.Warnf("camera %s: %v (publishing uncalibrated camera info)", cfg.Name, err)
+	}
+	f, err := camera.ParsePixelFormat(cfg.PixelFormat)
+	if err != nil {
+		return nil, err
+	}
+	c := &cameraNode{
+		cfg: cfg, info: info, msgs: camera.NewMessages(info), compressed: f.Compressed,
+		imageMsg: sensor_msgs_msg.NewImage(), compMsg: sensor_msgs_msg.NewCompressedImage(),
+		infoMsg: sensor_msgs_msg.NewCameraInfo(), prevAt: time.Now(),
+	}
+	topics := camera.TopicsFor(cfg.Name)
+	opts := rosnode.PubOpts(camera.ImageQoS)
+	if c.compressed {
+		if c.comp, err = sensor_msgs_msg.NewCompressedImagePublisher(n.Node, topics.Compressed, opts); err != nil {
+			return nil, fmt.Errorf("publisher %s: %w", topics.Compressed, err)
+		}
+	} else if c.image, err = sensor_msgs_msg.NewImagePublisher(n.Node, topics.Image, opts); err != nil {
+		return nil, fmt.Errorf("publisher %s: %w", topics.Image, err)
+	}
+	if c.infoPub, err = sensor_msgs_msg.NewCameraInfoPublisher(n.Node, topics.CameraInfo, opts); err != nil {
+		return nil, fmt.Errorf("publisher %s: %w", topics.CameraInfo, err)
+	}
+	srv := camera.ServiceSetCameraInfo(cfg.Name)
+	_, err = sensor_msgs_srv.NewSetCameraInfoService(n.Node, srv, rosnode.SrvOpts(camera.QoSSetCameraInfo),
+		func(_ *rclgo.ServiceInfo, req *sensor_msgs_srv.SetCameraInfo_Request, send sensor_msgs_srv.SetCameraInfoServiceResponseSender) {
+			resp := sensor_msgs_srv.NewSetCameraInfo_Response()
+			if err := info.Set(fromMsgInfo(&req.CameraInfo)); err != nil {
+				resp.StatusMessage = err.Error()
+				log.Warnf("%s: %v", srv, err)
+			} else {
+				resp.Success, resp.StatusMessage = true, "camera info set"
+				log.Infof("%s: camera info set", srv)
+			}
+			if err := send.SendResponse(resp); err != nil {
+				log.Warnf("%s response: %v", srv, err)
+			}
+		})
+	if err != nil {
+		return nil, fmt.Errorf("service %s: %w", srv, err)
+	}
+	if c.cam, err = camera.New(cfg, c.publish); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// publish runs on the camera's capture goroutine for every frame. The
+// message borrows the driver's buffer (Messages.Lend); rclgo's Publish
+// converts it into C memory before returning, which is the one copy of the
+// image bytes, done while the buffer is still dequeued.
+func (c *cameraNode) publish(f *camera.Frame) {
+	var err error
+	if c.msgs.Lend(f) {
+		m := &c.msgs.Compressed
+		c.compMsg.Header = rosnode.Header(m.Header.Stamp, m.Header.FrameID)
+		c.compMsg.Format, c.compMsg.Data = m.Format, m.Data
+		err = c.comp.Publish(c.compMsg)
+		c.compMsg.Data = nil
+	} else {
+		m := &c.msgs.Image
+		c.imageMsg.Header = rosnode.Header(m.Header.Stamp, m.Header.FrameID)
+		c.imageMsg.Height, c.imageMsg.Width, c.imageMsg.Step = m.Height, m.Width, m.Step
+		c.imageMsg.Encoding, c.imageMsg.IsBigendian = m.Encoding, m.IsBigEndian
+		c.imageMsg.Data = m.Data
+		err = c.image.Publish(c.imageMsg)
+		c.imageMsg.Data = nil
+	}
+	c.msgs.Release()
+	if err == nil {
+		toMsgInfo(c.infoMsg, &c.msgs.Info)
+		err = c.infoPub.Publish(c.infoMsg)
+	}
+	if err != nil {
+		c.publishMu.Lock()
+		c.lastErr = err
+		c.publishMu.Unlock()
+	}
+}
+
+// pollSubscribers hands the current subscription counts to the camera.
+func (c *cameraNode) pollSubscribers(log *rclgo.Logger) {
+	var images int
+	var err error
+	if c.compressed {
+		images, err = c.comp.GetSubscriptionCount()
+	} else {
+		images, err = c.image.GetSubscriptionCount()
+	}
+	infos, err2 := c.infoPub.GetSubscriptionCount()
+	if err = errors.Join(err, err2); err != nil {
+		log.Warnf("camera %s: subscription count: %v", c.cfg.Name, err)
+		return
+	}
+	if images != c.subs[0] || infos != c.subs[1] {
+		log.Infof("camera %s: %d image and %d camera_info subscribers", c.cfg.Name, images, infos)
+	}
+	c.subs = [2]int{images, infos}
+	c.cam.SetSubscribers(images, infos)
+}
+
+func (c *cameraNode) diagnose(now time.Time, dt time.Duration) diag.Status {
+	neg, open := c.cam.Negotiated()
+	h := camera.Health{
+		Config: c.cfg, Negotiated: neg, Open: open, Err: c.cam.Err(), ControlErr: c.cam.ControlErr(),
+		Streaming: c.subs[0]+c.subs[1] > 0, Stats: c.cam.Stats(),
+	}
+	s := camera.Diagnose(h, c.prev, dt)
+	c.prev, c.prevAt = h.Stats, now
+	c.publishMu.Lock()
+	if c.lastErr != nil {
+		s.Raise(diag.Warn, "publish: "+c.lastErr.Error())
+		c.lastErr = nil
+	}
+	c.publishMu.Unlock()
+	return s
+}
+
+func toMsgInfo(dst *sensor_msgs_msg.CameraInfo, ci *camera.CameraInfo) {
+	dst.Header = rosnode.Header(ci.Header.Stamp, ci.Header.FrameID)
+	dst.Height, dst.Width = ci.Height, ci.Width
+	dst.DistortionModel = ci.DistortionModel
+	dst.D = ci.D // read only by Publish
+	dst.K, dst.R, dst.P = ci.K, ci.R, ci.P
+	dst.BinningX, dst.BinningY = ci.BinningX, ci.BinningY
+	dst.Roi = sensor_msgs_msg.RegionOfInterest{
+		XOffset: ci.ROI.XOffset, YOffset: ci.ROI.YOffset, Height: ci.ROI.Height, Width: ci.ROI.Width, DoRectify: ci.ROI.DoRectify,
+	}
+}
+
+func fromMsgInfo(m *sensor_msgs_msg.CameraInfo) camera.CameraInfo {
+	return camera.CameraInfo{
+		Height: m.Height, Width: m.Width, DistortionModel: m.DistortionModel,
+		D: append([]float64(nil), m.D...), K: m.K, R: m.R, P: m.P,
+		BinningX: m.BinningX, BinningY: m.BinningY,
+		ROI: camera.RegionOfInterest{XOffset: m.Roi.XOffset, YOffset: m.Roi.YOffset, Height: m.Roi.Height, Width: m.Roi.Width, DoRectify: m.Roi.DoRectify},
+	}
+}

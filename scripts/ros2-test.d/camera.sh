@@ -1,0 +1,196 @@
+# Camera stack (sourced by ros2-test.sh): camera_publisher with its four
+# cameras on the synthetic TEST source (`ros2 launch telebridge
+# cameras.launch.py sim:=true`: device "pattern:<camera>", frames generated
+# in memory through the same capture and publishing code as a V4L2
+# device). No V4L2 device exists on the test machines; the real capture
+# path is tested against vivid by scripts/check.d/camera.sh.
+
+launch camera cameras.launch.py sim:=true
+cam_log="$logs/camera.log"
+
+# cam_diag CAMERA KEY: the camera's value of KEY in the next /diagnostics.
+cam_diag() {
+	timeout 10 ros2 topic echo --once /diagnostics diagnostic_msgs/msg/DiagnosticArray 2>/dev/null |
+		python3 -c '
+import sys, yaml
+doc = next(yaml.safe_load_all(sys.stdin))
+for s in doc["status"]:
+    if s["name"] == "camera_publisher: " + sys.argv[1]:
+        print({kv["key"]: kv["value"] for kv in s["values"]}[sys.argv[2]])
+' "$1" "$2"
+}
+# cam_echo TOPIC: one message of TOPIC, arrays elided.
+cam_echo() { timeout 15 ros2 topic echo --once "$1" --no-arr 2>/dev/null; }
+between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
+
+check "camera: the node comes up" \
+	within 30 bash -c 'ros2 node list 2>/dev/null | grep -qx /camera_publisher'
+check "camera: it says it runs on the synthetic test source" \
+	within 10 grep -aq 'zoom: pattern:zoom (synthetic TEST source' "$cam_log"
+check "camera: ros2 param list shows four cameras and the test source's control" \
+	bash -c 'l=$(ros2 param list /camera_publisher); for c in front_left front_right rear zoom; do
+		grep -q "$c.pixel_format" <<<"$l" && grep -q "$c.controls.brightness" <<<"$l" || exit 1; done'
+check "camera: ros2 param get reads the configured formats" \
+	bash -c 'ros2 param get /camera_publisher zoom.pixel_format | grep -q "String value is: YUYV" &&
+		ros2 param get /camera_publisher front_left.pixel_format | grep -q "String value is: GRBG"'
+check "camera: ros2 param set refuses a read-only one (width)" \
+	bash -c 'ros2 param set /camera_publisher zoom.width 320 2>&1 | grep -q "read-only"'
+
+# cam_steady WHEN: zoom's frame count (diagnostics) does not move in 2 s;
+# prints it and leaves it in $cam_frames.
+cam_steady() {
+	local f1
+	cam_frames=$(cam_diag zoom frames)
+	sleep 2
+	f1=$(cam_diag zoom frames)
+	echo "zoom frames $1: $cam_frames, 2 s later $f1"
+	[ -n "$cam_frames" ] && [ "$cam_frames" = "$f1" ]
+}
+cam_idle() { cam_steady "with no subscriber" && [ "$cam_frames" = 0 ]; }
+check "camera: with no subscriber nothing is captured (diagnostics' frame count stays 0)" cam_idle
+
+# cam_cpu PID SECONDS: CPU time the process uses in SECONDS [clock ticks].
+cam_cpu() {
+	local a b
+	a=$(awk '{ print $14 + $15 }' "/proc/$1/stat") || return 1
+	sleep "$2"
+	b=$(awk '{ print $14 + $15 }' "/proc/$1/stat") || return 1
+	echo $((b - a))
+}
+cam_idle_cpu() {
+	local node ticks hz
+	node=$(pgrep -P "${launched[-1]}" -f lib/telebridge/camera_publisher) || return 1
+	hz=$(getconf CLK_TCK)
+	ticks=$(cam_cpu "$node" 4)
+	echo "node CPU with no subscriber: $ticks ticks of 1/$hz s in 4 s (limit 2 %)"
+	[ "$ticks" -le $((hz * 4 * 2 / 100)) ]
+}
+check "camera: with no subscriber the node uses almost no CPU (4 cameras idle)" cam_idle_cpu
+
+cam_image() {
+	local m sec now
+	m=$(cam_echo /zoom/image_raw)
+	now=$(date +%s)
+	echo "$m" | head -n 12
+	# The stamp is the capture time (wall clock), not zero or stale.
+	sec=$(sed -n 's/^ *sec: \([0-9]*\)$/\1/p' <<<"$m" | head -n 1)
+	echo "stamp sec ${sec:-none}, now $now"
+	grep -q 'encoding: yuv422_yuy2' <<<"$m" && grep -q '^width: 640' <<<"$m" && grep -q '^height: 480' <<<"$m" &&
+		grep -q '^step: 1280' <<<"$m" && grep -q 'frame_id: zoom_optical_frame' <<<"$m" &&
+		grep -q 'length: 614400' <<<"$m" && [ -n "$sec" ] && between "$sec" $((now - 3)) "$now"
+}
+check "camera: zoom/image_raw is 640x480 yuv422_yuy2, step 1280, 614400 bytes, stamped at capture" cam_image
+
+cam_bayer() {
+	local m
+	m=$(cam_echo /front_left/image_raw)
+	grep -q 'encoding: bayer_grbg8' <<<"$m" && grep -q '^step: 640' <<<"$m" && grep -q 'length: 307200' <<<"$m"
+}
+check "camera: front_left/image_raw is bayer_grbg8 without conversion (step 640)" cam_bayer
+
+cam_rate() {
+	local r
+	r=$(timeout 12 ros2 topic hz /zoom/image_raw --window 30 2>/dev/null | sed -n 's/.*average rate: \([0-9.]*\).*/\1/p' | tail -n 1)
+	echo "zoom/image_raw rate ${r:-none} Hz (configured 30)"
+	[ -n "$r" ] && between "$r" 27 33
+}
+check "camera: images arrive at the configured 30 Hz" cam_rate
+
+cam_info() {
+	local m
+	m=$(cam_echo /zoom/camera_info)
+	echo "$m" | head -n 10
+	grep -q '^width: 640' <<<"$m" && grep -q '^height: 480' <<<"$m" && grep -q 'frame_id: zoom_optical_frame' <<<"$m"
+}
+check "camera: zoom/camera_info arrives with the image's size and frame" cam_info
+
+cam_calibrate() {
+	local req='{camera_info: {width: 640, height: 480, distortion_model: plumb_bob, d: [0.1, 0.0, 0.0, 0.0, 0.0],'
+	req+=' k: [500.0, 0.0, 320.0, 0.0, 501.0, 240.0, 0.0, 0.0, 1.0], r: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],'
+	req+=' p: [500.0, 0.0, 320.0, 0.0, 0.0, 501.0, 240.0, 0.0, 0.0, 0.0, 1.0, 0.0]}}'
+	ros2 service call /zoom/set_camera_info sensor_msgs/srv/SetCameraInfo "$req" |
+		tee /dev/stderr | grep -q 'success=True' || return 1
+	within 20 cam_k_set
+}
+# cam_k_set: the next zoom/camera_info carries the K set above.
+cam_k_set() {
+	local k
+	k=$(timeout 10 ros2 topic echo --once /zoom/camera_info sensor_msgs/msg/CameraInfo --field k 2>/dev/null | head -n 1)
+	echo "camera_info k after set_camera_info: ${k:-none}"
+	tr -s ' ,[]' ' ' <<<"$k" | grep -Eq '500\.0? 0\.0? 320\.0? 0\.0? 501\.0?'
+}
+check "camera: set_camera_info is taken and appears in camera_info" cam_calibrate
+
+# The test pattern's first luma byte is brightness - 64 + 8 x buffer index
+# (4 buffers): 64..88 at the default 128, 136..160 at 200.
+cam_luma() { timeout 10 ros2 topic echo --once /zoom/image_raw --field data 2>/dev/null | head -c 200 | grep -o '[0-9]\+' | sed -n 1p; }
+# cam_luma_in LO HI: the next image's first luma byte is in LO..HI.
+cam_luma_in() {
+	local v
+	v=$(cam_luma)
+	echo "first luma byte ${v:-none} (want $1..$2)"
+	[ -n "$v" ] && between "$v" "$1" "$2"
+}
+cam_control() {
+	within 15 cam_luma_in 64 88 || return 1
+	ros2 param set /camera_publisher zoom.controls.brightness 200 | grep -q 'Set parameter successful' || return 1
+	within 15 cam_luma_in 136 160
+}
+check "camera: a control parameter is applied live (brightness changes the image)" cam_control
+
+cam_streaming() {
+	timeout 5 ros2 topic hz /zoom/image_raw >/dev/null 2>&1 &
+	local sub=$!
+	sleep 2
+	local f0 f1
+	f0=$(cam_diag zoom frames)
+	sleep 1
+	f1=$(cam_diag zoom frames)
+	wait $sub
+	echo "zoom frames while subscribed: $f0 -> $f1"
+	[ -n "$f0" ] && [ -n "$f1" ] && [ "$f1" -gt "$f0" ]
+}
+check "camera: with a subscriber the frame count grows" cam_streaming
+
+cam_stops() {
+	sleep 1 # the poll sees the subscriber gone within 150 ms
+	cam_steady "after the last subscriber left" && [ "$cam_frames" -gt 0 ] || return 1
+	local rear
+	rear=$(cam_diag rear frames)
+	echo "rear (never subscribed): $rear frames"
+	[ "$rear" = 0 ]
+}
+check "camera: after the last subscriber leaves the stream stops" cam_stops
+
+# Humble's launch orphans its processes on SIGTERM (what stop_launch
+# sends, since background jobs ignore SIGINT): interrupt the node itself,
+# found as the launch's child, as ctrl-c would.
+cam_shutdown() {
+	local node
+	node=$(pgrep -P "${launched[-1]}" -f lib/telebridge/camera_publisher) || return 1
+	kill -INT "$node"
+	within 10 bash -c "! kill -0 $node 2>/dev/null" || return 1
+	grep -aq 'cameras closed; shutting down' "$cam_log"
+}
+check "camera: SIGINT stops every stream and closes the cameras before exit" cam_shutdown
+stop_launch
+
+# A second node, run directly, with one MJPG camera on the test source:
+# the compressed branch (image_raw/compressed, format jpeg).
+cam_bin="$(ros2 pkg prefix telebridge)/lib/telebridge/camera_publisher"
+"$cam_bin" --ros-args -r __node:=camera_mjpeg -p "cameras:=[mj]" -p mj.device:=pattern:mj \
+	-p mj.pixel_format:=MJPG -p mj.frame_rate:=15.0 >"$logs/camera_mjpeg.log" 2>&1 &
+cam_mjpeg=$!
+cam_compressed() {
+	local m
+	m=$(within 20 cam_echo /mj/image_raw/compressed) || return 1
+	echo "$m" | head -n 8
+	grep -q 'format: jpeg' <<<"$m" && grep -q 'frame_id: mj_optical_frame' <<<"$m" &&
+		timeout 10 ros2 topic echo --once /mj/image_raw/compressed --field data 2>/dev/null | head -c 40 | grep -Eq '255, 216'
+}
+check "camera: an MJPG camera publishes image_raw/compressed (jpeg, starts FF D8)" cam_compressed
+check "camera: the MJPG camera has no image_raw topic" \
+	bash -c '! ros2 topic list | grep -qx /mj/image_raw'
+kill -INT "$cam_mjpeg"
+within 10 bash -c "! kill -0 $cam_mjpeg 2>/dev/null" || kill -KILL "$cam_mjpeg"
+wait "$cam_mjpeg" 2>/dev/null || true
