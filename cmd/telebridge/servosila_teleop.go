@@ -59,6 +59,10 @@ func teleopLoop(ctx context.Context, s *servosilaSession, keys <-chan byte, out 
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	var lastDraw time.Time
+	var cmd servosila.Command
+	// The screen left behind on exit shows the last state and message,
+	// not whatever the last periodic redraw happened to catch.
+	defer func() { drawTeleop(out, s, cmd, msg) }()
 	for {
 		select {
 		case <-ctx.Done():
@@ -92,7 +96,7 @@ func teleopLoop(ctx context.Context, s *servosilaSession, keys <-chan byte, out 
 				hold.press(c, now)
 			}
 		case now := <-tick.C:
-			cmd := keysCommand(hold, now, sp, headlight)
+			cmd = keysCommand(hold, now, sp, headlight)
 			if err := s.drv.SetCommand(cmd); err != nil {
 				msg = err.Error()
 			}
