@@ -758,7 +758,12 @@ func TestVividStallRestart(t *testing.T) {
 	cam.frameT = 300 * time.Millisecond
 	stop := runCamera(t, cam)
 	cam.SetSubscribers(1, 0)
-	waitFor(t, "three restarts", func() bool { return cam.Stats().Starts >= 4 })
+	// Wait for everything asserted below: in an emulated guest the fourth
+	// start can come before the third frame.
+	waitFor(t, "three restarts, each with a timeout, a stop and a frame", func() bool {
+		st := cam.Stats()
+		return st.Starts >= 4 && st.Timeouts >= 3 && st.Stops >= 3 && st.Frames >= 3
+	})
 	stop()
 	st := cam.Stats()
 	t.Logf("stalls: %+v", st)
