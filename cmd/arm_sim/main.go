@@ -12,8 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
@@ -24,17 +22,9 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "arm_sim:", err)
-		os.Exit(1)
-	}
-}
+func main() { rosnode.Main("arm_sim", run) }
 
-func run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
+func run(ctx context.Context, stop context.CancelFunc) error {
 	n, err := rosnode.Start(rosnode.Options{Name: armsim.NodeName, Args: os.Args[1:], Table: armsim.NodeParameterTable()})
 	if err != nil {
 		return err
@@ -71,8 +61,7 @@ func run() error {
 		return fmt.Errorf("publisher %s: %w", armsim.TopicJointStates, err)
 	}
 
-	spinDone := make(chan error, 1)
-	go func() { spinDone <- n.Spin(ctx) }()
+	spinDone := n.SpinAsync(ctx)
 	period, err := rate.Hz(cfg.Rate)
 	if err != nil {
 		return err

@@ -14,9 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 	"time"
 
 	diagnostic_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/diagnostic_msgs/msg"
@@ -30,17 +28,9 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "camera_publisher:", err)
-		os.Exit(1)
-	}
-}
+func main() { rosnode.Main("camera_publisher", run) }
 
-func run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
+func run(ctx context.Context, stop context.CancelFunc) error {
 	plan, err := planFromArgs(os.Args[1:])
 	if err != nil {
 		return err
@@ -96,8 +86,7 @@ func run() error {
 			_ = c.cam.Run(ctx) // returns nil when ctx ends; device errors are retried inside
 		}()
 	}
-	spinDone := make(chan error, 1)
-	go func() { spinDone <- n.Spin(ctx) }()
+	spinDone := n.SpinAsync(ctx)
 
 	// Poll the subscription counts into each camera's Demand, and report
 	// diagnostics at their period.

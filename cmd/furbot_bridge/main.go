@@ -14,9 +14,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	diagnostic_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/diagnostic_msgs/msg"
@@ -28,17 +26,9 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, furbot.NodeBridge+":", err)
-		os.Exit(1)
-	}
-}
+func main() { rosnode.Main(furbot.NodeBridge, run) }
 
-func run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
+func run(ctx context.Context, stop context.CancelFunc) error {
 	n, err := rosnode.Start(rosnode.Options{Name: furbot.NodeBridge, Args: os.Args[1:], Table: furbot.BridgeNodeParameterTable()})
 	if err != nil {
 		return err
@@ -76,8 +66,7 @@ func run() error {
 
 	bridgeDone := make(chan error, 1)
 	go func() { bridgeDone <- br.Run(ctx) }()
-	spinDone := make(chan error, 1)
-	go func() { spinDone <- n.Spin(ctx) }()
+	spinDone := n.SpinAsync(ctx)
 	log.Infof("vehicle %s, status frames on %v; telemetry starts once every subsystem works", cfg.VehicleAddress, br.Addr())
 
 	tick := time.NewTicker(cfg.DiagnosticsPeriod)

@@ -13,8 +13,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	nav_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/nav_msgs/msg"
 	tbi "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
@@ -24,17 +22,9 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, furbot.NodeOdometry+":", err)
-		os.Exit(1)
-	}
-}
+func main() { rosnode.Main(furbot.NodeOdometry, run) }
 
-func run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
+func run(ctx context.Context, stop context.CancelFunc) error {
 	n, err := rosnode.Start(rosnode.Options{Name: furbot.NodeOdometry, Args: os.Args[1:], Table: furbot.OdomNodeParameterTable()})
 	if err != nil {
 		return err

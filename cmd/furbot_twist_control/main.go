@@ -15,8 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	geometry_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/geometry_msgs/msg"
@@ -28,17 +26,9 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, furbot.NodeTwist+":", err)
-		os.Exit(1)
-	}
-}
+func main() { rosnode.Main(furbot.NodeTwist, run) }
 
-func run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
+func run(ctx context.Context, stop context.CancelFunc) error {
 	var tc *furbot.TwistControl
 	var n *rosnode.Node
 	n, err := rosnode.Start(rosnode.Options{
@@ -71,8 +61,7 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("publisher %s: %w", furbot.TopicControl, err)
 	}
-	spinDone := make(chan error, 1)
-	go func() { spinDone <- n.Spin(ctx) }()
+	spinDone := n.SpinAsync(ctx)
 	log.Infof("cmd_vel -> %s at %g Hz", furbot.TopicControl, cfg.Rate)
 
 	period, err := rate.Hz(cfg.Rate)

@@ -14,8 +14,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
@@ -32,17 +30,9 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "jog_server:", err)
-		os.Exit(1)
-	}
-}
+func main() { rosnode.Main("jog_server", run) }
 
-func run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
+func run(ctx context.Context, stop context.CancelFunc) error {
 	// Live parameter changes reach the controller once it exists; until
 	// then (start-up) there is nothing to change.
 	var ctrl *jog.Controller
@@ -90,8 +80,7 @@ func run() error {
 		return err
 	}
 
-	spinDone := make(chan error, 1)
-	go func() { spinDone <- n.Spin(ctx) }()
+	spinDone := n.SpinAsync(ctx)
 	log.Infof("jogging %s -> %s (%d joints) at %g Hz; targets on %s", chain.Base, chain.TipName, chain.DOF(), cfg.Params.UpdateRate, cfg.TrajectoryTopic)
 	// Run ends with a stop: the hold target goes out before the node does.
 	if err := runner.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {

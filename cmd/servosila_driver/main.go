@@ -12,8 +12,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	diagnostic_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/diagnostic_msgs/msg"
@@ -30,17 +28,9 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "servosila_driver:", err)
-		os.Exit(1)
-	}
-}
+func main() { rosnode.Main("servosila_driver", run) }
 
-func run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
+func run(ctx context.Context, stop context.CancelFunc) error {
 	// drv is set before the node spins, which is when parameter services
 	// can first call these hooks.
 	var drv *servosila.Driver
@@ -91,8 +81,7 @@ func run() error {
 
 	driverDone := make(chan error, 1)
 	go func() { driverDone <- drv.Run(ctx) }()
-	spinDone := make(chan error, 1)
-	go func() { spinDone <- n.Spin(ctx) }()
+	spinDone := n.SpinAsync(ctx)
 	log.Infof("driving %s; cmd_vel -> remote control at %g Hz", cfg.Driver.Robot, cfg.Driver.SendRate)
 
 	period, err := rate.Hz(cfg.OdomRate)
