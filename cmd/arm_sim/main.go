@@ -22,7 +22,7 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main("arm_sim", run) }
+func main() { rosnode.Main(armsim.NodeName, run) }
 
 func run(ctx context.Context, stop context.CancelFunc) error {
 	n, err := rosnode.Start(rosnode.Options{Name: armsim.NodeName, Args: os.Args[1:], Table: armsim.NodeParameterTable()})

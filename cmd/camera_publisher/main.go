@@ -28,7 +28,7 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main("camera_publisher", run) }
+func main() { rosnode.Main(camera.NodeName, run) }
 
 func run(ctx context.Context, stop context.CancelFunc) error {
 	plan, err := planFromArgs(os.Args[1:])

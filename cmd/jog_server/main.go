@@ -30,7 +30,7 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main("jog_server", run) }
+func main() { rosnode.Main(jog.NodeName, run) }
 
 func run(ctx context.Context, stop context.CancelFunc) error {
 	// Live parameter changes reach the controller once it exists; until

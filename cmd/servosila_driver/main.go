@@ -28,7 +28,7 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main("servosila_driver", run) }
+func main() { rosnode.Main(servosila.NodeName, run) }
 
 func run(ctx context.Context, stop context.CancelFunc) error {
 	// drv is set before the node spins, which is when parameter services

@@ -34,14 +34,20 @@ sv_rate() {
 }
 check "servosila: telemetry arrives at the simulator's 5 Hz" sv_rate
 
+# sv_truth_while_driving TWIST SECONDS FIELD: publishes TWIST on cmd_vel at
+# 10 Hz for SECONDS + 1 s and prints the simulator's FIELD after SECONDS.
+sv_truth_while_driving() {
+	timeout $(($2 + 1)) ros2 topic pub -r 10 /cmd_vel geometry_msgs/msg/Twist "$1" >/dev/null 2>&1 || true &
+	local pub=$!
+	sleep "$2"
+	sv_truth "$3"
+	wait $pub
+}
+
 sv_drive() {
 	local x0 x1 v
 	x0=$(sv_odom_x)
-	timeout 4 ros2 topic pub -r 10 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 0.3}}" >/dev/null 2>&1 || true &
-	local pub=$!
-	sleep 3
-	v=$(sv_truth v)
-	wait $pub
+	v=$(sv_truth_while_driving "{linear: {x: 0.3}}" 3 v)
 	x1=$(sv_odom_x)
 	echo "odom x ${x0} -> ${x1} m; simulator speed while driving ${v} m/s (commanded 0.3)"
 	gt "$x1" "$(awk -v a="$x0" 'BEGIN { print a + 0.3 }')" && between "$v" 0.27 0.33
@@ -58,39 +64,27 @@ sv_timeout() {
 check "servosila: the robot stops when cmd_vel goes silent (command timeout)" sv_timeout
 
 sv_estop() {
-	ros2 service call /servosila_driver/estop std_srvs/srv/Trigger >/dev/null || return 1
-	timeout 4 ros2 topic pub -r 10 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 0.3}}" >/dev/null 2>&1 || true &
-	local pub=$!
-	sleep 3
 	local v
-	v=$(sv_truth v)
-	wait $pub
+	ros2 service call /servosila_driver/estop std_srvs/srv/Trigger >/dev/null || return 1
+	v=$(sv_truth_while_driving "{linear: {x: 0.3}}" 3 v)
 	echo "simulator speed with e-stop latched and cmd_vel at 0.3 m/s: ${v} m/s"
 	between "$v" -0.001 0.001
 }
 check "servosila: e-stop stops the simulated robot and latches against cmd_vel" sv_estop
 
 sv_release() {
-	ros2 service call /servosila_driver/release std_srvs/srv/Trigger >/dev/null || return 1
-	timeout 3 ros2 topic pub -r 10 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: -0.3}}" >/dev/null 2>&1 || true &
-	local pub=$!
-	sleep 2
 	local v
-	v=$(sv_truth v)
-	wait $pub
+	ros2 service call /servosila_driver/release std_srvs/srv/Trigger >/dev/null || return 1
+	v=$(sv_truth_while_driving "{linear: {x: -0.3}}" 2 v)
 	echo "simulator speed after release with cmd_vel -0.3 m/s: ${v} m/s"
 	between "$v" -0.33 -0.27
 }
 check "servosila: after release the robot drives again" sv_release
 
 sv_live_limit() {
-	ros2 param set /servosila_driver max_linear 0.2 | grep -q "Set parameter successful" || return 1
-	timeout 3 ros2 topic pub -r 10 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 0.3}}" >/dev/null 2>&1 || true &
-	local pub=$!
-	sleep 2
 	local v
-	v=$(sv_truth v)
-	wait $pub
+	ros2 param set /servosila_driver max_linear 0.2 | grep -q "Set parameter successful" || return 1
+	v=$(sv_truth_while_driving "{linear: {x: 0.3}}" 2 v)
 	ros2 param set /servosila_driver max_linear 0.45 >/dev/null
 	echo "simulator speed with max_linear set live to 0.2 and cmd_vel 0.3 m/s: ${v} m/s"
 	between "$v" 0.19 0.21
