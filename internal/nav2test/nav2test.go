@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"testing"
 
 	"gopkg.in/yaml.v3"
 )
@@ -49,6 +50,26 @@ func Load(path string) (File, error) {
 		return nil, fmt.Errorf("nav2test: load %s: %w", path, err)
 	}
 	return f, nil
+}
+
+// MustLoad loads params/<file> or fails tb.
+func MustLoad(tb testing.TB, file string) File {
+	tb.Helper()
+	f, err := Load(Path(file))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return f
+}
+
+// MustNumber returns the number at key or fails tb.
+func (f File) MustNumber(tb testing.TB, key string) float64 {
+	tb.Helper()
+	v, err := f.Number(key)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return v
 }
 
 // Get returns the value at the slash-separated key path, e.g.

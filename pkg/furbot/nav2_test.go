@@ -13,18 +13,8 @@ import (
 // wheelbase and the steering limit), speeds within the twist controller's,
 // and an approach fast enough that the controller keeps steering.
 func TestNav2Configuration(t *testing.T) {
-	f, err := nav2test.Load(nav2test.Path("nav2_furbot.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	num := func(key string) float64 {
-		t.Helper()
-		v, err := f.Number(key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
+	f := nav2test.MustLoad(t, "nav2_furbot.yaml")
+	num := func(key string) float64 { return f.MustNumber(t, key) }
 	const fp = "controller_server/ros__parameters/FollowPath/"
 	ctl := furbot.DefaultTwistNodeConfig().Controller
 	odom := furbot.DefaultOdomNodeConfig()

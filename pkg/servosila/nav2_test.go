@@ -12,18 +12,8 @@ import (
 // the minimum start velocity, and the goal tolerances cover what the robot
 // runs on after the last command.
 func TestNav2Configuration(t *testing.T) {
-	f, err := nav2test.Load(nav2test.Path("nav2_servosila.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	num := func(key string) float64 {
-		t.Helper()
-		v, err := f.Number(key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
+	f := nav2test.MustLoad(t, "nav2_servosila.yaml")
+	num := func(key string) float64 { return f.MustNumber(t, key) }
 	const cs, fp, gc = "controller_server/ros__parameters/", "controller_server/ros__parameters/FollowPath/", "controller_server/ros__parameters/general_goal_checker/"
 	node := servosila.DefaultNodeConfig()
 	drv := node.Driver
