@@ -58,3 +58,38 @@ func TestNav2Configuration(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Nav2's slow approach to a goal, as Regulated Pure Pursuit (Humble)
+// computes it over the last approach_velocity_scaling_dist — v = max(
+// desired * remaining / scaling_dist, min_approach_linear_velocity) —
+// passes through the driver unchanged with this configuration: what Nav2
+// plans with is what the robot drives. With Nav2's default minimum
+// (0.05 m/s) the driver would raise the approach to 0.2 m/s.
+func TestNav2ApproachPassesThroughDriver(t *testing.T) {
+	f := nav2test.MustLoad(t, "nav2_servosila.yaml")
+	const fp = "controller_server/ros__parameters/FollowPath/"
+	desired := f.MustNumber(t, fp+"desired_linear_vel")
+	dist := f.MustNumber(t, fp+"approach_velocity_scaling_dist")
+	cfg := servosila.DefaultNodeConfig().Driver
+	quantum := 1 / cfg.Calibration.Linear // one protocol unit [m/s]
+	// raised returns the largest difference between what RPP asks for and
+	// what the driver sends, over the approach.
+	raised := func(minApproach float64) float64 {
+		worst := 0.0
+		for i := 1; i <= 100; i++ {
+			remaining := dist * float64(i) / 100
+			v := max(desired*remaining/dist, minApproach)
+			cmd := servosila.Command{Linear: v}
+			ch := cfg.Convert(&cmd)
+			sent := cfg.Calibration.Velocities(&ch).Linear
+			worst = max(worst, sent-v)
+		}
+		return worst
+	}
+	if r := raised(f.MustNumber(t, fp+"min_approach_linear_velocity")); r > quantum {
+		t.Errorf("the driver raises the configured approach by up to %.3f m/s", r)
+	}
+	if r := raised(0.05); r < 0.1 {
+		t.Errorf("with Nav2's default minimum 0.05 m/s the driver raised the approach by only %.3f m/s: the test no longer shows what the configuration avoids", r)
+	}
+}
