@@ -1,11 +1,21 @@
 """Furbot stack: furbot_bridge (UDP <-> ROS), furbot_twist_control (cmd_vel
 -> ControlSignals) and furbot_odometry (odom + tf), and with sim:=true the
-project's simulated vehicle (furbot-sim) on loopback.
+project's simulated vehicle (furbot-sim) on loopback; robot_state_publisher
+with the vehicle's description (launch/urdf/furbot.urdf; furbot_odometry
+publishes its wheel and steering joints on joint_states).
 
     ros2 launch telebridge furbot.launch.py sim:=true
     ros2 launch telebridge furbot.launch.py vehicle_address:=192.168.1.10:18004
+    ros2 launch telebridge furbot.launch.py namespace:=furbot1 frame_prefix:=furbot1/
+
+description:=false leaves robot_state_publisher out. namespace puts every
+node and its relative topics (cmd_vel, odom, joint_states, furbot/...) under
+a namespace; frame_prefix is put before every frame id (odom, base_link and
+the description's frames through robot_state_publisher's frame_prefix), so
+that two vehicles can share one ROS graph and one tf tree.
 """
 import os
+import sys
 
 from ament_index_python.packages import get_package_prefix, get_package_share_directory
 from launch import LaunchDescription
@@ -14,9 +24,13 @@ from launch.conditions import IfCondition, UnlessCondition
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import telebridge_description as description  # noqa: E402  (launch/telebridge_description.py)
+
 # The protocol's ports, on loopback for the simulator.
 SIM_VEHICLE = "127.0.0.1:18004"  # the simulator listens for control frames
 SIM_BRIDGE = "127.0.0.1:18003"   # the bridge listens for status frames
+DESCRIPTION = "furbot.urdf"
 
 
 def generate_launch_description():
@@ -24,25 +38,34 @@ def generate_launch_description():
     sim_binary = os.path.join(get_package_prefix("telebridge"), "lib", "telebridge", "furbot-sim")
     sim = LaunchConfiguration("sim")
     use_sim_time = LaunchConfiguration("use_sim_time")
+    namespace = LaunchConfiguration("namespace")
+    prefix = LaunchConfiguration("frame_prefix")
+    # The frame ids each node takes, prefixed.
+    frames = {
+        "furbot_bridge": {"base_frame": [prefix, "base_link"]},
+        "furbot_twist_control": {},
+        "furbot_odometry": {"odom_frame": [prefix, "odom"], "base_frame": [prefix, "base_link"]},
+    }
 
     def params(node):
         return LaunchConfiguration(node + "_params")
 
     def bridge(condition, vehicle, listen):
         return Node(
-            package="telebridge", executable="furbot_bridge", name="furbot_bridge",
+            package="telebridge", executable="furbot_bridge", name="furbot_bridge", namespace=namespace,
             output="screen", emulate_tty=True, condition=condition,
             parameters=[params("furbot_bridge"), {"vehicle_address": vehicle, "listen": listen,
-                                                  "use_sim_time": use_sim_time}],
+                                                  "use_sim_time": use_sim_time, **frames["furbot_bridge"]}],
         )
 
     def node(name):
         return Node(
-            package="telebridge", executable=name, name=name, output="screen", emulate_tty=True,
-            parameters=[params(name), {"use_sim_time": use_sim_time}],
+            package="telebridge", executable=name, name=name, namespace=namespace,
+            output="screen", emulate_tty=True,
+            parameters=[params(name), {"use_sim_time": use_sim_time, **frames[name]}],
         )
 
-    args = [
+    args = description.arguments(DESCRIPTION) + [
         DeclareLaunchArgument("sim", default_value="false",
                               description="also start the simulated vehicle on loopback and drive it"),
         DeclareLaunchArgument("vehicle_address", default_value="192.168.1.10:18004",
@@ -61,4 +84,5 @@ def generate_launch_description():
         bridge(UnlessCondition(sim), LaunchConfiguration("vehicle_address"), LaunchConfiguration("listen")),
         node("furbot_twist_control"),
         node("furbot_odometry"),
+        description.state_publisher(),
     ])

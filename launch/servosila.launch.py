@@ -1,10 +1,20 @@
-"""Servosila Engineer stack: the servosila_driver node, and with sim:=true
-the project's simulated robot (servosila-sim) on loopback.
+"""Servosila Engineer stack: the servosila_driver node, robot_state_publisher
+with the robot's description (launch/urdf/servosila_engineer.urdf), and with
+sim:=true the project's simulated robot (servosila-sim) on loopback.
 
     ros2 launch telebridge servosila.launch.py sim:=true
     ros2 launch telebridge servosila.launch.py robot_address:=10.42.0.1:10000
+    ros2 launch telebridge servosila.launch.py namespace:=robot1 frame_prefix:=robot1/
+
+description:=false leaves robot_state_publisher out (the driver still
+publishes joint_states). namespace puts every node and its relative topics
+(cmd_vel, odom, joint_states, ...) under a namespace; frame_prefix is put
+before every frame id (odom, base_link and the description's frames through
+robot_state_publisher's frame_prefix), so that two robots can share one
+ROS graph and one tf tree. Use the same values for cameras.launch.py.
 """
 import os
+import sys
 
 from ament_index_python.packages import get_package_prefix, get_package_share_directory
 from launch import LaunchDescription
@@ -13,7 +23,11 @@ from launch.conditions import IfCondition, UnlessCondition
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import telebridge_description as description  # noqa: E402  (launch/telebridge_description.py)
+
 SIM_ADDRESS = "127.0.0.1:10000"
+DESCRIPTION = "servosila_engineer.urdf"
 
 
 def generate_launch_description():
@@ -21,20 +35,24 @@ def generate_launch_description():
     sim_binary = os.path.join(get_package_prefix("telebridge"), "lib", "telebridge", "servosila-sim")
     sim = LaunchConfiguration("sim")
     params_file = LaunchConfiguration("params_file")
+    prefix = LaunchConfiguration("frame_prefix")
 
     def driver(condition, address):
         return Node(
             package="telebridge",
             executable="servosila_driver",
             name="servosila_driver",
+            namespace=LaunchConfiguration("namespace"),
             output="screen",
             emulate_tty=True,
             parameters=[params_file, {"robot_address": address,
+                                      "odom_frame": [prefix, "odom"],
+                                      "base_frame": [prefix, "base_link"],
                                       "use_sim_time": LaunchConfiguration("use_sim_time")}],
             condition=condition,
         )
 
-    return LaunchDescription([
+    return LaunchDescription(description.arguments(DESCRIPTION) + [
         DeclareLaunchArgument("sim", default_value="false",
                               description="also start the simulated robot and drive it"),
         DeclareLaunchArgument("robot_address", default_value="10.42.0.1:10000",
@@ -47,4 +65,5 @@ def generate_launch_description():
                        name="servosila_sim", output="screen", condition=IfCondition(sim)),
         driver(IfCondition(sim), SIM_ADDRESS),
         driver(UnlessCondition(sim), LaunchConfiguration("robot_address")),
+        description.state_publisher(),
     ])

@@ -3,8 +3,9 @@
 // Command furbot_odometry is the odometry node of the Furbot stack: it
 // integrates the rear wheel speeds of the bridge's TractionData (or, with
 // odom_source 2, speed and SteeringData's angle) on the vehicle's clock and
-// publishes nav_msgs/Odometry on odom and tf odom -> base_link on /tf with
-// every new sample. It commands nothing, so it has no stop to send on
+// publishes nav_msgs/Odometry on odom, tf odom -> base_link on /tf and the
+// wheel and steering joints of launch/urdf/furbot.urdf on joint_states
+// (pkg/furbot JointStates) with every new sample. It commands nothing, so it has no stop to send on
 // exit. Parameters: pkg/furbot's OdomNodeBindings
 // (params/furbot_odometry.yaml).
 package main
@@ -15,6 +16,7 @@ import (
 	"os"
 
 	nav_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/nav_msgs/msg"
+	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
 	tbi "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
 	tf2_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/tf2_msgs/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
@@ -38,6 +40,10 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	if err != nil {
 		return err
 	}
+	joints, err := furbot.NewJointStates(cfg.Odometry)
+	if err != nil {
+		return err
+	}
 	log := n.Logger()
 	odomPub, err := nav_msgs_msg.NewOdometryPublisher(n.Node, furbot.TopicOdom, rosnode.PubOpts(furbot.QoSOdom))
 	if err != nil {
@@ -49,14 +55,21 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 			return fmt.Errorf("publisher %s: %w", furbot.TopicTF, err)
 		}
 	}
+	jointPub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, furbot.TopicJointStates, rosnode.PubOpts(furbot.QoSJointStates))
+	if err != nil {
+		return fmt.Errorf("publisher %s: %w", furbot.TopicJointStates, err)
+	}
 	// Both callbacks run on the spinning goroutine, one at a time: the
-	// tracker and the reused messages need no lock.
+	// tracker, the joint states and the reused messages need no lock.
 	odomMsg := nav_msgs_msg.NewOdometry()
 	tfMsg := tf2_msgs_msg.NewTFMessage()
+	jointMsg := sensor_msgs_msg.NewJointState()
 	_, err = tbi.NewSteeringDataSubscription(n.Node, furbot.TopicSteering, rosnode.SubOpts(furbot.QoSTelemetry),
 		func(msg *tbi.SteeringData, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
-				tracker.Steering(rosnode.FurbotSteeringOf(msg))
+				s := rosnode.FurbotSteeringOf(msg)
+				tracker.Steering(s)
+				joints.Steering(s)
 			}
 		})
 	if err != nil {
@@ -69,6 +82,15 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 			}
 			tr, ms := rosnode.FurbotTractionOf(msg)
 			stamp := rosnode.Time(msg.Header.Stamp)
+			// The joints carry the odom's stamp, so that robot_state_publisher's
+			// wheel frames and odom -> base_link agree in time.
+			if joints.Traction(tr, ms) {
+				jointMsg.Header = rosnode.Header(stamp, "")
+				jointMsg.Name, jointMsg.Position = joints.Name, joints.Position
+				if err := jointPub.Publish(jointMsg); err != nil {
+					log.Errorf("publish %s: %v", furbot.TopicJointStates, err)
+				}
+			}
 			st, ok := tracker.Traction(tr, ms, stamp)
 			if !ok {
 				return

@@ -3,6 +3,7 @@
 // Command servosila_driver is the ROS 2 node of the Servosila Engineer
 // driver: cmd_vel and joint commands in; odom, tf, joint_states, raw
 // telemetry and diagnostics out; e-stop, release and headlight services.
+// joint_states names the joints of launch/urdf/servosila_engineer.urdf.
 // Parameters: pkg/servosila's NodeBindings (params/servosila_driver.yaml).
 package main
 
@@ -10,7 +11,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"time"
 
@@ -212,15 +212,17 @@ type publishers struct {
 	telemetry *telebridge_interfaces_msg.ServosilaTelemetryPublisher
 	diag      *diagnostic_msgs_msg.DiagnosticArrayPublisher
 
-	odomMsg     *nav_msgs_msg.Odometry
-	lastTelem   time.Time
-	lastDiag    time.Time
-	armNames    []string
-	armPosition []float64
+	odomMsg   *nav_msgs_msg.Odometry
+	lastTelem time.Time
+	lastDiag  time.Time
+	// jointStates and jointMsg are reused for every joint_states message.
+	jointStates *servosila.JointStates
+	jointMsg    *sensor_msgs_msg.JointState
 }
 
 func newPublishers(n *rosnode.Node, cfg servosila.NodeConfig) (*publishers, error) {
-	p := &publishers{cfg: cfg, odomMsg: nav_msgs_msg.NewOdometry()}
+	p := &publishers{cfg: cfg, odomMsg: nav_msgs_msg.NewOdometry(),
+		jointStates: servosila.NewJointStates(), jointMsg: sensor_msgs_msg.NewJointState()}
 	var err error
 	if p.odom, err = nav_msgs_msg.NewOdometryPublisher(n.Node, servosila.TopicOdom, rosnode.PubOpts(servosila.QoSOdom)); err != nil {
 		return nil, fmt.Errorf("publisher %s: %w", servosila.TopicOdom, err)
@@ -239,15 +241,12 @@ func newPublishers(n *rosnode.Node, cfg servosila.NodeConfig) (*publishers, erro
 	if p.diag, err = diagnostic_msgs_msg.NewDiagnosticArrayPublisher(n.Node, servosila.TopicDiagnostics, rosnode.PubOpts(servosila.QoSDiagnostics)); err != nil {
 		return nil, fmt.Errorf("publisher %s: %w", servosila.TopicDiagnostics, err)
 	}
-	for _, j := range servosila.ArmJoints {
-		p.armNames = append(p.armNames, j.String())
-	}
-	p.armPosition = make([]float64, len(p.armNames))
 	return p, nil
 }
 
-// publish sends odom and tf every tick, joint_states and telemetry when a
-// new telemetry packet arrived, and diagnostics at their period.
+// publish sends odom and tf every tick, joint_states every tick while
+// telemetry is fresh (servosila.NodeConfig.JointStatesDue), telemetry when
+// a new packet arrived, and diagnostics at their period.
 func (p *publishers) publish(drv *servosila.Driver, now time.Time) error {
 	st := drv.Status()
 	rosnode.Odometry(p.odomMsg, st.Odometry, now, p.cfg.OdomFrame, p.cfg.BaseFrame)
@@ -262,9 +261,18 @@ func (p *publishers) publish(drv *servosila.Driver, now time.Time) error {
 		}
 	}
 	telem, at, ok := drv.Telemetry()
+	// Telemetry ages on the wall clock it was received by (not sim time).
+	if p.cfg.JointStatesDue(ok, at, time.Now()) {
+		p.jointStates.Fill(&p.cfg.Driver, &telem)
+		p.jointMsg.Header = rosnode.Header(now, "")
+		p.jointMsg.Name, p.jointMsg.Position = p.jointStates.Name, p.jointStates.Position
+		if err := p.joints.Publish(p.jointMsg); err != nil {
+			return fmt.Errorf("publish joint_states: %w", err)
+		}
+	}
 	if ok && at.After(p.lastTelem) {
 		p.lastTelem = at
-		if err := p.publishTelemetry(drv, telem, now); err != nil {
+		if err := p.publishTelemetry(telem, now); err != nil {
 			return err
 		}
 	}
@@ -278,21 +286,7 @@ func (p *publishers) publish(drv *servosila.Driver, now time.Time) error {
 	return nil
 }
 
-func (p *publishers) publishTelemetry(drv *servosila.Driver, t servosila.Telemetry, now time.Time) error {
-	pos, _, ok := drv.JointPositions()
-	if ok {
-		js := sensor_msgs_msg.NewJointState()
-		js.Header = rosnode.Header(now, "")
-		for _, j := range servosila.ArmJoints {
-			if !math.IsNaN(pos[j]) {
-				js.Name = append(js.Name, j.String())
-				js.Position = append(js.Position, pos[j])
-			}
-		}
-		if err := p.joints.Publish(js); err != nil {
-			return fmt.Errorf("publish joint_states: %w", err)
-		}
-	}
+func (p *publishers) publishTelemetry(t servosila.Telemetry, now time.Time) error {
 	msg := telebridge_interfaces_msg.NewServosilaTelemetry()
 	msg.Header = rosnode.Header(now, p.cfg.BaseFrame)
 	msg.Tick, msg.MotorCount = t.Tick, t.MotorCount

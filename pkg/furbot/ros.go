@@ -97,6 +97,7 @@ var Topics = []Topic{
 	{NodeOdometry, TopicSteering, tbi + "SteeringData", false, 0, QoSTelemetry, "steering angle (bicycle source)"},
 	{NodeOdometry, TopicOdom, "nav_msgs/msg/Odometry", true, 0, QoSOdom, "per new traction sample, frame odom, child base_link"},
 	{NodeOdometry, TopicTF, "tf2_msgs/msg/TFMessage", true, 0, QoSTF, "odom -> base_link with every odom (publish_tf)"},
+	{NodeOdometry, TopicJointStates, "sensor_msgs/msg/JointState", true, 0, QoSJointStates, "wheel and steering joints of the URDF with every odom (JointStates)"},
 }
 
 // TF lists the transforms the stack broadcasts: odom -> base_link, by

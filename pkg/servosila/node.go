@@ -43,7 +43,7 @@ const (
 	NodeName         = "servosila_driver"
 	TopicCmdVel      = "cmd_vel"            // geometry_msgs/Twist in, base_link: linear.x [m/s], angular.z [rad/s]
 	TopicOdom        = "odom"               // nav_msgs/Odometry out, dead reckoning
-	TopicJointStates = "joint_states"       // sensor_msgs/JointState out, arm joints from telemetry [rad]
+	TopicJointStates = "joint_states"       // sensor_msgs/JointState out, JointStateJoints from telemetry [rad], odom_rate
 	TopicJointVel    = "~/joint_velocities" // sensor_msgs/JointState in: name + velocity [rad/s]
 	TopicJointTarget = "~/joint_targets"    // sensor_msgs/JointState in: name + position [rad]
 	TopicTelemetry   = "~/telemetry"        // telebridge_interfaces/ServosilaTelemetry out, raw

@@ -1,0 +1,83 @@
+"""Nav2's controller on a telebridge robot: the robot's launch file (with its
+simulator by default), Nav2's controller_server with the robot's Regulated
+Pure Pursuit configuration (params/nav2_<robot>.yaml) and a lifecycle
+manager that configures and activates it. Send it paths with Nav2's
+FollowPath action (nav2_msgs/action/FollowPath on /follow_path), in the odom
+frame.
+
+    ros2 launch telebridge nav2_example.launch.py robot:=servosila
+    ros2 launch telebridge nav2_example.launch.py robot:=furbot sim:=false vehicle_address:=192.168.1.10:18004
+
+Nav2 is started only where nav2_controller and nav2_lifecycle_manager are
+installed (apt install ros-humble-nav2-controller
+ros-humble-nav2-lifecycle-manager ros-humble-nav2-regulated-pure-pursuit-controller);
+elsewhere it says so and runs the robot alone. One robot, no namespace or
+frame prefix: the parameter files name the nodes and frames plainly.
+"""
+import os
+
+from ament_index_python.packages import PackageNotFoundError, get_package_share_directory
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument, IncludeLaunchDescription, LogInfo, OpaqueFunction
+from launch.launch_description_sources import PythonLaunchDescriptionSource
+from launch.substitutions import LaunchConfiguration
+from launch_ros.actions import Node
+
+ROBOTS = ("servosila", "furbot")
+NAV2_PACKAGES = ("nav2_controller", "nav2_lifecycle_manager", "nav2_regulated_pure_pursuit_controller")
+
+
+def missing_packages():
+    """The Nav2 packages the example needs that are not installed."""
+    missing = []
+    for pkg in NAV2_PACKAGES:
+        try:
+            get_package_share_directory(pkg)
+        except PackageNotFoundError:
+            missing.append(pkg)
+    return missing
+
+
+def bring_up(context):
+    robot = LaunchConfiguration("robot").perform(context)
+    if robot not in ROBOTS:
+        raise RuntimeError(f"robot:={robot}: must be one of {', '.join(ROBOTS)}")
+    share = get_package_share_directory("telebridge")
+    use_sim_time = LaunchConfiguration("use_sim_time")
+    args = {"sim": LaunchConfiguration("sim"), "use_sim_time": use_sim_time}
+    if robot == "servosila":
+        args["robot_address"] = LaunchConfiguration("robot_address")
+    else:
+        args["vehicle_address"] = LaunchConfiguration("vehicle_address")
+    actions = [IncludeLaunchDescription(
+        PythonLaunchDescriptionSource(os.path.join(share, "launch", robot + ".launch.py")),
+        launch_arguments=args.items(),
+    )]
+    missing = missing_packages()
+    if missing:
+        actions.append(LogInfo(msg="Nav2 is not started: not installed: " + ", ".join(missing) +
+                                   ". The robot runs without it."))
+        return actions
+    params = LaunchConfiguration("nav2_params").perform(context) or os.path.join(share, "params", f"nav2_{robot}.yaml")
+    actions += [
+        Node(package="nav2_controller", executable="controller_server", name="controller_server",
+             output="screen", parameters=[params, {"use_sim_time": use_sim_time}]),
+        Node(package="nav2_lifecycle_manager", executable="lifecycle_manager", name="lifecycle_manager_navigation",
+             output="screen", parameters=[params, {"use_sim_time": use_sim_time}]),
+    ]
+    return actions
+
+
+def generate_launch_description():
+    return LaunchDescription([
+        DeclareLaunchArgument("robot", default_value="servosila", description="servosila or furbot"),
+        DeclareLaunchArgument("sim", default_value="true", description="drive the robot's simulator"),
+        DeclareLaunchArgument("robot_address", default_value="10.42.0.1:10000",
+                              description="Servosila vendor server (sim:=false)"),
+        DeclareLaunchArgument("vehicle_address", default_value="192.168.1.10:18004",
+                              description="Furbot control port (sim:=false)"),
+        DeclareLaunchArgument("nav2_params", default_value="",
+                              description="Nav2 parameters (default params/nav2_<robot>.yaml)"),
+        DeclareLaunchArgument("use_sim_time", default_value="false", description="take time from /clock"),
+        OpaqueFunction(function=bring_up),
+    ])
