@@ -86,11 +86,14 @@ type Config struct {
 	// Calibration converts SI to protocol units. Default
 	// DefaultCalibration().
 	Calibration *Calibration
-	// MinStartVelocity is the smallest non-zero chassis command [m/s and
-	// rad/s]: smaller magnitudes are raised to it keeping their sign.
-	// Default 0.2; negative disables the rule.
+	// MinStartVelocity is the chassis start speed [m/s for the linear,
+	// rad/s for the angular velocity]: a non-zero twist whose linear and
+	// angular parts are both smaller is raised to it keeping its sign and
+	// curvature; while either part reaches it the other passes unchanged
+	// (see Config.Chassis). Default 0.2; negative disables the rule.
 	MinStartVelocity float64
-	// MaxLinear [m/s] and MaxAngular [rad/s] clamp the chassis command.
+	// MaxLinear [m/s] and MaxAngular [rad/s] limit the chassis command;
+	// a limited twist is scaled as a whole, keeping its curvature.
 	// Defaults 0.45 m/s and 1.3 rad/s (about full stick with the default
 	// calibration).
 	MaxLinear, MaxAngular float64
