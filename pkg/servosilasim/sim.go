@@ -124,19 +124,19 @@ func (c Config) withDefaults() (Config, error) {
 
 // State is the simulator's ground truth at one instant.
 type State struct {
-	At        time.Time                    // when it was last integrated (wall clock)
-	Elapsed   time.Duration                // simulated time integrated so far (steps capped at MaxStep)
-	Steps     uint64                       // physics steps done
-	Pose      odometry.Pose2D              // chassis pose in the simulator's world frame
-	Distance  float64                      // path length travelled [m]
-	Linear    float64                      // chassis velocity being executed [m/s]
-	Angular   float64                      // chassis yaw rate being executed [rad/s]
+	At       time.Time       // when it was last integrated (wall clock)
+	Elapsed  time.Duration   // simulated time integrated so far (steps capped at MaxStep)
+	Steps    uint64          // physics steps done
+	Pose     odometry.Pose2D // chassis pose in the simulator's world frame
+	Distance float64         // path length travelled [m]
+	Linear   float64         // chassis velocity being executed [m/s]
+	Angular  float64         // chassis yaw rate being executed [rad/s]
 	// Left and Right are the track speeds being executed [m/s]; zero for
 	// a track that did not break away.
 	Left, Right float64
-	Joints    [servosila.NumJoints]float64 // joint angles [rad]
-	JointVel  [servosila.NumJoints]float64 // joint velocities being executed [rad/s]
-	Headlight bool
+	Joints      [servosila.NumJoints]float64 // joint angles [rad]
+	JointVel    [servosila.NumJoints]float64 // joint velocities being executed [rad/s]
+	Headlight   bool
 	// LinkUp is false before the first packet and after LinkTimeout
 	// without packets (everything is then stopped).
 	LinkUp bool
