@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/servosila"
+	"github.com/telebridge/telebridge/pkg/servosilasim"
 )
 
 // followPath is a path for the pure-pursuit follower: the arc-length
@@ -65,7 +66,10 @@ type followed struct {
 // coordinates; the truth starts at the origin, so poses are shifted.
 func follow(t *testing.T, cfg servosila.Config, p followPath, v, l float64) followed {
 	t.Helper()
-	r := startRig(t, cfg)
+	// Steps integrate at most 20 ms of simulated time: a late step on a
+	// loaded machine slows the simulated clock instead of jumping, so the
+	// follower (acting on every step) sees the same motion per step.
+	r := startRigSim(t, cfg, servosilasim.Config{TelemetryRate: 50, PhysicsRate: 100, MaxStep: 20 * time.Millisecond})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second+time.Duration(4*p.length/v*float64(time.Second)))
 	defer cancel()
 	var out followed

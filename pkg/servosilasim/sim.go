@@ -50,10 +50,11 @@ type Config struct {
 	// mixing the linear and angular sticks into the two tracks with one
 	// scale (left = linear - angular, right = linear + angular units).
 	TrackSeparation float64
-	// MaxStep caps the time integrated in one physics step [s as
-	// time.Duration], so that a late step (a loaded machine) does not
-	// jump: the simulated clock then runs slower than the wall clock.
-	// Default 4 physics periods.
+	// MaxStep caps the time integrated in one physics step, so that a
+	// step that comes very late (a stalled process) does not jump: the
+	// simulated clock (State.Elapsed) then runs slower than the wall
+	// clock. Default 250 ms; lock-step tests set it near the physics
+	// period.
 	MaxStep time.Duration
 	// MotorSlots is each joint's telemetry record. Default
 	// servosila.DefaultMotorSlots().
@@ -111,7 +112,7 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("servosilasim: physics rate: %w", err)
 	}
 	if c.MaxStep == 0 {
-		c.MaxStep = time.Duration(4 * float64(time.Second) / c.PhysicsRate)
+		c.MaxStep = 250 * time.Millisecond
 	}
 	if !(c.TrackSeparation > 0) || math.IsInf(c.TrackSeparation, 0) || c.MaxStep < 0 {
 		return c, fmt.Errorf("servosilasim: track separation %g m, max step %v: must be positive", c.TrackSeparation, c.MaxStep)
