@@ -65,7 +65,7 @@ type Driver struct {
 	sendE atomic.Uint64
 	chgs  atomic.Uint64 // packets sent early because the command changed
 	wake  chan struct{} // a token when the command in force changed
-	rxTel Telemetry // decode buffer, owned by the receive goroutine
+	rxTel Telemetry     // decode buffer, owned by the receive goroutine
 
 	mu        sync.Mutex
 	gen       uint64
