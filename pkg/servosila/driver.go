@@ -308,6 +308,7 @@ func (d *Driver) EStop() {
 	d.estop = true
 	d.gen++
 	d.arm.CancelAll()
+	d.dirty = false // what was pending is discarded; the zero goes now
 	d.sendLocked(time.Now(), Command{Headlight: d.headlight}, true)
 }
 

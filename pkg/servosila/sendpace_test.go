@@ -2,10 +2,14 @@ package servosila
 
 import (
 	"context"
+	"errors"
+	"math"
 	"net"
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
 func TestNextSend(t *testing.T) {
@@ -238,5 +242,56 @@ func TestSendPathAllocs(t *testing.T) {
 		d.tick(time.Now())
 	}); n != 0 {
 		t.Errorf("%v allocs per SetTwist + send", n)
+	}
+}
+
+// TestOdometryIrregularSends: packets at irregular times (changes between
+// keep-alives) integrate each twist exactly over the time it was in force.
+func TestOdometryIrregularSends(t *testing.T) {
+	d, err := New(Config{Robot: "127.0.0.1:9", Local: "127.0.0.1:0", CommandTimeout: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	sent := func(v float64) float64 {
+		return float64(Saturate(v, d.cfg.Calibration.Linear)) / d.cfg.Calibration.Linear
+	}
+	t0 := time.Unix(1000, 0)
+	want := 0.0
+	at := t0
+	d.tick(at)
+	// (speed, how long it stays in force): changes 3 ms, 17 ms, 200 ms,
+	// 41 ms apart, as on-change sends and keep-alives would be.
+	for _, s := range []struct {
+		v  float64
+		dt time.Duration
+	}{{0.3, 3 * time.Millisecond}, {0.25, 17 * time.Millisecond}, {0.4, 200 * time.Millisecond}, {-0.35, 41 * time.Millisecond}, {0.3, 130 * time.Millisecond}} {
+		_ = d.SetTwist(s.v, 0)
+		d.tick(at) // the change goes out at once
+		at = at.Add(s.dt)
+		want += sent(s.v) * s.dt.Seconds()
+	}
+	d.tick(at)
+	if x := d.Status().Odometry.Pose.X; math.Abs(x-want) > 1e-12 {
+		t.Errorf("odometry x = %.9f m, want %.9f m", x, want)
+	}
+}
+
+// TestMaxSendRateParameter: the parameter reaches Config.MaxSendRate (which
+// TestSendOnChange shows bounds the packets), defaults to 50 Hz, and may
+// not be below send_rate.
+func TestMaxSendRateParameter(t *testing.T) {
+	var c Config
+	if err := c.ApplyParameters([]rosparam.Parameter{{Name: "max_send_rate", Value: rosparam.Double(10)}}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := c.WithDefaults(); err != nil || c.MaxSendRate != 10 {
+		t.Errorf("max_send_rate 10: %g Hz, %v", c.MaxSendRate, err)
+	}
+	if c, err := (Config{}).WithDefaults(); err != nil || c.MaxSendRate != 50 {
+		t.Errorf("default %g Hz, %v", c.MaxSendRate, err)
+	}
+	if _, err := (Config{SendRate: 20, MaxSendRate: 10}).WithDefaults(); !errors.Is(err, ErrConfig) {
+		t.Errorf("max_send_rate below send_rate: %v", err)
 	}
 }
