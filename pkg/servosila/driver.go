@@ -348,9 +348,9 @@ func (d *Driver) Status() Status {
 // Run starts the receive goroutine and sends remote-control packets until
 // ctx is cancelled: a changed command at once (no sooner than
 // 1/MaxSendRate after the previous packet), and the command in force
-// again whenever 1/SendRate passed without a packet (keep-alive). It then sends ShutdownPackets zero
-// packets, stops the receiver, closes the socket and returns nil (or the
-// error that ended the link). Call it once.
+// again whenever 1/SendRate passed without a packet (keep-alive). It then
+// sends ShutdownPackets zero packets, stops the receiver, closes the
+// socket and returns nil (or the error that ended the link). Call it once.
 func (d *Driver) Run(ctx context.Context) error {
 	d.mu.Lock()
 	if d.ran {
