@@ -86,19 +86,31 @@ type Config struct {
 	// Calibration converts SI to protocol units. Default
 	// DefaultCalibration().
 	Calibration *Calibration
-	// MinStartVelocity is the smallest non-zero chassis command [m/s and
-	// rad/s]: smaller magnitudes are raised to it keeping their sign.
-	// Default 0.2; negative disables the rule.
+	// MinStartVelocity is the chassis start speed [m/s for the linear,
+	// rad/s for the angular velocity]: a non-zero twist whose linear and
+	// angular parts are both smaller is raised to it keeping its sign and
+	// curvature; while either part reaches it the other passes unchanged
+	// (see Config.Chassis). Default 0.2; negative disables the rule.
 	MinStartVelocity float64
-	// MaxLinear [m/s] and MaxAngular [rad/s] clamp the chassis command.
+	// MaxLinear [m/s] and MaxAngular [rad/s] limit the chassis command;
+	// a limited twist is scaled as a whole, keeping its curvature.
 	// Defaults 0.45 m/s and 1.3 rad/s (about full stick with the default
 	// calibration).
 	MaxLinear, MaxAngular float64
 	// MaxJoint clamps each joint velocity [rad/s], indexed by Joint (the
 	// operator's maximum-velocity setting). Default 0.5 rad/s each.
 	MaxJoint [NumJoints]float64
-	// SendRate is the remote-control packet rate [Hz]. Default 5.
+	// SendRate is the keep-alive rate of remote-control packets [Hz]: a
+	// packet goes out at least every 1/SendRate even when nothing
+	// changes. Default 5 (the papers' client).
 	SendRate float64
+	// MaxSendRate bounds the packet rate [Hz]: a changed command goes out
+	// at once, but no sooner than 1/MaxSendRate after the previous packet
+	// (the emergency stop is never held back). Default 50. Assumption:
+	// the papers' client sends at 5 Hz and nothing says the vendor server
+	// rejects faster packets; lower it to SendRate to get the papers'
+	// fixed rate. Must be at least SendRate.
+	MaxSendRate float64
 	// CommandTimeout drops a command that was not refreshed within it to
 	// zero. Default 500 ms.
 	CommandTimeout time.Duration
@@ -160,6 +172,9 @@ func (c Config) WithDefaults() (Config, error) {
 	if c.SendRate == 0 {
 		c.SendRate = 5
 	}
+	if c.MaxSendRate == 0 {
+		c.MaxSendRate = math.Max(50, c.SendRate)
+	}
 	if c.CommandTimeout == 0 {
 		c.CommandTimeout = 500 * time.Millisecond
 	}
@@ -218,10 +233,13 @@ func (c *Config) validate() error {
 	for _, p := range []struct {
 		n string
 		v float64
-	}{{"MaxLinear", c.MaxLinear}, {"MaxAngular", c.MaxAngular}, {"SendRate", c.SendRate}} {
+	}{{"MaxLinear", c.MaxLinear}, {"MaxAngular", c.MaxAngular}, {"SendRate", c.SendRate}, {"MaxSendRate", c.MaxSendRate}} {
 		if err := pos(p.n, p.v); err != nil {
 			return err
 		}
+	}
+	if c.MaxSendRate < c.SendRate {
+		return fmt.Errorf("%w: MaxSendRate %g Hz is below SendRate %g Hz", ErrConfig, c.MaxSendRate, c.SendRate)
 	}
 	for j, v := range c.MaxJoint {
 		if err := pos("MaxJoint["+Joint(j).String()+"]", v); err != nil {

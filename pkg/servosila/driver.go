@@ -35,13 +35,15 @@ type jointCmd struct {
 }
 
 // Driver is the operator side of the link to one robot: it sends the
-// latest command as remote-control packets at a fixed rate and receives
+// latest command as remote-control packets as soon as it changes (at most
+// MaxSendRate) and at least at SendRate (keep-alive), and receives
 // telemetry. Create it with New, run it with Run; every other method is
 // safe for concurrent use.
 //
 // The receive goroutine is the only reader of the socket. Packets are
 // written by the send loop and, for an immediate e-stop, by EStop's caller;
-// both hold the driver's lock, so writes never interleave.
+// both hold the driver's lock, so writes never interleave. The send loop
+// owns the timing: the setters only mark the command changed and wake it.
 //
 // Commands come from two sources, each with its own timeout: the chassis
 // (SetTwist) and the joints (SetJointVelocities); SetCommand sets both.
@@ -61,7 +63,9 @@ type Driver struct {
 	drops DropCounters
 	sent  atomic.Uint64
 	sendE atomic.Uint64
-	rxTel Telemetry // decode buffer, owned by the receive goroutine
+	chgs  atomic.Uint64 // packets sent early because the command changed
+	wake  chan struct{} // a token when the command in force changed
+	rxTel Telemetry     // decode buffer, owned by the receive goroutine
 
 	mu        sync.Mutex
 	gen       uint64
@@ -74,6 +78,7 @@ type Driver struct {
 	rc        RemoteControl
 	buf       [64]byte // encode buffer (a packet is 57 bytes)
 	ran       bool
+	dirty     bool // the command changed since the last packet
 }
 
 // DropCounters count the telemetry-side datagrams from the robot's address
@@ -106,6 +111,7 @@ type Status struct {
 	EStopped bool
 	Last     Sent
 	Sent     uint64 // remote-control packets sent
+	Changes  uint64 // of them sent early because the command changed
 	SendErrs uint64 // failed socket writes
 	Link     udplink.Stats
 	Length   uint64 // telemetry drops: wrong length
@@ -140,7 +146,7 @@ func New(cfg Config) (*Driver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("servosila: listen %s: %w", cfg.Local, err)
 	}
-	d := &Driver{cfg: cfg, conn: conn, robot: robot, arm: arm, odo: odo}
+	d := &Driver{cfg: cfg, conn: conn, robot: robot, arm: arm, odo: odo, wake: make(chan struct{}, 1)}
 	d.rc.FrameType = cfg.Frames.RemoteControl
 	return d, nil
 }
@@ -167,8 +173,11 @@ func (d *Driver) SetCommand(cmd Command) error {
 	now := time.Now()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.headlight = cmd.Headlight
-	d.twist.Store(twistCmd{linear: cmd.Linear, angular: cmd.Angular, gen: d.gen}, now)
+	if d.headlight != cmd.Headlight {
+		d.headlight = cmd.Headlight
+		d.changedLocked()
+	}
+	d.setTwistLocked(cmd.Linear, cmd.Angular, now)
 	d.setJointsLocked(cmd.Joints, now)
 	return nil
 }
@@ -182,8 +191,28 @@ func (d *Driver) SetTwist(linear, angular float64) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.twist.Store(twistCmd{linear: linear, angular: angular, gen: d.gen}, time.Now())
+	d.setTwistLocked(linear, angular, time.Now())
 	return nil
+}
+
+// setTwistLocked stores the chassis command; a command that differs from
+// the one in force (or replaces a timed-out one) wakes the send loop.
+func (d *Driver) setTwistLocked(linear, angular float64, now time.Time) {
+	c := twistCmd{linear: linear, angular: angular, gen: d.gen}
+	if prev, ok := d.twist.Fresh(now, d.cfg.CommandTimeout); !ok || prev != c {
+		d.changedLocked()
+	}
+	d.twist.Store(c, now)
+}
+
+// changedLocked marks the command in force changed and wakes the send
+// loop, which sends it as soon as MaxSendRate allows. d.mu must be held.
+func (d *Driver) changedLocked() {
+	d.dirty = true
+	select {
+	case d.wake <- struct{}{}:
+	default: // a wake-up is already pending
+	}
 }
 
 // SetJointVelocities sets only the joint velocities [rad/s], indexed by
@@ -203,7 +232,10 @@ func (d *Driver) SetJointVelocities(v [NumJoints]float64) error {
 // timeout nor to the e-stop.
 func (d *Driver) SetHeadlight(on bool) {
 	d.mu.Lock()
-	d.headlight = on
+	if d.headlight != on {
+		d.headlight = on
+		d.changedLocked()
+	}
 	d.mu.Unlock()
 }
 
@@ -213,7 +245,11 @@ func (d *Driver) setJointsLocked(v [NumJoints]float64, now time.Time) {
 			d.arm.Cancel(j)
 		}
 	}
-	d.joints.Store(jointCmd{v: v, gen: d.gen}, now)
+	c := jointCmd{v: v, gen: d.gen}
+	if prev, ok := d.joints.Fresh(now, d.cfg.CommandTimeout); !ok || prev != c {
+		d.changedLocked()
+	}
+	d.joints.Store(c, now)
 }
 
 // SetJointTarget starts position control of an arm joint (waist, shoulder,
@@ -224,13 +260,18 @@ func (d *Driver) SetJointTarget(j Joint, angle float64) error {
 	if d.estop {
 		return ErrEStopped
 	}
-	return d.arm.SetTarget(j, angle, time.Now())
+	if err := d.arm.SetTarget(j, angle, time.Now()); err != nil {
+		return err
+	}
+	d.changedLocked()
+	return nil
 }
 
 // CancelJointTarget stops position control of joint j.
 func (d *Driver) CancelJointTarget(j Joint) {
 	d.mu.Lock()
 	d.arm.Cancel(j)
+	d.changedLocked()
 	d.mu.Unlock()
 }
 
@@ -267,6 +308,7 @@ func (d *Driver) EStop() {
 	d.estop = true
 	d.gen++
 	d.arm.CancelAll()
+	d.dirty = false // what was pending is discarded; the zero goes now
 	d.sendLocked(time.Now(), Command{Headlight: d.headlight}, true)
 }
 
@@ -276,6 +318,7 @@ func (d *Driver) Release() {
 	d.mu.Lock()
 	d.estop = false
 	d.gen++
+	d.changedLocked()
 	d.mu.Unlock()
 }
 
@@ -287,6 +330,7 @@ func (d *Driver) Status() Status {
 		EStopped: d.estop,
 		Last:     d.last,
 		Sent:     d.sent.Load(),
+		Changes:  d.chgs.Load(),
 		SendErrs: d.sendE.Load(),
 		Link:     d.link.Stats(),
 		Length:   d.drops.Length.Load(),
@@ -301,10 +345,12 @@ func (d *Driver) Status() Status {
 	return s
 }
 
-// Run starts the receive goroutine and sends remote-control packets at
-// SendRate until ctx is cancelled. It then sends ShutdownPackets zero
-// packets, stops the receiver, closes the socket and returns nil (or the
-// error that ended the link). Call it once.
+// Run starts the receive goroutine and sends remote-control packets until
+// ctx is cancelled: a changed command at once (no sooner than
+// 1/MaxSendRate after the previous packet), and the command in force
+// again whenever 1/SendRate passed without a packet (keep-alive). It then
+// sends ShutdownPackets zero packets, stops the receiver, closes the
+// socket and returns nil (or the error that ended the link). Call it once.
 func (d *Driver) Run(ctx context.Context) error {
 	d.mu.Lock()
 	if d.ran {
@@ -318,6 +364,11 @@ func (d *Driver) Run(ctx context.Context) error {
 		_ = d.conn.Close()
 		return fmt.Errorf("servosila: %w", err)
 	}
+	gap, err := rate.Hz(d.cfg.MaxSendRate)
+	if err != nil {
+		_ = d.conn.Close()
+		return fmt.Errorf("servosila: max send rate: %w", err)
+	}
 	rxCtx, stopRx := context.WithCancel(ctx)
 	rx := udplink.Receiver{
 		Conn:       d.conn,
@@ -330,10 +381,7 @@ func (d *Driver) Run(ctx context.Context) error {
 	go func() { rxDone <- rx.Run(rxCtx) }()
 
 	d.tick(time.Now()) // the first packet goes out at once
-	err = rate.Run(ctx, period, func(t rate.Tick) error {
-		d.tick(t.Now)
-		return nil
-	})
+	err = d.sendLoop(ctx, period, gap)
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		err = nil
 	}
@@ -371,6 +419,40 @@ func (d *Driver) shutdown() {
 		d.sendLocked(time.Now(), Command{Headlight: d.headlight}, true)
 		d.mu.Unlock()
 	}
+}
+
+// sendLoop sends a packet whenever nextSend says one is due, until ctx
+// ends. It sleeps on a timer and on the setters' wake-ups, never polls.
+func (d *Driver) sendLoop(ctx context.Context, period, gap time.Duration) error {
+	timer := time.NewTimer(period)
+	defer timer.Stop()
+	for {
+		d.mu.Lock()
+		due := nextSend(d.last.At, d.dirty, period, gap)
+		d.mu.Unlock()
+		now := time.Now()
+		if !now.Before(due) {
+			d.tick(now)
+			continue
+		}
+		timer.Reset(due.Sub(now)) // Go >= 1.23: no stale value after Reset
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timer.C:
+		case <-d.wake: // recompute the deadline
+		}
+	}
+}
+
+// nextSend is when the next packet is due, given the time of the last one:
+// a changed command 1/MaxSendRate (gap) after it, otherwise the keep-alive
+// 1/SendRate (period) after it.
+func nextSend(last time.Time, changed bool, period, gap time.Duration) time.Time {
+	if changed && gap < period {
+		return last.Add(gap)
+	}
+	return last.Add(period)
 }
 
 // tick is one step of the send loop at time now.
@@ -423,6 +505,10 @@ func (d *Driver) sendLocked(now time.Time, cmd Command, stale bool) {
 	var out Channels
 	d.cfg.Mapping.Decode(&out, &d.rc)
 	exec := d.cfg.Calibration.Velocities(&out)
+	if d.dirty && !d.last.At.IsZero() && now.Sub(d.last.At) < time.Duration(float64(time.Second)/d.cfg.SendRate) {
+		d.chgs.Add(1) // sent before the keep-alive was due
+	}
+	d.dirty = false
 	_ = d.odo.Update(d.inForce, now) // finite by construction
 	d.inForce = odometry.Twist2D{V: exec.Linear, W: exec.Angular}
 	d.last = Sent{At: now, Command: exec, Packet: d.rc, Dropped: dropped, Stale: stale}

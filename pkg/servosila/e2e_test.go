@@ -34,7 +34,13 @@ func fastConfig() servosila.Config {
 
 func startRig(t *testing.T, cfg servosila.Config) *rig {
 	t.Helper()
-	sim, err := servosilasim.New(servosilasim.Config{TelemetryRate: 50, PhysicsRate: 100})
+	return startRigSim(t, cfg, servosilasim.Config{TelemetryRate: 50, PhysicsRate: 100})
+}
+
+// startRigSim is startRig with a simulator configuration.
+func startRigSim(t *testing.T, cfg servosila.Config, simCfg servosilasim.Config) *rig {
+	t.Helper()
+	sim, err := servosilasim.New(simCfg)
 	if err != nil {
 		t.Fatal(err)
 	}

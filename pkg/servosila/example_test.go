@@ -13,7 +13,9 @@ import (
 // SI command with the default configuration.
 func ExampleConfig_Convert() {
 	cfg, _ := servosila.Config{}.WithDefaults()
-	cmd := servosila.Command{Linear: 0.3, Angular: -0.1} // -0.1 rad/s is raised to -0.2
+	// Driving forward, a small yaw rate passes unchanged (the minimum
+	// start velocity applies only when both parts are below 0.2).
+	cmd := servosila.Command{Linear: 0.3, Angular: -0.1}
 	ch := cfg.Convert(&cmd)
 	rc := servosila.RemoteControl{FrameType: cfg.Frames.RemoteControl}
 	cfg.Mapping.Encode(&rc, &ch)
@@ -21,8 +23,8 @@ func ExampleConfig_Convert() {
 	fmt.Println("axis 1 (drive):", rc.Axes[1], "axis 0 (turn):", rc.Axes[0])
 	fmt.Printf("%x\n", pkt[:5])
 	// Output:
-	// axis 1 (drive): 21466 axis 0 (turn): -5034
-	// 0156ecda53
+	// axis 1 (drive): 21466 axis 0 (turn): -2517
+	// 012bf6da53
 }
 
 func ExampleDecodeTelemetry() {
@@ -73,4 +75,17 @@ func ExampleDriver() {
 
 	stop() // zero packets go out, then the socket closes
 	<-done
+}
+
+// The chassis rule: a small twist from standstill is raised keeping its
+// curvature; a limited one is scaled keeping its curvature.
+func ExampleConfig_Chassis() {
+	cfg, _ := servosila.Config{}.WithDefaults()
+	fmt.Println(cfg.Chassis(0.1, 0.05))  // both below 0.2: raised, radius 2 m kept
+	fmt.Println(cfg.Chassis(0.45, 0.12)) // driving: the yaw rate passes
+	fmt.Println(cfg.Chassis(0.5, 0.25))  // over max_linear 0.45: radius 2 m kept
+	// Output:
+	// 0.2 0.1
+	// 0.45 0.12
+	// 0.45 0.225
 }

@@ -37,10 +37,25 @@ type Config struct {
 	// LinkTimeout stops everything when no packet arrived within it.
 	// Default 1 s.
 	LinkTimeout time.Duration
-	// StallVelocity: chassis velocities smaller in magnitude do not move
-	// the tracks [m/s and rad/s] (the papers found 0.2 is needed to start).
-	// Default 0.15; negative disables.
+	// StallVelocity is the start (breakaway) threshold of a track standing
+	// still [m/s of driving straight and rad/s of turning in place]: the
+	// papers found 0.2 starts the robot and smaller commands may not. See
+	// the package documentation for the per-track model. Default 0.15;
+	// negative disables (tracks start at any speed).
 	StallVelocity float64
+	// TrackSeparation B is the distance between the track centre lines
+	// [m]: the tracks run at v - w*B/2 (left) and v + w*B/2 (right).
+	// Default (assumption) 2*Calibration.Angular/Calibration.Linear
+	// = 0.704 m with the English paper's constants: the vendor server
+	// mixing the linear and angular sticks into the two tracks with one
+	// scale (left = linear - angular, right = linear + angular units).
+	TrackSeparation float64
+	// MaxStep caps the time integrated in one physics step, so that a
+	// step that comes very late (a stalled process) does not jump: the
+	// simulated clock (State.Elapsed) then runs slower than the wall
+	// clock. Default 250 ms; lock-step tests set it near the physics
+	// period.
+	MaxStep time.Duration
 	// MotorSlots is each joint's telemetry record. Default
 	// servosila.DefaultMotorSlots().
 	MotorSlots *[servosila.NumJoints]int
@@ -77,6 +92,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.StallVelocity == 0 {
 		c.StallVelocity = 0.15
 	}
+	if c.TrackSeparation == 0 {
+		c.TrackSeparation = 2 * c.Calibration.Angular / c.Calibration.Linear
+	}
 	if c.MotorSlots == nil {
 		s := servosila.DefaultMotorSlots()
 		c.MotorSlots = &s
@@ -93,6 +111,12 @@ func (c Config) withDefaults() (Config, error) {
 	if _, err := rate.Hz(c.PhysicsRate); err != nil {
 		return c, fmt.Errorf("servosilasim: physics rate: %w", err)
 	}
+	if c.MaxStep == 0 {
+		c.MaxStep = 250 * time.Millisecond
+	}
+	if !(c.TrackSeparation > 0) || math.IsInf(c.TrackSeparation, 0) || c.MaxStep < 0 {
+		return c, fmt.Errorf("servosilasim: track separation %g m, max step %v: must be positive", c.TrackSeparation, c.MaxStep)
+	}
 	if c.LinkTimeout < 0 {
 		return c, errors.New("servosilasim: negative link timeout")
 	}
@@ -101,14 +125,19 @@ func (c Config) withDefaults() (Config, error) {
 
 // State is the simulator's ground truth at one instant.
 type State struct {
-	At        time.Time                    // when it was last integrated
-	Pose      odometry.Pose2D              // chassis pose in the simulator's world frame
-	Distance  float64                      // path length travelled [m]
-	Linear    float64                      // chassis velocity being executed [m/s]
-	Angular   float64                      // chassis yaw rate being executed [rad/s]
-	Joints    [servosila.NumJoints]float64 // joint angles [rad]
-	JointVel  [servosila.NumJoints]float64 // joint velocities being executed [rad/s]
-	Headlight bool
+	At       time.Time       // when it was last integrated (wall clock)
+	Elapsed  time.Duration   // simulated time integrated so far (steps capped at MaxStep)
+	Steps    uint64          // physics steps done
+	Pose     odometry.Pose2D // chassis pose in the simulator's world frame
+	Distance float64         // path length travelled [m]
+	Linear   float64         // chassis velocity being executed [m/s]
+	Angular  float64         // chassis yaw rate being executed [rad/s]
+	// Left and Right are the track speeds being executed [m/s]; zero for
+	// a track that did not break away.
+	Left, Right float64
+	Joints      [servosila.NumJoints]float64 // joint angles [rad]
+	JointVel    [servosila.NumJoints]float64 // joint velocities being executed [rad/s]
+	Headlight   bool
 	// LinkUp is false before the first packet and after LinkTimeout
 	// without packets (everything is then stopped).
 	LinkUp bool
@@ -136,6 +165,8 @@ type Sim struct {
 	rx    servosila.RemoteControl // decode buffer, receive goroutine only
 	telTx servosila.Telemetry
 	buf   [servosila.NumMotors*24 + 64]byte
+
+	updated chan struct{} // one token after each physics step
 }
 
 // New binds the simulator's socket.
@@ -152,13 +183,19 @@ func New(cfg Config) (*Sim, error) {
 	if err != nil {
 		return nil, fmt.Errorf("servosilasim: listen %s: %w", cfg.Listen, err)
 	}
-	s := &Sim{cfg: cfg, conn: conn}
+	s := &Sim{cfg: cfg, conn: conn, updated: make(chan struct{}, 1)}
 	s.st.Joints = cfg.Initial
 	return s, nil
 }
 
 // Addr returns the simulator's UDP address (the driver's Robot address).
 func (s *Sim) Addr() netip.AddrPort { return s.conn.LocalAddr().(*net.UDPAddr).AddrPort() }
+
+// Updated returns a channel that holds a token after each physics step
+// (one token at most: steps since the last receive coalesce). It lets one
+// consumer, e.g. a test's path follower, act in lock-step with the
+// simulation instead of sleeping. Use a single receiver.
+func (s *Sim) Updated() <-chan struct{} { return s.updated }
 
 // State returns a copy of the true state.
 func (s *Sim) State() State {
@@ -236,10 +273,14 @@ func (s *Sim) advance(now time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := &s.st
-	dt := now.Sub(st.At).Seconds()
-	if dt < 0 {
-		dt = 0
+	step := now.Sub(st.At)
+	if step < 0 {
+		step = 0
 	}
+	if step > s.cfg.MaxStep {
+		step = s.cfg.MaxStep
+	}
+	dt := step.Seconds()
 	// The velocities in force since the last step.
 	st.Pose = odometry.Integrate(st.Pose, odometry.Twist2D{V: st.Linear, W: st.Angular}, dt)
 	st.Distance += math.Abs(st.Linear) * dt
@@ -247,6 +288,8 @@ func (s *Sim) advance(now time.Time) {
 		st.Joints[j] += st.JointVel[j] * dt
 	}
 	st.At = now
+	st.Elapsed += step
+	st.Steps++
 	// The velocities from now on.
 	st.LinkUp = !st.LastAt.IsZero() && now.Sub(st.LastAt) <= s.cfg.LinkTimeout
 	var ch servosila.Channels
@@ -254,16 +297,37 @@ func (s *Sim) advance(now time.Time) {
 		s.cfg.Mapping.Decode(&ch, &st.Last)
 	}
 	v := s.cfg.Calibration.Velocities(&ch)
-	st.Linear, st.Angular = stall(v.Linear, s.cfg.StallVelocity), stall(v.Angular, s.cfg.StallVelocity)
+	st.Left, st.Right = s.tracks(v.Linear, v.Angular, st.Left, st.Right)
+	b := s.cfg.TrackSeparation
+	st.Linear, st.Angular = (st.Left+st.Right)/2, (st.Right-st.Left)/b
 	st.JointVel = v.Joints
 	st.Headlight = ch.Headlight
+	select {
+	case s.updated <- struct{}{}:
+	default:
+	}
 }
 
-func stall(v, min float64) float64 {
-	if math.Abs(v) < min {
-		return 0
+// tracks returns the track speeds [m/s] for the commanded twist (v [m/s],
+// w [rad/s]) given the speeds of the previous step (the per-track stall
+// model of the package documentation).
+func (s *Sim) tracks(v, w, left, right float64) (float64, float64) {
+	half := w * s.cfg.TrackSeparation / 2
+	start := s.cfg.StallVelocity
+	track := func(cmd, prev, drive float64) float64 {
+		switch {
+		case cmd == 0:
+			return 0
+		case prev != 0 && (prev > 0) == (cmd > 0):
+			return cmd // moving: no threshold while the direction holds
+		case start <= 0 || math.Abs(drive) >= start:
+			return cmd // breaks away
+		}
+		return 0 // static friction holds it
 	}
-	return v
+	// A track's drive in the units of the measured starts: v + w for the
+	// right track, v - w for the left (see the package documentation).
+	return track(v-half, left, v-w), track(v+half, right, v+w)
 }
 
 // sendTelemetry sends one telemetry packet to the client while the link is

@@ -152,3 +152,60 @@ func TestSimStepAllocs(t *testing.T) {
 		t.Errorf("state %+v", st)
 	}
 }
+
+// TestTrackStall is the per-track stall model as a table: static friction
+// from standstill, none for a moving track, reversal needs a new start.
+func TestTrackStall(t *testing.T) {
+	s, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.conn.Close()
+	half := 0.5 * 2 * 25171.216 / 71553.837 / 2 // track speed at 0.5 rad/s in place
+	if b := s.cfg.TrackSeparation; math.Abs(b-0.70357) > 1e-4 {
+		t.Errorf("default track separation %g m", b)
+	}
+	for _, c := range []struct {
+		name               string
+		v, w, prevL, prevR float64
+		left, right        float64
+	}{
+		{"still: 0.1 m/s stalls", 0.1, 0, 0, 0, 0, 0},
+		{"still: 0.15 m/s starts", 0.15, 0, 0, 0, 0.15, 0.15},
+		{"still: 0.1 rad/s stalls", 0, 0.1, 0, 0, 0, 0},
+		{"still: 0.5 rad/s turns in place", 0, 0.5, 0, 0, -half, half},
+		{"still: 0.1 m/s + 0.1 rad/s pivots on the left track", 0.1, 0.1, 0, 0, 0, 0.1 + half/5},
+		{"moving: 0.05 m/s continues", 0.05, 0, 0.3, 0.3, 0.05, 0.05},
+		{"moving: small yaw rate passes", 0.5, 0.02, 0.5, 0.5, 0.5 - half/25, 0.5 + half/25},
+		{"moving: reversal needs a new start", -0.05, 0, 0.3, 0.3, 0, 0},
+		{"moving: zero stops", 0, 0, 0.3, 0.3, 0, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l, r := s.tracks(c.v, c.w, c.prevL, c.prevR)
+			if math.Abs(l-c.left) > 1e-12 || math.Abs(r-c.right) > 1e-12 {
+				t.Errorf("tracks (%g, %g), want (%g, %g)", l, r, c.left, c.right)
+			}
+		})
+	}
+}
+
+// TestMaxStepCapsLateSteps: a physics step that comes late integrates at
+// most MaxStep of simulated time.
+func TestMaxStepCapsLateSteps(t *testing.T) {
+	s, err := New(Config{MaxStep: 40 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.conn.Close()
+	now := time.Now()
+	s.st.At = now
+	s.advance(now.Add(time.Second))
+	if st := s.State(); st.Elapsed != 40*time.Millisecond || st.Steps != 1 {
+		t.Errorf("elapsed %v after a 1 s late step, %d steps", st.Elapsed, st.Steps)
+	}
+	select {
+	case <-s.Updated():
+	default:
+		t.Error("no update token after a step")
+	}
+}
