@@ -147,9 +147,11 @@ type ServosilaState struct {
 	Angular   float64 `json:"angular"`   // [rad/s]
 	// JointVel are the joint velocities last sent [rad/s].
 	JointVel [NumServosilaJoints]float64 `json:"joint_vel"`
-	// Joints are the arm joint positions from telemetry [rad] (NaN-free:
-	// zero with HaveTelemetry false).
-	Joints [NumArmJoints]float64 `json:"joints"`
+	// Joints are the joint positions from telemetry [rad], indexed as
+	// ServosilaJoints; JointKnown is false for a joint without a telemetry
+	// record (its Joints entry is then 0).
+	Joints     [NumServosilaJoints]float64 `json:"joints"`
+	JointKnown [NumServosilaJoints]bool    `json:"joint_known"`
 	// Targets are the arm joints' position-control states.
 	Targets [NumArmJoints]TargetState `json:"targets"`
 	// Dropped names channels the gamepad emulation had to drop in the
