@@ -177,6 +177,10 @@ func (s *stream) toImage(f *camera.Frame) image.Image {
 
 func (s *stream) addViewer(d int) {
 	s.mu.Lock()
+	if s.viewers == 0 {
+		// Rates count from the first viewer, not across the idle time.
+		s.winStart, s.winIn, s.winOut, s.winBytes = time.Now(), 0, 0, 0
+	}
 	s.viewers += d
 	n := s.viewers
 	s.mu.Unlock()
