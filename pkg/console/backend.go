@@ -210,7 +210,7 @@ type FurbotState struct {
 	Reverse  bool    `json:"reverse"`
 	// Battery: charge [%], voltage [V], current [A], cell temperatures
 	// [degC].
-	Charge  float64 `json:"charge"`
+	Charge  float64 `json:"charge"` // [%]
 	Voltage float64 `json:"voltage"`
 	Current float64 `json:"current"`
 	TempHi  int     `json:"temp_hi"`

@@ -109,7 +109,7 @@ func (b *Backend) furbotState(now time.Time) *console.FurbotState {
 	out.Speed, out.Throttle, out.Brake, out.Reverse = t.SpeedMPS(), t.ThrottleRatio(), t.BrakeRatio(), t.Reverse != 0
 	out.Steer = snap.Status.Steering.AngleRad()
 	bms := snap.Status.BMS
-	out.Charge, out.Voltage, out.Current = bms.Percentage(), bms.VoltageV(), bms.CurrentA()
+	out.Charge, out.Voltage, out.Current = 100*bms.Percentage(), bms.VoltageV(), bms.CurrentA()
 	out.TempHi, out.TempLo = int(bms.TempHi), int(bms.TempLo)
 	out.X, out.Y, out.Yaw = snap.Odom.Pose.X, snap.Odom.Pose.Y, snap.Odom.Pose.Yaw
 	out.Age = now.Sub(snap.StatusAt).Seconds()
