@@ -61,6 +61,7 @@ type Server struct {
 	mu    sync.Mutex
 	conns map[uint64]*conn
 	drops atomic.Uint64
+	wake  chan struct{} // a page connected: run the loop
 }
 
 // conn is one page's WebSocket. Only its writer goroutine writes to ws.
@@ -112,7 +113,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{cfg: cfg, conns: map[uint64]*conn{}}
+	s := &Server{cfg: cfg, conns: map[uint64]*conn{}, wake: make(chan struct{}, 1)}
 	s.hub = newHub(cfg.Backend, cfg.CommandTimeout, cfg.RateLimit, cfg.Burst, cfg.Logger, &s.cnt)
 	s.auth = &auth{token: cfg.Token, cnt: &s.cnt}
 	static, _ := fs.Sub(assets, "assets")
@@ -195,8 +196,21 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
-// loop runs the deadman tick and the state broadcast.
+// loop runs the deadman tick and the state broadcast while pages are
+// connected; with none it sleeps (a page leaving has stopped what it
+// drove, so nothing can expire).
 func (s *Server) loop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.wake:
+		}
+		s.run(ctx)
+	}
+}
+
+func (s *Server) run(ctx context.Context) {
 	dead := time.NewTicker(s.cfg.TickPeriod)
 	defer dead.Stop()
 	state := time.NewTicker(time.Duration(float64(time.Second) / s.cfg.StateRate))
@@ -208,7 +222,14 @@ func (s *Server) loop(ctx context.Context) {
 		case <-dead.C:
 			s.hub.tick(ctx, s.cfg.Clock.Now())
 		case <-state.C:
-			s.broadcast(ctx)
+			if !s.broadcast(ctx) {
+				// Last tick after the last page left: expire anything
+				// still held, then sleep.
+				s.hub.tick(ctx, s.cfg.Clock.Now())
+				if _, n := s.hub.holder(); n == 0 {
+					return
+				}
+			}
 		}
 	}
 }
@@ -234,12 +255,14 @@ type countersMsg struct {
 	BadMessages, ViewOnly, RateLimited, BackendErrs, Expired, Stops, AuthFails, Drops uint64
 }
 
-func (s *Server) broadcast(ctx context.Context) {
+// broadcast sends the state to every page and reports whether there was
+// one.
+func (s *Server) broadcast(ctx context.Context) bool {
 	s.mu.Lock()
 	n := len(s.conns)
 	s.mu.Unlock()
 	if n == 0 {
-		return // nobody watches: no snapshot, no work
+		return false // nobody watches: no snapshot, no work
 	}
 	m := stateMsg{Type: "state"}
 	m.Holder, m.Pages = s.hub.holder()
@@ -254,13 +277,14 @@ func (s *Server) broadcast(ctx context.Context) {
 	b, err := json.Marshal(&m)
 	if err != nil {
 		s.cfg.Logger.Error("console: state", "err", err)
-		return
+		return true
 	}
 	s.mu.Lock()
 	for _, c := range s.conns {
 		s.send(c, b)
 	}
 	s.mu.Unlock()
+	return true
 }
 
 // send queues b for c; a page that does not keep up loses state updates
@@ -290,6 +314,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.conns[id] = c
 	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default: // the loop runs already
+	}
 	s.cfg.Logger.Info("console: page connected", "page", id, "control", control, "remote", r.RemoteAddr)
 	defer func() {
 		s.mu.Lock()
