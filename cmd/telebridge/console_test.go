@@ -1,44 +1,24 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
-
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 var urlRe = regexp.MustCompile(`open (http://\S+)`)
 
 // startConsole runs `telebridge console args...` until the returned
 // cancel, and returns the URL it printed.
-func startConsole(t *testing.T, args ...string) (string, *syncBuffer, func() int) {
+func startConsole(t *testing.T, args ...string) (string, *safeBuffer, func() int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
+	out := &safeBuffer{}
 	code := make(chan int, 1)
 	go func() {
 		code <- run(ctx, append([]string{"console"}, args...), stdio{in: strings.NewReader(""), out: out, err: io.Discard})

@@ -149,6 +149,9 @@ document.addEventListener('keydown', (e) => {
 });
 document.addEventListener('keyup', (e) => {
   const k = e.key.toLowerCase();
+  // When the page saw the last release (wall clock [ms]), for diagnostics
+  // and the browser tests' stop-time measurement.
+  document.body.dataset.keyup = String(Date.now());
   if (keys.delete(k)) flush(false);
 });
 
@@ -351,6 +354,8 @@ function render() {
   const e = $('estate');
   e.textContent = es ? 'E-STOP LATCHED' : 'e-stop: clear';
   e.className = 'pill ' + (es ? 'latched' : 'ok');
+  $('banner').classList.toggle('hidden', !es);
+  document.body.classList.toggle('estopped', !!es);
   if (st.error) showError(st.error);
   if (s) renderServosila(s);
   if (s) renderSchematic(s);

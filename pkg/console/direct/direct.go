@@ -62,29 +62,28 @@ type Config struct {
 // with the embedded simulators where no real machine is given. Create it
 // with Start; Close stops the machines (zeros out), then the simulators.
 type Backend struct {
-	cfg      Config
-	cancel   context.CancelFunc
-	wg       sync.WaitGroup
-	errMu    sync.Mutex
-	errs     []error
-	simStop  context.CancelFunc // simulators outlive the drivers: they see the zeros
-	simWG    sync.WaitGroup
-	drv      *servosila.Driver
-	sSim     *servosilasim.Sim
-	bridge   *furbot.Bridge
-	fSim     *furbotsim.Sim
-	fEStop   bool
-	fMu      sync.Mutex
-	ctrl     *jog.Controller
-	runner   *jog.Runner
-	arm      *armsim.Arm
-	chain    *kinematics.Chain
-	cams     []*cam
-	info     console.Info
-	mu       sync.Mutex
-	headOn   bool
-	jogState console.JogState
-	q        []float64
+	cfg     Config
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	errMu   sync.Mutex
+	errs    []error
+	simStop context.CancelFunc // simulators outlive the drivers: they see the zeros
+	simWG   sync.WaitGroup
+	drv     *servosila.Driver
+	sSim    *servosilasim.Sim
+	bridge  *furbot.Bridge
+	fSim    *furbotsim.Sim
+	fEStop  bool
+	fMu     sync.Mutex
+	ctrl    *jog.Controller
+	runner  *jog.Runner
+	arm     *armsim.Arm
+	chain   *kinematics.Chain
+	cams    []*cam
+	info    console.Info
+	mu      sync.Mutex
+	headOn  bool
+	q       []float64
 }
 
 var _ console.Backend = (*Backend)(nil)
@@ -222,6 +221,10 @@ func (b *Backend) startJog(runCtx context.Context) error {
 	}
 	p := jog.DefaultParams()
 	p.RobotData.FixedFrame, p.RobotData.FlangeFrame = chain.Base, chain.TipName
+	// The console is the deadman (300 ms); the controller's own heartbeat
+	// timeout is the backstop for a console that died, a little longer so
+	// that a page's late re-send is judged by the console alone.
+	p.HeartbeatTimeout = JogHeartbeatTimeout.Seconds()
 	ctrl, err := jog.New(jog.Config{Chain: chain, Params: &p})
 	if err != nil {
 		return fmt.Errorf("jog: %w", err)
@@ -326,6 +329,10 @@ func (b *Backend) Err() error {
 }
 
 var errNone = errors.New("not connected")
+
+// JogHeartbeatTimeout is the jog controller's own heartbeat timeout behind
+// the console (drag&bot's default is 0.2 s).
+const JogHeartbeatTimeout = 500 * time.Millisecond
 
 // DriveServosila implements console.Backend.
 func (b *Backend) DriveServosila(_ context.Context, linear, angular float64) error {
