@@ -59,6 +59,8 @@ const acc = { linear: 0, angular: 0, joints: [0, 0, 0, 0, 0, 0] }; // accepted s
 const holdJ = [0, 0, 0, 0, 0, 0]; // on-screen hold buttons (flippers, gripper)
 let pad = null; // furbot pad {v, w}
 let jogHeld = false;
+let jogMsg = null; // builds the held jog request
+let jogSentAt = 0;
 const last = { drive: '', joints: '', furbot: '' };
 
 const SKEYS = { w: ['lin', 1], s: ['lin', -1], a: ['ang', 1], d: ['ang', -1],
@@ -116,7 +118,12 @@ function flush(periodic) {
     if (f !== last.furbot || (periodic && (c.v !== 0 || c.w !== 0))) { send(JSON.parse(f)); last.furbot = f; }
     $('fcmd').innerHTML = `<div><span>commanded v</span>${fmt(c.v, 2)} m/s</div><div><span>commanded ω</span>${fmt(c.w, 2)} rad/s</div>`;
   }
-  if (periodic && jogHeld) send({ type: 'jog_heartbeat' });
+  if (periodic && jogHeld) {
+    // The heartbeat, and every 500 ms the request itself again: if the
+    // server stopped the move because this page was late (a busy machine),
+    // holding on restarts it, as a held key does.
+    if (Date.now() - jogSentAt >= 500) { send(jogMsg()); jogSentAt = Date.now(); } else send({ type: 'jog_heartbeat' });
+  }
 }
 setInterval(() => flush(true), RESEND_MS);
 
@@ -288,7 +295,7 @@ function buildJog() {
   const sel = $('jframe');
   for (const f of info.jog_frames) sel.append(el('option', { value: f }, f));
   const n = info.jog_joints.length;
-  const startHold = (msg) => () => { send(msg()); jogHeld = true; };
+  const startHold = (msg) => () => { jogMsg = msg; send(msg()); jogSentAt = Date.now(); jogHeld = true; };
   const stopHold = () => { if (jogHeld) { jogHeld = false; send({ type: 'jog_stop' }); } };
   const tb = $('jjoints').querySelector('tbody');
   info.jog_joints.forEach((name, i) => {

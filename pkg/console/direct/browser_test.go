@@ -246,11 +246,13 @@ func TestBrowser(t *testing.T) {
 		a := r.truth()
 		r.do(p1, key("w", true))
 		waitFor(t, 5*time.Second, "forward motion", func() bool { return r.truth().Linear > 0 })
-		// Held for a second of the simulator's motion: it moved forward.
+		// Held for a second of the simulator's time: it moved forward. (On
+		// a machine short of CPU the page may miss a re-send and the
+		// deadman stops the robot for a moment; holding on restarts it.)
 		waitFor(t, 5*time.Second, "1 s of driving", func() bool { return r.truth().At.Sub(a.At) >= time.Second })
-		b := r.truth()
-		if d := b.Distance - a.Distance; d < 0.1 || b.Linear <= 0 {
-			t.Fatalf("after 1 s held: moved %.3f m at %.3f m/s", d, b.Linear)
+		waitFor(t, 10*time.Second, "0.1 m forward", func() bool { return r.truth().Distance-a.Distance >= 0.1 })
+		if b := r.truth(); b.Pose.X-a.Pose.X < 0.05 {
+			t.Fatalf("moved %.3f m but x went from %.3f to %.3f", b.Distance-a.Distance, a.Pose.X, b.Pose.X)
 		}
 		r.shot(p1, "servosila")
 		r.do(p1, key("w", false))
@@ -400,8 +402,9 @@ func TestBrowser(t *testing.T) {
 			return strings.HasPrefix(eval[string](r, p2, `document.getElementById('role').textContent`), "VIEW ONLY")
 		})
 		refused := r.srv.Counters().ViewOnly.Load()
-		n := r.truth().Packets
 		r.do(p2, key("w", true))
+		waitFor(t, 10*time.Second, "the server refusing the view-only page", func() bool { return r.srv.Counters().ViewOnly.Load() > refused })
+		n := r.truth().Packets
 		waitFor(t, 5*time.Second, "5 packets with W held on the view-only page", func() bool {
 			st := r.truth()
 			if st.Linear != 0 {
@@ -409,9 +412,6 @@ func TestBrowser(t *testing.T) {
 			}
 			return st.Packets >= n+5
 		})
-		if r.srv.Counters().ViewOnly.Load() == refused {
-			t.Fatal("no command was refused as view-only")
-		}
 		waitFor(t, 5*time.Second, "the refusal on the page", func() bool {
 			return strings.Contains(eval[string](r, p2, `document.getElementById('msg').textContent`), "view-only")
 		})
