@@ -130,12 +130,14 @@ func (s *Stream) Snapshot(w http.ResponseWriter, r *http.Request) {
 	}
 	jpg, stamp, ok := s.recent()
 	if !ok {
+		// The sequence number before registering: a frame published as
+		// soon as the viewer counts is a fresh one.
+		_, seq, _, _ := s.latestInto(nil, 0)
 		v, err := s.addViewer()
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
 			return
 		}
-		_, seq, _, _ := s.latestInto(nil, 0)
 		t := time.NewTimer(s.cfg.SnapshotTimeout)
 		for !ok {
 			select {
