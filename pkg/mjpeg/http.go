@@ -132,7 +132,7 @@ func (s *Stream) Snapshot(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		// The sequence number before registering: a frame published as
 		// soon as the viewer counts is a fresh one.
-		_, seq, _, _ := s.latestInto(nil, 0)
+		seq := s.seqNow()
 		v, err := s.addViewer()
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusServiceUnavailable)
@@ -185,6 +185,13 @@ func appendStamp(b []byte, t time.Time) []byte {
 		b = append(b, '0')
 	}
 	return strconv.AppendInt(b, frac, 10)
+}
+
+// seqNow returns the sequence number of the latest published frame.
+func (s *Stream) seqNow() uint64 {
+	s.outMu.RLock()
+	defer s.outMu.RUnlock()
+	return s.outSeq
 }
 
 // recent returns the latest frame if someone watches and it was published
