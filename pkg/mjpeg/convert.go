@@ -321,6 +321,18 @@ func bayerBox(m *image.RGBA, data []byte, step, ri, bi, f int) {
 		}
 	}
 	ro, bo, g0, g1 := at[ri], at[bi], gi[0], gi[1]
+	if f == 1 {
+		for oy := 0; oy < h; oy++ {
+			out := m.Pix[oy*m.Stride : oy*m.Stride+4*w]
+			cells := data[2*oy*step:]
+			for ox := 0; ox < w; ox++ {
+				c := cells[2*ox : 2*ox+step+2]
+				o := out[4*ox : 4*ox+4]
+				o[0], o[1], o[2], o[3] = c[ro], uint8((int(c[g0])+int(c[g1]))/2), c[bo], 0xff
+			}
+		}
+		return
+	}
 	n := f * f
 	for oy := 0; oy < h; oy++ {
 		out := m.Pix[oy*m.Stride : oy*m.Stride+4*w]
