@@ -18,6 +18,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/furbotsim"
 	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/kinematics"
+	"github.com/telebridge/telebridge/pkg/mjpeg"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	"github.com/telebridge/telebridge/pkg/servosilasim"
 )
@@ -50,8 +51,10 @@ type Config struct {
 	// from every camera. Defaults 640 x 480 at 15 Hz.
 	CameraWidth, CameraHeight int
 	CameraRate                float64
-	// Stream configures the JPEG encoding of the camera streams.
-	Stream StreamConfig
+	// Stream configures the JPEG encoding of the camera streams (rate,
+	// quality, downscaling); zero fields take pkg/mjpeg's defaults (10 Hz,
+	// quality 75, native size).
+	Stream mjpeg.Config
 	// ServosilaTelemetry is the embedded simulator's telemetry rate [Hz]
 	// (the robot sends 1 Hz). Default 10.
 	ServosilaTelemetry float64

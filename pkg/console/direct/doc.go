@@ -9,9 +9,9 @@
 // and the simulators. The simulators' truth (ServosilaSim, FurbotSim,
 // Arm) is exposed for tests, which judge the console by it.
 //
-// Cameras stream as MJPEG over HTTP. A camera streams from its device only
-// while at least one page watches it (camera.Camera.SetSubscribers), and
-// frames are encoded to JPEG only then, at most StreamConfig.Rate a second;
-// native MJPG passes through. This encoder is a stand-in for pkg/mjpeg
-// (being written on another branch), which will replace it.
+// Cameras stream as MJPEG over HTTP through pkg/mjpeg: a camera streams
+// from its device only while at least one page watches it
+// (camera.Camera.SetSubscribers from mjpeg.Stream.OnViewers), frames are
+// encoded to JPEG only then, at most Config.Stream.Rate a second, and
+// native MJPG passes through untouched.
 package direct

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/telebridge/telebridge/pkg/camera"
 	"github.com/telebridge/telebridge/pkg/console"
 )
 
@@ -78,27 +77,3 @@ func TestFigures(t *testing.T) {
 }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
-
-// BenchmarkEncodeYUYV is the JPEG encoding of one 640x480 YUYV frame
-// (quality 75), as a watched camera does it.
-func BenchmarkEncodeYUYV(b *testing.B) {
-	const w, h = 640, 480
-	data := make([]byte, w*h*2)
-	for i := range data {
-		if i%2 == 0 {
-			data[i] = byte(i / 2 % w * 255 / w) // a luma ramp
-		} else {
-			data[i] = 128
-		}
-	}
-	f := &camera.Frame{Width: w, Height: h, Encoding: "yuv422_yuy2", Step: w * 2, Data: data}
-	s := newStream(StreamConfig{Rate: 1e9})
-	s.viewers = 1
-	b.ReportAllocs()
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		s.lastEnc = time.Time{}
-		s.feed(f)
-	}
-	b.ReportMetric(float64(len(s.jpg)), "jpeg-bytes")
-}
