@@ -151,7 +151,9 @@ document.addEventListener('keydown', (e) => {
   if (typing(e) || e.ctrlKey || e.metaKey || e.altKey) return;
   if (SKEYS[k] || FKEYS[k]) {
     e.preventDefault();
-    if (!keys.has(k)) { keys.add(k); flush(false); }
+    // When the page saw the last new press (wall clock [ms]): diagnostics
+    // and the latency measurement of the tests.
+    if (!keys.has(k)) { document.body.dataset.keydown = String(Date.now()); keys.add(k); flush(false); }
   }
 });
 document.addEventListener('keyup', (e) => {
