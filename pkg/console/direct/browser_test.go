@@ -214,6 +214,20 @@ func (r *rig) stoppedAt(limit time.Duration) time.Time {
 	return st.LastAt
 }
 
+// standsFor watches the simulator for n more remote-control packets and
+// fails if the chassis moves meanwhile.
+func (r *rig) standsFor(n uint64, while string) {
+	r.t.Helper()
+	p := r.truth().Packets
+	waitFor(r.t, 5*time.Second, fmt.Sprintf("%d packets %s", n, while), func() bool {
+		st := r.truth()
+		if st.Linear != 0 || st.Angular != 0 {
+			r.t.Fatalf("the robot moves %s: %.3f m/s, %.3f rad/s", while, st.Linear, st.Angular)
+		}
+		return st.Packets >= p+n
+	})
+}
+
 func (r *rig) shot(ctx context.Context, name string) {
 	r.t.Helper()
 	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
@@ -306,14 +320,7 @@ func TestBrowser(t *testing.T) {
 		r.do(p1, key(" ", true), key(" ", false))
 		r.stoppedAt(2 * time.Second)
 		// W is still held: several packets later the robot still stands.
-		n := r.truth().Packets
-		waitFor(t, 5*time.Second, "5 more packets", func() bool {
-			st := r.truth()
-			if st.Linear != 0 {
-				t.Fatalf("robot moves during the e-stop: %.3f m/s", st.Linear)
-			}
-			return st.Packets >= n+5
-		})
+		r.standsFor(5, "during the e-stop")
 		if !r.be.ServosilaDriver().Status().EStopped {
 			t.Fatal("driver not latched")
 		}
@@ -408,14 +415,7 @@ func TestBrowser(t *testing.T) {
 		refused := r.srv.Counters().ViewOnly.Load()
 		r.do(p2, key("w", true))
 		waitFor(t, 10*time.Second, "the server refusing the view-only page", func() bool { return r.srv.Counters().ViewOnly.Load() > refused })
-		n := r.truth().Packets
-		waitFor(t, 5*time.Second, "5 packets with W held on the view-only page", func() bool {
-			st := r.truth()
-			if st.Linear != 0 {
-				t.Fatalf("the view-only page moved the robot: %.3f m/s", st.Linear)
-			}
-			return st.Packets >= n+5
-		})
+		r.standsFor(5, "with W held on the view-only page")
 		waitFor(t, 5*time.Second, "the refusal on the page", func() bool {
 			return strings.Contains(eval[string](r, p2, `document.getElementById('msg').textContent`), "view-only")
 		})
