@@ -20,6 +20,7 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/direct"
+	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	"github.com/telebridge/telebridge/pkg/servosilasim"
 )
@@ -421,6 +422,18 @@ func TestBrowser(t *testing.T) {
 		})
 		r.shot(p2, "viewonly")
 		r.do(p2, key("w", false))
+		// The e-stop works from the view-only page while page 1 drives.
+		r.do(p1, key("w", true))
+		waitFor(t, 10*time.Second, "page 1 driving", func() bool { return r.truth().Linear > 0 })
+		r.do(p2, key(" ", true), key(" ", false))
+		r.stoppedAt(2 * time.Second)
+		r.standsFor(3, "after the view-only page's e-stop")
+		if !r.be.ServosilaDriver().Status().EStopped {
+			t.Fatal("the view-only page's e-stop did not latch")
+		}
+		r.do(p1, key("w", false))
+		r.click(p1, "#release")
+		waitFor(t, 5*time.Second, "release from page 1", func() bool { return !r.be.ServosilaDriver().Status().EStopped })
 	})
 
 	t.Run("closing the tab while W is held stops the robot", func(t *testing.T) {
@@ -460,6 +473,26 @@ func TestBrowser(t *testing.T) {
 		r.shot(p3, "furbot")
 		r.do(p3, key("w", false))
 		waitFor(t, 15*time.Second, "the Furbot stopped", func() bool { return math.Abs(sim.Truth().V) < 0.01 })
+		// E-stop: the vehicle gets the flag; W held then moves nothing.
+		r.do(p3, key(" ", true), key(" ", false), key("w", true))
+		waitFor(t, 5*time.Second, "control frames with the e-stop flag", func() bool {
+			c, _, ok := sim.LastControl()
+			return ok && c.Flags&furbot.FlagEStop != 0
+		})
+		t1 := sim.Truth()
+		waitFor(t, 10*time.Second, "1 s of simulated time with W held", func() bool {
+			tr := sim.Truth()
+			if d := tr.X - t1.X; d > 0.01 {
+				t.Fatalf("the Furbot moved %.3f m with the e-stop latched", d)
+			}
+			return tr.T-t1.T >= 1
+		})
+		r.do(p3, key("w", false))
+		r.click(p3, "#release")
+		waitFor(t, 5*time.Second, "control frames without the e-stop flag", func() bool {
+			c, _, ok := sim.LastControl()
+			return ok && c.Flags&furbot.FlagEStop == 0
+		})
 	})
 }
 
