@@ -40,6 +40,7 @@ type hub struct {
 	ls      lease
 	pages   map[uint64]*bucket
 	next    uint64
+	targets [NumArmJoints]uint64        // page that set each running position target (0: none)
 	maxVel  [NumServosilaJoints]float64 // [rad/s], the operator's maximum-velocity settings
 	maxLin  float64                     // [m/s]
 	maxAng  float64                     // [rad/s]
@@ -110,12 +111,24 @@ func (h *hub) stopAll(ctx context.Context) {
 	}
 }
 
-// stopPage zeroes what page drives. Called with mu held.
+// stopPage zeroes what page drives (every page if id is 0): its held
+// commands and the position targets it set. Called with mu held.
 func (h *hub) stopPage(ctx context.Context, id uint64, why string) {
 	h.scratch = h.dm.release(id, h.scratch[:0])
-	if len(h.scratch) > 0 {
+	cancelled := 0
+	for j, p := range h.targets {
+		if p != 0 && (id == 0 || p == id) {
+			h.targets[j] = 0
+			cancelled++
+			if err := h.be.ServosilaCancelTarget(ctx, j); err != nil {
+				h.cnt.BackendErrs.Add(1)
+				h.log.Error("console: cancel target failed", "joint", ServosilaJoints[j], "err", err)
+			}
+		}
+	}
+	if len(h.scratch) > 0 || cancelled > 0 {
 		h.cnt.Stops.Add(1)
-		h.log.Info("console: stopping what the page drove", "page", id, "why", why, "groups", len(h.scratch))
+		h.log.Info("console: stopping what the page drove", "page", id, "why", why, "groups", len(h.scratch), "targets", cancelled)
 	}
 	for _, g := range h.scratch {
 		h.zero(ctx, g)
@@ -183,6 +196,7 @@ func (h *hub) dispatch(ctx context.Context, id uint64, raw []byte, now time.Time
 	switch m.Type {
 	case MsgEStop:
 		h.dm.release(0, nil)
+		h.targets = [NumArmJoints]uint64{} // the e-stop cancels them
 		h.log.Warn("console: emergency stop", "page", id)
 		return h.be.EStop(ctx)
 	case MsgStop:
@@ -260,12 +274,14 @@ func (h *hub) dispatch(ctx context.Context, id uint64, raw []byte, now time.Time
 		if err := h.be.ServosilaTarget(ctx, j, a); err != nil {
 			return fmt.Errorf("servosila target: %w", err)
 		}
+		h.targets[j] = id
 		return nil
 	case MsgCancelTarget:
 		j, err := servosilaJoint(m.Joint, true)
 		if err != nil {
 			return err
 		}
+		h.targets[j] = 0
 		return h.be.ServosilaCancelTarget(ctx, j)
 	case MsgHeadlight:
 		if m.On == nil {

@@ -323,3 +323,31 @@ func TestJogHeartbeatOnlyForItsPage(t *testing.T) {
 	h.tick(ctx, at(800))
 	check(t, be, "jogstop")
 }
+
+// TestTargetsStopWithTheirPage: a position target set by a page is
+// cancelled when that page goes or hides, and by a take-over.
+func TestTargetsStopWithTheirPage(t *testing.T) {
+	h, be, _ := testHub()
+	a, _ := h.join()
+	b, _ := h.join()
+	if err := h.handle(ctx, a, []byte(`{"type":"servosila_target","joint":"elbow","value":0.5}`), at(0)); err != nil {
+		t.Fatal(err)
+	}
+	check(t, be, "target 2 0.5")
+	if err := h.handle(ctx, b, []byte(`{"type":"take_control"}`), at(10)); err != nil {
+		t.Fatal(err)
+	}
+	check(t, be, "cancel 2")
+	if err := h.handle(ctx, b, []byte(`{"type":"servosila_target","joint":"waist","value":0.5}`), at(20)); err != nil {
+		t.Fatal(err)
+	}
+	be.take()
+	h.leave(ctx, a) // not a's target
+	check(t, be)
+	if err := h.handle(ctx, b, []byte(`{"type":"stop"}`), at(30)); err != nil {
+		t.Fatal(err)
+	}
+	check(t, be, "cancel 0")
+	h.leave(ctx, b)
+	check(t, be)
+}

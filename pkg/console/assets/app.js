@@ -46,7 +46,7 @@ for (const b of document.querySelectorAll('#tabs button')) {
   b.addEventListener('click', () => selectTab(b.dataset.tab));
 }
 function selectTab(t) {
-  if (t !== tab) stopHeld();
+  if (t !== tab) releaseHeld();
   tab = t;
   for (const b of document.querySelectorAll('#tabs button')) b.classList.toggle('on', b.dataset.tab === t);
   for (const p of document.querySelectorAll('.panel')) p.classList.toggle('on', p.id === 'p-' + t);
@@ -127,8 +127,19 @@ function flush(periodic) {
 }
 setInterval(() => flush(true), RESEND_MS);
 
+// releaseHeld lets go of every key and hold button (another panel is
+// shown): those axes go to zero; accepted slider velocities and position
+// targets go on.
+function releaseHeld() {
+  keys.clear(); pad = null; holdJ.fill(0);
+  for (const b of document.querySelectorAll('.hold.active')) b.classList.remove('active');
+  if (jogHeld) { jogHeld = false; send({ type: 'jog_stop' }); }
+  centerKnob();
+  flush(false);
+}
+
 // stopHeld forgets everything held and tells the server to stop what this
-// page drives.
+// page drives, position targets included (the page is hidden or left).
 function stopHeld() {
   keys.clear(); pad = null; holdJ.fill(0);
   acc.linear = 0; acc.angular = 0; acc.joints.fill(0);
