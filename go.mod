@@ -3,6 +3,9 @@ module github.com/telebridge/telebridge
 go 1.25
 
 require (
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
+	github.com/coder/websocket v1.8.15
 	github.com/tiiuae/rclgo v0.0.0-20240131135202-56b24e11219b
 	github.com/vladimirvivien/go4vl v0.1.0
 	golang.org/x/sys v0.37.0
@@ -14,6 +17,7 @@ require (
 require (
 	github.com/alessio/shellescape v1.4.2 // indirect
 	github.com/fsnotify/fsnotify v1.6.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/hashicorp/hcl v1.0.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/kivilahtio/go-re v0.1.8 // indirect

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/telebridge/telebridge/pkg/console"
+	"github.com/telebridge/telebridge/pkg/console/direct"
+)
+
+func init() {
+	register(command{
+		name:    "console",
+		summary: "operator console in the browser: Servosila, Furbot, jog arm and cameras (default: every machine simulated)",
+		run:     runConsole,
+	})
+}
+
+// stringsFlag collects a repeatable flag.
+type stringsFlag []string
+
+func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
+func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
+
+func runConsole(ctx context.Context, args []string, io stdio) error {
+	fs := newFlagSet("console", io)
+	listen := fs.String("listen", "127.0.0.1:8080", "HTTP address to serve the console on; off loopback an access token is required")
+	robot := fs.String("servosila", "", "Servosila robot address HOST:PORT (e.g. 10.42.0.1:10000); empty: the embedded simulator; off: none")
+	vehicle := fs.String("furbot", "", "Furbot control address HOST:PORT; empty: the embedded simulator; off: none")
+	token := fs.String("token", "", "access token (default $"+console.TokenEnv+"; generated and printed when listening off loopback)")
+	var cams stringsFlag
+	fs.Var(&cams, "camera", "camera: a V4L2 device path or pattern:NAME (repeatable; default four pattern cameras; off: none)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if *token == "" {
+		*token = os.Getenv(console.TokenEnv)
+	}
+	be, err := direct.Start(ctx, direct.Config{Servosila: *robot, Furbot: *vehicle, Cameras: cams})
+	if err != nil {
+		return fmt.Errorf("console: %w", err)
+	}
+	log := slog.New(slog.NewTextHandler(io.err, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	srv, err := console.New(console.Config{Backend: be, Listen: *listen, Token: *token, Logger: log})
+	if err != nil {
+		return errors.Join(err, be.Close())
+	}
+	err = srv.ListenAndServe(ctx, func(url string) {
+		fmt.Fprintf(io.out, "telebridge console: open %s\n", url)
+		if srv.Token() != "" && *token == "" {
+			fmt.Fprintf(io.out, "  (access token generated for this run; set $%s or --token to choose one)\n", console.TokenEnv)
+		}
+		fmt.Fprintln(io.out, "  Ctrl-C stops every machine and exits.")
+	})
+	// The server has zeroed every held command; the drivers now send
+	// their stops before their sockets close.
+	if cerr := be.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		fmt.Fprintln(io.out, "telebridge console: machines stopped, bye")
+	}
+	return err
+}

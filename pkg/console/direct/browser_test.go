@@ -1,0 +1,539 @@
+package direct_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+
+	"github.com/telebridge/telebridge/pkg/console"
+	"github.com/telebridge/telebridge/pkg/console/direct"
+	"github.com/telebridge/telebridge/pkg/furbot"
+	"github.com/telebridge/telebridge/pkg/servosila"
+	"github.com/telebridge/telebridge/pkg/servosilasim"
+)
+
+// BrowserEnv set to "required" makes a missing browser fail the browser
+// tests instead of skipping them (scripts/check.d/console.sh sets it).
+const BrowserEnv = "TELEBRIDGE_BROWSER_TESTS"
+
+func chromium(t *testing.T) string {
+	for _, n := range []string{"chromium", "chromium-browser", "google-chrome", "chrome"} {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	if os.Getenv(BrowserEnv) == "required" {
+		t.Fatalf("no chromium binary on PATH and %s=required", BrowserEnv)
+	}
+	t.Skipf("browser test skipped: no chromium binary on PATH (apt-get install chromium; set %s=required to make this fail)", BrowserEnv)
+	return ""
+}
+
+// rig is the console under test: the real server with the direct backend
+// and every simulator, and a headless Chromium.
+type rig struct {
+	t         *testing.T
+	be        *direct.Backend
+	srv       *console.Server
+	url       string
+	browser   context.Context
+	artifacts string
+}
+
+func newRig(t *testing.T) *rig {
+	exe := chromium(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	be, err := direct.Start(ctx, direct.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := console.New(console.Config{Backend: be, Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true), chromedp.Flag("no-first-run", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()),
+		// Background tabs must keep their timers: two pages run at once.
+		chromedp.Flag("disable-background-timer-throttling", true), chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+	}
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	bctx, bcancel := chromedp.NewContext(actx)
+	art := os.Getenv("CONSOLE_ARTIFACTS")
+	if art == "" {
+		art = t.TempDir()
+	}
+	if err := os.MkdirAll(art, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{t: t, be: be, srv: srv, url: srv.URL(ln.Addr()), browser: bctx, artifacts: art}
+	// The first run starts the browser for the life of bctx.
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("start %s: %v", exe, err)
+	}
+	t.Cleanup(func() {
+		bcancel()
+		acancel()
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("server: %v", err)
+		}
+		if err := be.Close(); err != nil {
+			t.Errorf("backend: %v", err)
+		}
+	})
+	return r
+}
+
+// page opens a new tab on the console.
+func (r *rig) page() (context.Context, context.CancelFunc) {
+	ctx, cancel := chromedp.NewContext(r.browser)
+	// The first run opens the tab and binds it to its context: not a
+	// context with a deadline.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1500, 950), chromedp.Navigate(r.url)); err != nil {
+		r.t.Fatalf("browser: %v", err)
+	}
+	return ctx, cancel
+}
+
+func (r *rig) do(ctx context.Context, a ...chromedp.Action[chromedp.Void]) {
+	r.t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, a...); err != nil {
+		r.t.Fatalf("browser: %v", err)
+	}
+}
+
+func eval[T any](r *rig, ctx context.Context, js string) T {
+	r.t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(tctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		r.t.Fatalf("browser: %s: %v", js, err)
+	}
+	return v
+}
+
+var keyCodes = map[string]struct {
+	code string
+	vk   int64
+}{"w": {"KeyW", 87}, "a": {"KeyA", 65}, "s": {"KeyS", 83}, "d": {"KeyD", 68}, " ": {"Space", 32}}
+
+// key presses (down) or releases (up) one key, as a keyboard would.
+func key(k string, down bool) chromedp.Action[chromedp.Void] {
+	typ := input.DispatchKeyEventTypeKeyUp
+	if down {
+		typ = input.DispatchKeyEventTypeKeyDown
+	}
+	kc := keyCodes[k]
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: typ, Key: k, Code: kc.code, WindowsVirtualKeyCode: kc.vk})
+		return err
+	})
+}
+
+// mouse presses or releases the left button on the centre of element id.
+func (r *rig) mouse(ctx context.Context, id string, down bool) {
+	r.t.Helper()
+	xy := eval[[]float64](r, ctx, fmt.Sprintf(`(()=>{const b=document.getElementById(%q).getBoundingClientRect();return [b.x+b.width/2,b.y+b.height/2]})()`, id))
+	typ := chromedp.MouseReleased
+	if down {
+		typ = chromedp.MousePressed
+	}
+	r.do(ctx, chromedp.MouseEvent(typ, xy[0], xy[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
+}
+
+func (r *rig) click(ctx context.Context, sel string) {
+	r.t.Helper()
+	r.do(ctx, chromedp.Click(chromedp.CSS(sel)))
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	end := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(end) {
+			t.Fatalf("timed out after %v waiting for %s", limit, what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func (r *rig) truth() servosilasim.State { return r.be.ServosilaSim().State() }
+
+// keyUpAt returns when the page saw the last key release (its wall
+// clock, the same as the simulator's on this machine): the stop time
+// counts from there, not from the test's dispatch, which a loaded machine
+// can delay.
+func (r *rig) keyUpAt(ctx context.Context) time.Time { return r.keyAt(ctx, "keyup") }
+
+// keyAt returns when the page saw the last key event of kind ("keyup",
+// "keydown").
+func (r *rig) keyAt(ctx context.Context, kind string) time.Time {
+	r.t.Helper()
+	ms := eval[string](r, ctx, `document.body.dataset.`+kind+` || ""`)
+	v, err := strconv.ParseInt(ms, 10, 64)
+	if err != nil {
+		r.t.Fatalf("page recorded no key-up: %q", ms)
+	}
+	return time.UnixMilli(v)
+}
+
+// stoppedAt waits until the simulator executes no chassis motion and
+// returns when the packet that stopped it arrived (simulator's clock).
+func (r *rig) stoppedAt(limit time.Duration) time.Time {
+	r.t.Helper()
+	var st servosilasim.State
+	waitFor(r.t, limit, "the simulated robot to stop", func() bool {
+		st = r.truth()
+		return st.Linear == 0 && st.Angular == 0
+	})
+	return st.LastAt
+}
+
+// standsFor watches the simulator for n more remote-control packets and
+// fails if the chassis moves meanwhile.
+func (r *rig) standsFor(n uint64, while string) {
+	r.t.Helper()
+	p := r.truth().Packets
+	waitFor(r.t, 5*time.Second, fmt.Sprintf("%d packets %s", n, while), func() bool {
+		st := r.truth()
+		if st.Linear != 0 || st.Angular != 0 {
+			r.t.Fatalf("the robot moves %s: %.3f m/s, %.3f rad/s", while, st.Linear, st.Angular)
+		}
+		return st.Packets >= p+n
+	})
+}
+
+func (r *rig) shot(ctx context.Context, name string) {
+	r.t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	b, err := chromedp.Run(tctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		r.t.Fatalf("screenshot: %v", err)
+	}
+	p := filepath.Join(r.artifacts, "console-"+name+".png")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Logf("screenshot %s", p)
+}
+
+func (r *rig) tab(ctx context.Context, name string) {
+	r.t.Helper()
+	r.click(ctx, `#tabs button[data-tab="`+name+`"]`)
+}
+
+// TestBrowser drives the console in a real headless Chromium against the
+// direct backend and judges by the simulators' truth.
+func TestBrowser(t *testing.T) {
+	r := newRig(t)
+	p1, close1 := r.page()
+	defer close1()
+	waitFor(t, 10*time.Second, "page 1 in control", func() bool {
+		return eval[string](r, p1, `document.getElementById('role').textContent`) == "IN CONTROL"
+	})
+	timeout := 300 * time.Millisecond
+
+	t.Run("hold W drives forward, key-up stops within 0.3 s", func(t *testing.T) {
+		r.t = t
+		a := r.truth()
+		r.do(p1, key("w", true))
+		waitFor(t, 5*time.Second, "forward motion", func() bool { return r.truth().Linear > 0 })
+		// Held for a second of the simulator's time: it moved forward. (On
+		// a machine short of CPU the page may miss a re-send and the
+		// deadman stops the robot for a moment; holding on restarts it.)
+		waitFor(t, 5*time.Second, "1 s of driving", func() bool { return r.truth().At.Sub(a.At) >= time.Second })
+		waitFor(t, 10*time.Second, "0.1 m forward", func() bool { return r.truth().Distance-a.Distance >= 0.1 })
+		if b := r.truth(); b.Pose.X-a.Pose.X < 0.05 {
+			t.Fatalf("moved %.3f m but x went from %.3f to %.3f", b.Distance-a.Distance, a.Pose.X, b.Pose.X)
+		}
+		r.shot(p1, "servosila")
+		r.do(p1, key("w", false))
+		stop := r.stoppedAt(5 * time.Second)
+		if d := stop.Sub(r.keyUpAt(p1)); d > timeout {
+			t.Fatalf("stopped %v after key-up, want <= %v", d, timeout)
+		} else {
+			t.Logf("key-up to the stopping packet at the simulator: %v", d)
+		}
+	})
+
+	t.Run("W+A drives and turns", func(t *testing.T) {
+		r.t = t
+		r.do(p1, key("w", true), key("a", true))
+		waitFor(t, 5*time.Second, "forward and left turn", func() bool { st := r.truth(); return st.Linear > 0 && st.Angular > 0 })
+		r.do(p1, key("w", false), key("a", false))
+		r.stoppedAt(5 * time.Second)
+	})
+
+	t.Run("slider and Accept move the waist, Stop all stops it", func(t *testing.T) {
+		r.t = t
+		r.do(p1, chromedp.SetValue(chromedp.CSS("#nb-waist"), "0.3"))
+		r.click(p1, "#ac-waist")
+		waitFor(t, 5*time.Second, "waist turning at the accepted velocity", func() bool {
+			return math.Abs(r.truth().JointVel[servosila.Waist]-0.3) < 0.02
+		})
+		r.click(p1, "#stopall")
+		waitFor(t, 5*time.Second, "waist stopped", func() bool { return r.truth().JointVel[servosila.Waist] == 0 })
+	})
+
+	t.Run("waist target and Accept reach the target", func(t *testing.T) {
+		r.t = t
+		goal := r.truth().Joints[servosila.Waist] - 0.4
+		r.do(p1, chromedp.SetValue(chromedp.CSS("#tg-waist"), fmt.Sprintf("%.3f", goal)))
+		r.click(p1, "#ta-waist")
+		tol := r.be.ServosilaDriver().Config().Arm.Tolerance
+		waitFor(t, 20*time.Second, "waist at the target", func() bool {
+			st := r.truth()
+			return math.Abs(st.Joints[servosila.Waist]-goal) <= tol+1e-3 && st.JointVel[servosila.Waist] == 0
+		})
+	})
+
+	t.Run("Space latches the e-stop through held keys, release works", func(t *testing.T) {
+		r.t = t
+		r.do(p1, key("w", true))
+		waitFor(t, 5*time.Second, "forward motion", func() bool { return r.truth().Linear > 0 })
+		r.do(p1, key(" ", true), key(" ", false))
+		r.stoppedAt(2 * time.Second)
+		// W is still held: several packets later the robot still stands.
+		r.standsFor(5, "during the e-stop")
+		if !r.be.ServosilaDriver().Status().EStopped {
+			t.Fatal("driver not latched")
+		}
+		waitFor(t, 5*time.Second, "page shows the latch", func() bool {
+			return eval[string](r, p1, `document.getElementById('estate').textContent`) == "E-STOP LATCHED"
+		})
+		r.shot(p1, "estop")
+		r.do(p1, key("w", false))
+		r.click(p1, "#release")
+		waitFor(t, 5*time.Second, "release", func() bool { return !r.be.ServosilaDriver().Status().EStopped })
+		r.do(p1, key("w", true))
+		waitFor(t, 5*time.Second, "motion after release", func() bool { return r.truth().Linear > 0 })
+		r.do(p1, key("w", false))
+		r.stoppedAt(5 * time.Second)
+	})
+
+	t.Run("schematic", func(t *testing.T) {
+		r.t = t
+		r.tab(p1, "schematic")
+		waitFor(t, 5*time.Second, "schematic drawn", func() bool {
+			return eval[int](r, p1, `document.querySelectorAll('#side circle').length`) >= 4
+		})
+		r.shot(p1, "schematic")
+	})
+
+	t.Run("jog moves the arm only while held", func(t *testing.T) {
+		r.t = t
+		r.tab(p1, "jog")
+		arm := r.be.Arm()
+		q0 := arm.Positions()[0]
+		r.mouse(p1, "jj-0-plus", true)
+		waitFor(t, 10*time.Second, "joint 1 moving", func() bool { return arm.Positions()[0] > q0+0.05 })
+		r.shot(p1, "jog")
+		r.mouse(p1, "jj-0-minus", false) // nothing held there: no effect
+		r.mouse(p1, "jj-0-plus", false)
+		rel := arm.Positions()[0]
+		// After the release the arm settles and then stays.
+		prev := rel
+		stable := 0
+		waitFor(t, 5*time.Second, "the arm to stop", func() bool {
+			time.Sleep(20 * time.Millisecond) // sample spacing, not a synchronisation
+			q := arm.Positions()[0]
+			if q == prev {
+				stable++
+			} else {
+				stable = 0
+			}
+			prev = q
+			return stable >= 10
+		})
+		if d := prev - rel; d > 0.1 {
+			t.Fatalf("arm ran on %.3f rad after the release", d)
+		}
+		if s := r.be.Arm(); s == nil {
+			t.Fatal("no arm")
+		}
+	})
+
+	t.Run("cameras show four non-blank images", func(t *testing.T) {
+		r.t = t
+		r.tab(p1, "cameras")
+		waitFor(t, 20*time.Second, "four camera images with content", func() bool {
+			return eval[bool](r, p1, `(() => {
+				const imgs = [...document.querySelectorAll('#camgrid img')];
+				if (imgs.length !== 4) return false;
+				return imgs.every((img) => {
+					if (!img.naturalWidth) return false;
+					const c = document.createElement('canvas'); c.width = 64; c.height = 48;
+					const g = c.getContext('2d'); g.drawImage(img, 0, 0, 64, 48);
+					const d = g.getImageData(0, 0, 64, 48).data;
+					let min = 255, max = 0;
+					for (let i = 0; i < d.length; i += 4) { min = Math.min(min, d[i]); max = Math.max(max, d[i]); }
+					return max - min > 30;
+				});
+			})()`)
+		})
+		waitFor(t, 5*time.Second, "camera rates on the page", func() bool {
+			c := eval[string](r, p1, `document.getElementById('camlargecap').textContent`)
+			return strings.Contains(c, "fps") && !strings.Contains(c, " 0.0 fps")
+		})
+		r.shot(p1, "cameras")
+		r.tab(p1, "servosila")
+	})
+
+	t.Run("a second page is view-only and cannot move the robot", func(t *testing.T) {
+		r.t = t
+		p2, close2 := r.page()
+		defer close2()
+		waitFor(t, 10*time.Second, "page 2 view-only", func() bool {
+			return strings.HasPrefix(eval[string](r, p2, `document.getElementById('role').textContent`), "VIEW ONLY")
+		})
+		refused := r.srv.Counters().ViewOnly.Load()
+		r.do(p2, key("w", true))
+		waitFor(t, 10*time.Second, "the server refusing the view-only page", func() bool { return r.srv.Counters().ViewOnly.Load() > refused })
+		r.standsFor(5, "with W held on the view-only page")
+		waitFor(t, 5*time.Second, "the refusal on the page", func() bool {
+			return strings.Contains(eval[string](r, p2, `document.getElementById('msg').textContent`), "view-only")
+		})
+		r.shot(p2, "viewonly")
+		r.do(p2, key("w", false))
+		// The e-stop works from the view-only page while page 1 drives.
+		r.do(p1, key("w", true))
+		waitFor(t, 10*time.Second, "page 1 driving", func() bool { return r.truth().Linear > 0 })
+		r.do(p2, key(" ", true), key(" ", false))
+		r.stoppedAt(2 * time.Second)
+		r.standsFor(3, "after the view-only page's e-stop")
+		if !r.be.ServosilaDriver().Status().EStopped {
+			t.Fatal("the view-only page's e-stop did not latch")
+		}
+		r.do(p1, key("w", false))
+		r.click(p1, "#release")
+		waitFor(t, 5*time.Second, "release from page 1", func() bool { return !r.be.ServosilaDriver().Status().EStopped })
+	})
+
+	t.Run("closing the tab while W is held stops the robot", func(t *testing.T) {
+		r.t = t
+		r.do(p1, key("w", true))
+		waitFor(t, 5*time.Second, "forward motion", func() bool { return r.truth().Linear > 0 })
+		close1()
+		// Measured from the tab being gone (close1 returns then): a page
+		// starved of CPU may have been stopped by the deadman already.
+		closed := time.Now()
+		if d := r.stoppedAt(5 * time.Second).Sub(closed); d > timeout {
+			t.Fatalf("stopped %v after the tab closed, want <= %v", d, timeout)
+		} else {
+			t.Logf("tab closed to the stopping packet: %v", d)
+		}
+	})
+
+	t.Run("furbot drive", func(t *testing.T) {
+		r.t = t
+		p3, close3 := r.page()
+		defer close3()
+		waitFor(t, 10*time.Second, "page 3 connected", func() bool {
+			return strings.HasPrefix(eval[string](r, p3, `document.getElementById('role').textContent`), "IN CONTROL") ||
+				strings.HasPrefix(eval[string](r, p3, `document.getElementById('role').textContent`), "VIEW ONLY")
+		})
+		if eval[string](r, p3, `document.getElementById('role').textContent`) != "IN CONTROL" {
+			r.click(p3, "#take")
+		}
+		waitFor(t, 5*time.Second, "page 3 in control", func() bool {
+			return eval[string](r, p3, `document.getElementById('role').textContent`) == "IN CONTROL"
+		})
+		r.tab(p3, "furbot")
+		sim := r.be.FurbotSim()
+		x0 := sim.Truth().X
+		r.do(p3, key("w", true))
+		waitFor(t, 15*time.Second, "the Furbot driving forward", func() bool { tr := sim.Truth(); return tr.V > 0.3 && tr.X > x0+0.1 })
+		r.shot(p3, "furbot")
+		r.do(p3, key("w", false))
+		waitFor(t, 15*time.Second, "the Furbot stopped", func() bool { return math.Abs(sim.Truth().V) < 0.01 })
+		// E-stop: the vehicle gets the flag; W held then moves nothing.
+		r.do(p3, key(" ", true), key(" ", false), key("w", true))
+		waitFor(t, 5*time.Second, "control frames with the e-stop flag", func() bool {
+			c, _, ok := sim.LastControl()
+			return ok && c.Flags&furbot.FlagEStop != 0
+		})
+		t1 := sim.Truth()
+		waitFor(t, 10*time.Second, "1 s of simulated time with W held", func() bool {
+			tr := sim.Truth()
+			if d := tr.X - t1.X; d > 0.01 {
+				t.Fatalf("the Furbot moved %.3f m with the e-stop latched", d)
+			}
+			return tr.T-t1.T >= 1
+		})
+		r.do(p3, key("w", false))
+		r.click(p3, "#release")
+		waitFor(t, 5*time.Second, "control frames without the e-stop flag", func() bool {
+			c, _, ok := sim.LastControl()
+			return ok && c.Flags&furbot.FlagEStop == 0
+		})
+	})
+}
+
+// TestKeyLatency measures key-down in the page (its keydown handler) to the first UDP packet
+// carrying the new command at the simulator (direct backend). It reports;
+// it asserts only that every press arrived. Set CONSOLE_FIGURES=1 to run
+// it (about 15 s).
+func TestKeyLatency(t *testing.T) {
+	if os.Getenv("CONSOLE_FIGURES") == "" {
+		t.Skip("figures: set CONSOLE_FIGURES=1 to measure")
+	}
+	r := newRig(t)
+	p, closeP := r.page()
+	defer closeP()
+	waitFor(t, 10*time.Second, "page in control", func() bool {
+		return eval[string](r, p, `document.getElementById('role').textContent`) == "IN CONTROL"
+	})
+	const n = 30
+	var lat []time.Duration
+	period := time.Duration(float64(time.Second) / r.be.ServosilaDriver().Config().SendRate)
+	for i := range n {
+		// Presses spread evenly over the driver's send period: the loop
+		// would otherwise lock to the packet that ended the last press.
+		time.Sleep(period * time.Duration(i) / n) // phase offset, not a synchronisation
+		r.do(p, key("w", true))
+		var st servosilasim.State
+		waitFor(t, 5*time.Second, "a packet with the command", func() bool {
+			st = r.truth()
+			return st.Last.Axes != [servosila.NumAxes]int16{}
+		})
+		// From the page's own key-down (its wall clock, the simulator's
+		// too), so a slow test-to-browser dispatch does not count.
+		lat = append(lat, st.LastAt.Sub(r.keyAt(p, "keydown")))
+		r.do(p, key("w", false))
+		r.stoppedAt(5 * time.Second)
+		waitFor(t, 5*time.Second, "a zero packet", func() bool { return r.truth().Last.Axes == [servosila.NumAxes]int16{} })
+	}
+	slices.Sort(lat)
+	p50, p99 := lat[n/2], lat[(n*99+99)/100-1]
+	t.Logf("key-down to first UDP packet with the command, %d presses: p50 %v, p99 %v, min %v, max %v", n, p50, p99, lat[0], lat[n-1])
+	if f := os.Getenv("CONSOLE_ARTIFACTS"); f != "" {
+		_ = os.WriteFile(filepath.Join(f, "latency.txt"), fmt.Appendf(nil, "n %d p50 %v p99 %v min %v max %v\n", n, p50, p99, lat[0], lat[n-1]), 0o644)
+	}
+}

@@ -1,0 +1,486 @@
+package direct
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/armsim"
+	"github.com/telebridge/telebridge/pkg/camera"
+	"github.com/telebridge/telebridge/pkg/console"
+	"github.com/telebridge/telebridge/pkg/furbot"
+	"github.com/telebridge/telebridge/pkg/furbotsim"
+	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/kinematics"
+	"github.com/telebridge/telebridge/pkg/mjpeg"
+	"github.com/telebridge/telebridge/pkg/servosila"
+	"github.com/telebridge/telebridge/pkg/servosilasim"
+)
+
+// armURDF is the jog arm of the demo: a UR5-sized six-joint arm (a copy of
+// pkg/kinematics/testdata/ur5_like.urdf).
+//
+//go:embed arm.urdf
+var armURDF string
+
+// Config configures a Backend. Zero fields take the stated defaults.
+type Config struct {
+	// Servosila is the robot's UDP address ("10.42.0.1:10000"); empty
+	// runs the embedded simulator; "off" connects none.
+	Servosila string
+	// Furbot is the vehicle's control address; empty runs the embedded
+	// simulator; "off" connects none.
+	Furbot string
+	// FurbotListen is the local UDP address status frames arrive on with
+	// a real vehicle. Default ":18003".
+	FurbotListen string
+	// NoJog leaves out the jog arm (always simulated: a jog controller
+	// driving pkg/armsim).
+	NoJog bool
+	// Cameras are camera devices: V4L2 device paths or "pattern:NAME"
+	// test sources. Default four pattern cameras (front, rear, arm,
+	// gripper). "off" as the only entry: none.
+	Cameras []string
+	// CameraWidth, CameraHeight [px] and CameraRate [Hz] are requested
+	// from every camera. Defaults 640 x 480 at 15 Hz.
+	CameraWidth, CameraHeight int
+	CameraRate                float64
+	// Stream configures the JPEG encoding of the camera streams (rate,
+	// quality, downscaling); zero fields take pkg/mjpeg's defaults (10 Hz,
+	// quality 75, native size).
+	Stream mjpeg.Config
+	// ServosilaTelemetry is the embedded simulator's telemetry rate [Hz]
+	// (the robot sends 1 Hz). Default 10.
+	ServosilaTelemetry float64
+}
+
+// Backend drives the core packages in-process: the Servosila driver, the
+// Furbot bridge, a jog controller with its simulated arm, and cameras,
+// with the embedded simulators where no real machine is given. Create it
+// with Start; Close stops the machines (zeros out), then the simulators.
+type Backend struct {
+	cfg     Config
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	errMu   sync.Mutex
+	errs    []error
+	simStop context.CancelFunc // simulators outlive the drivers: they see the zeros
+	simWG   sync.WaitGroup
+	drv     *servosila.Driver
+	sSim    *servosilasim.Sim
+	bridge  *furbot.Bridge
+	fSim    *furbotsim.Sim
+	fEStop  bool
+	fMu     sync.Mutex
+	ctrl    *jog.Controller
+	runner  *jog.Runner
+	arm     *armsim.Arm
+	chain   *kinematics.Chain
+	cams    []*cam
+	info    console.Info
+	mu      sync.Mutex
+	headOn  bool
+	q       []float64
+}
+
+var _ console.Backend = (*Backend)(nil)
+
+// Start starts every configured machine (and simulator) and returns once
+// they run. Ctx bounds the start-up only; Close ends everything.
+func Start(ctx context.Context, cfg Config) (*Backend, error) {
+	if cfg.ServosilaTelemetry == 0 {
+		cfg.ServosilaTelemetry = 10
+	}
+	if cfg.Cameras == nil {
+		cfg.Cameras = []string{"pattern:front", "pattern:rear", "pattern:arm", "pattern:gripper"}
+	}
+	if len(cfg.Cameras) == 1 && cfg.Cameras[0] == "off" {
+		cfg.Cameras = []string{}
+	}
+	if cfg.CameraWidth == 0 {
+		cfg.CameraWidth, cfg.CameraHeight = 640, 480
+	}
+	if cfg.CameraRate == 0 {
+		cfg.CameraRate = 15
+	}
+	runCtx, cancel := context.WithCancel(context.Background())
+	simCtx, simStop := context.WithCancel(context.Background())
+	b := &Backend{cfg: cfg, cancel: cancel, simStop: simStop}
+	fail := func(err error) (*Backend, error) {
+		return nil, errors.Join(err, b.Close())
+	}
+	if cfg.Servosila != "off" {
+		if err := b.startServosila(runCtx, simCtx); err != nil {
+			return fail(err)
+		}
+	}
+	if cfg.Furbot != "off" {
+		if err := b.startFurbot(ctx, runCtx, simCtx); err != nil {
+			return fail(err)
+		}
+	}
+	if !cfg.NoJog {
+		if err := b.startJog(runCtx); err != nil {
+			return fail(err)
+		}
+	}
+	for i, dev := range cfg.Cameras {
+		if err := b.startCamera(runCtx, i, dev); err != nil {
+			return fail(err)
+		}
+	}
+	b.fillInfo()
+	return b, nil
+}
+
+func (b *Backend) goRun(name string, wg *sync.WaitGroup, f func() error) {
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := f(); err != nil && !errors.Is(err, context.Canceled) {
+			b.errMu.Lock()
+			b.errs = append(b.errs, fmt.Errorf("%s: %w", name, err))
+			b.errMu.Unlock()
+		}
+	}()
+}
+
+func (b *Backend) startServosila(runCtx, simCtx context.Context) error {
+	cfg := servosila.Config{Robot: b.cfg.Servosila}
+	if cfg.Robot == "" {
+		sim, err := servosilasim.New(servosilasim.Config{TelemetryRate: b.cfg.ServosilaTelemetry})
+		if err != nil {
+			return fmt.Errorf("servosila simulator: %w", err)
+		}
+		b.sSim = sim
+		b.goRun("servosila simulator", &b.simWG, func() error { return sim.Run(simCtx) })
+		cfg.Robot, cfg.Local = sim.Addr().String(), "127.0.0.1:0"
+	}
+	drv, err := servosila.New(cfg)
+	if err != nil {
+		return fmt.Errorf("servosila: %w", err)
+	}
+	b.drv = drv
+	b.goRun("servosila driver", &b.wg, func() error { return drv.Run(runCtx) })
+	return nil
+}
+
+func (b *Backend) startFurbot(ctx, runCtx, simCtx context.Context) error {
+	cfg := furbot.BridgeConfig{Listen: b.cfg.FurbotListen}
+	if b.cfg.Furbot == "" {
+		sim, err := furbotsim.New(furbotsim.Config{Params: furbotsim.Params{StartupTime: 0.5}})
+		if err != nil {
+			return fmt.Errorf("furbot simulator: %w", err)
+		}
+		b.fSim = sim
+		b.goRun("furbot simulator", &b.simWG, func() error { return sim.Run(simCtx) })
+		cfg.Vehicle = sim.Addr()
+		if cfg.Listen == "" {
+			cfg.Listen = "127.0.0.1:0"
+		}
+	} else {
+		ap, err := netip.ParseAddrPort(b.cfg.Furbot)
+		if err != nil {
+			return fmt.Errorf("furbot address: %w", err)
+		}
+		cfg.Vehicle = ap
+	}
+	br, err := furbot.NewBridge(cfg)
+	if err != nil {
+		return fmt.Errorf("furbot: %w", err)
+	}
+	b.bridge = br
+	b.goRun("furbot bridge", &b.wg, func() error { return br.Run(runCtx) })
+	if b.fSim == nil {
+		return nil // a real vehicle reports when it is ready
+	}
+	// The simulator is ready within its start-up time.
+	deadline := time.NewTimer(10 * time.Second)
+	defer deadline.Stop()
+	tk := time.NewTicker(20 * time.Millisecond)
+	defer tk.Stop()
+	for !br.Started() {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-deadline.C:
+			return errors.New("furbot simulator: not every subsystem working within 10 s")
+		case <-tk.C:
+		}
+	}
+	return nil
+}
+
+func (b *Backend) startJog(runCtx context.Context) error {
+	chain, err := kinematics.ParseURDFString(armURDF, "", "")
+	if err != nil {
+		return fmt.Errorf("jog arm: %w", err)
+	}
+	p := jog.DefaultParams()
+	p.RobotData.FixedFrame, p.RobotData.FlangeFrame = chain.Base, chain.TipName
+	// The console is the deadman (300 ms); the controller's own heartbeat
+	// timeout is the backstop for a console that died, a little longer so
+	// that a page's late re-send is judged by the console alone.
+	p.HeartbeatTimeout = JogHeartbeatTimeout.Seconds()
+	ctrl, err := jog.New(jog.Config{Chain: chain, Params: &p})
+	if err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	acfg := armsim.FromChain(chain, 0.5)
+	acfg.Initial = make([]float64, chain.DOF())
+	for i, j := range chain.Joints {
+		if j.Type != kinematics.Continuous {
+			acfg.Initial[i] = (j.Lower + j.Upper) / 2
+		}
+	}
+	// A bent arm, away from the straight-arm singularity, so that
+	// Cartesian jogs work from the start.
+	if len(acfg.Initial) >= 3 {
+		acfg.Initial[1], acfg.Initial[2] = -1.0, 1.2
+	}
+	arm, err := armsim.New(acfg)
+	if err != nil {
+		return fmt.Errorf("jog arm: %w", err)
+	}
+	run, err := jog.NewRunner(ctrl, arm, arm)
+	if err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	b.chain, b.ctrl, b.arm, b.runner = chain, ctrl, arm, run
+	b.q = make([]float64, chain.DOF())
+	b.goRun("jog arm", &b.wg, func() error { return arm.Run(runCtx, 10*time.Millisecond) })
+	b.goRun("jog", &b.wg, func() error { return run.Run(runCtx) })
+	return nil
+}
+
+func (b *Backend) fillInfo() {
+	in := console.Info{Servosila: b.drv != nil, Furbot: b.bridge != nil}
+	if b.drv != nil {
+		c := b.drv.Config()
+		in.ServosilaMaxLinear, in.ServosilaMaxAngular, in.ServosilaMaxJoint = c.MaxLinear, c.MaxAngular, c.MaxJoint
+		for j := range console.NumArmJoints {
+			in.ServosilaLower[j], in.ServosilaUpper[j] = c.Arm.Lower[j], c.Arm.Upper[j]
+		}
+	}
+	if b.bridge != nil {
+		c := b.bridge.Config()
+		in.FurbotMaxSpeed = c.Controller.MaxSpeed
+		if in.FurbotMaxSpeed == 0 {
+			in.FurbotMaxSpeed = 5
+		}
+		in.FurbotMaxYawRate = 1.0
+	}
+	if b.chain != nil {
+		in.JogJoints = b.chain.JointNames()
+		lo, hi := b.ctrl.Limits()
+		for i := range lo {
+			// Continuous joints: one turn either way on the page.
+			in.JogLower = append(in.JogLower, math.Max(lo[i], -2*math.Pi))
+			in.JogUpper = append(in.JogUpper, math.Min(hi[i], 2*math.Pi))
+		}
+		in.JogFrames = []string{b.chain.Base, b.chain.TipName}
+	}
+	for _, c := range b.cams {
+		in.Cameras = append(in.Cameras, c.name)
+	}
+	b.info = in
+}
+
+// Info implements console.Backend.
+func (b *Backend) Info() console.Info { return b.info }
+
+// ServosilaSim returns the embedded Servosila simulator (nil with a real
+// robot): its State is the ground truth for tests.
+func (b *Backend) ServosilaSim() *servosilasim.Sim { return b.sSim }
+
+// ServosilaDriver returns the Servosila driver (nil without one).
+func (b *Backend) ServosilaDriver() *servosila.Driver { return b.drv }
+
+// FurbotSim returns the embedded Furbot simulator (nil with a real one).
+func (b *Backend) FurbotSim() *furbotsim.Sim { return b.fSim }
+
+// Arm returns the simulated jog arm (nil without one).
+func (b *Backend) Arm() *armsim.Arm { return b.arm }
+
+// Close stops the drivers (each sends its stop: zero packets, full-brake
+// frames, a hold), then the cameras and the simulators, and returns the
+// first errors that ended any of them.
+func (b *Backend) Close() error {
+	if b.ctrl != nil {
+		_ = b.JogStop(context.Background())
+	}
+	b.cancel()
+	b.wg.Wait()
+	b.simStop()
+	b.simWG.Wait()
+	b.errMu.Lock()
+	defer b.errMu.Unlock()
+	return errors.Join(b.errs...)
+}
+
+// Err returns the errors that ended a machine early (nil while all run).
+func (b *Backend) Err() error {
+	b.errMu.Lock()
+	defer b.errMu.Unlock()
+	return errors.Join(b.errs...)
+}
+
+var errNone = errors.New("not connected")
+
+// JogHeartbeatTimeout is the jog controller's own heartbeat timeout behind
+// the console (drag&bot's default is 0.2 s).
+const JogHeartbeatTimeout = 500 * time.Millisecond
+
+// DriveServosila implements console.Backend.
+func (b *Backend) DriveServosila(_ context.Context, linear, angular float64) error {
+	if b.drv == nil {
+		return fmt.Errorf("servosila: %w", errNone)
+	}
+	return b.drv.SetTwist(linear, angular)
+}
+
+// ServosilaJointVelocities implements console.Backend.
+func (b *Backend) ServosilaJointVelocities(_ context.Context, v [console.NumServosilaJoints]float64) error {
+	if b.drv == nil {
+		return fmt.Errorf("servosila: %w", errNone)
+	}
+	return b.drv.SetJointVelocities(v)
+}
+
+// ServosilaTarget implements console.Backend.
+func (b *Backend) ServosilaTarget(_ context.Context, j int, angle float64) error {
+	if b.drv == nil {
+		return fmt.Errorf("servosila: %w", errNone)
+	}
+	return b.drv.SetJointTarget(servosila.Joint(j), angle)
+}
+
+// ServosilaCancelTarget implements console.Backend.
+func (b *Backend) ServosilaCancelTarget(_ context.Context, j int) error {
+	if b.drv == nil {
+		return fmt.Errorf("servosila: %w", errNone)
+	}
+	b.drv.CancelJointTarget(servosila.Joint(j))
+	return nil
+}
+
+// ServosilaHeadlight implements console.Backend.
+func (b *Backend) ServosilaHeadlight(_ context.Context, on bool) error {
+	if b.drv == nil {
+		return fmt.Errorf("servosila: %w", errNone)
+	}
+	b.drv.SetHeadlight(on)
+	b.mu.Lock()
+	b.headOn = on
+	b.mu.Unlock()
+	return nil
+}
+
+// DriveFurbot implements console.Backend.
+func (b *Backend) DriveFurbot(_ context.Context, v, w float64) error {
+	if b.bridge == nil {
+		return fmt.Errorf("furbot: %w", errNone)
+	}
+	return b.bridge.SetCommand(furbot.Twist{V: v, W: w})
+}
+
+// JogJoint implements console.Backend.
+func (b *Backend) JogJoint(_ context.Context, m console.JogJointMove) error {
+	if b.ctrl == nil {
+		return fmt.Errorf("jog: %w", errNone)
+	}
+	now := time.Now()
+	b.ctrl.Heartbeat(now)
+	return b.ctrl.StartJointMove(now, jog.JointMoveRequest{MoveDelta: m.Delta, JointValues: m.Values, Speed: m.Speed})
+}
+
+// JogCartesian implements console.Backend.
+func (b *Backend) JogCartesian(_ context.Context, m console.JogCartesianMove) error {
+	if b.ctrl == nil {
+		return fmt.Errorf("jog: %w", errNone)
+	}
+	now := time.Now()
+	b.ctrl.Heartbeat(now)
+	p := m.Pose
+	return b.ctrl.StartCartesianMove(now, jog.CartesianMoveRequest{
+		PoseReference: m.Frame, MoveDelta: m.Delta, Speed: m.Speed,
+		Pose: jog.EulerPose{X: p.X, Y: p.Y, Z: p.Z, RZ: p.RZ, RY: p.RY, RX: p.RX},
+	})
+}
+
+// JogHeartbeat implements console.Backend.
+func (b *Backend) JogHeartbeat(context.Context) error {
+	if b.ctrl == nil {
+		return fmt.Errorf("jog: %w", errNone)
+	}
+	b.ctrl.Heartbeat(time.Now())
+	return nil
+}
+
+// JogStop implements console.Backend.
+func (b *Backend) JogStop(context.Context) error {
+	if b.runner == nil {
+		return fmt.Errorf("jog: %w", errNone)
+	}
+	_, err := b.runner.Stop(time.Now())
+	return err
+}
+
+// EStop implements console.Backend: every machine at once.
+func (b *Backend) EStop(ctx context.Context) error {
+	var errs []error
+	if b.drv != nil {
+		b.drv.EStop()
+	}
+	if b.bridge != nil {
+		b.bridge.SetEStop(true)
+		b.fMu.Lock()
+		b.fEStop = true
+		b.fMu.Unlock()
+	}
+	if b.runner != nil {
+		errs = append(errs, b.JogStop(ctx))
+	}
+	return errors.Join(errs...)
+}
+
+// ReleaseEStop implements console.Backend.
+func (b *Backend) ReleaseEStop(context.Context) error {
+	if b.drv != nil {
+		b.drv.Release()
+	}
+	if b.bridge != nil {
+		// The Twist given before the e-stop must not come back.
+		_ = b.bridge.SetCommand(furbot.Twist{})
+		b.bridge.SetEStop(false)
+		b.fMu.Lock()
+		b.fEStop = false
+		b.fMu.Unlock()
+	}
+	return nil
+}
+
+// ServeCamera implements console.Backend.
+func (b *Backend) ServeCamera(name string, w http.ResponseWriter, r *http.Request) {
+	for _, c := range b.cams {
+		if c.name == name {
+			c.stream.ServeHTTP(w, r)
+			return
+		}
+	}
+	http.Error(w, "console: no camera "+name, http.StatusNotFound)
+}
+
+// cameraNames returns the devices' display names.
+func cameraName(i int, dev string) string {
+	if len(dev) > len(camera.PatternPrefix) && dev[:len(camera.PatternPrefix)] == camera.PatternPrefix {
+		return dev[len(camera.PatternPrefix):]
+	}
+	return fmt.Sprintf("cam%d", i)
+}

@@ -1,0 +1,41 @@
+package direct_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+
+	"github.com/telebridge/telebridge/pkg/console"
+	"github.com/telebridge/telebridge/pkg/console/direct"
+)
+
+// ExampleStart runs the console against every embedded simulator, as
+// `telebridge console` does, and fetches the page.
+func ExampleStart() {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	be, err := direct.Start(ctx, direct.Config{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	srv, err := console.New(console.Config{Backend: be, Listen: "127.0.0.1:0"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	resp, err := http.Get(srv.URL(ln.Addr()))
+	if err == nil {
+		fmt.Println(resp.Status, be.Info().Cameras)
+		resp.Body.Close()
+	}
+	cancel()
+	fmt.Println(<-done, be.Close())
+	// Output:
+	// 200 OK [front rear arm gripper]
+	// <nil> <nil>
+}

@@ -1,0 +1,54 @@
+package console
+
+import (
+	"errors"
+	"testing"
+)
+
+// FuzzHandle feeds arbitrary bytes to the console as one page message:
+// never a panic, and a refused message never reaches the backend.
+func FuzzHandle(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"servosila_drive","linear":0.3,"angular":0}`,
+		`{"type":"servosila_joints","joints":{"waist":0.2,"gripper":-0.5}}`,
+		`{"type":"servosila_target","joint":"elbow","value":0.4}`,
+		`{"type":"furbot_drive","v":1,"w":0.2}`,
+		`{"type":"jog_joint","delta":true,"values":[1,0],"speed":0.5}`,
+		`{"type":"jog_cartesian","delta":false,"pose":{"X":1,"Y":0,"Z":0,"RZ":0,"RY":0,"RX":0},"frame":"base","speed":1}`,
+		`{"type":"max_velocity","joint":"linear","value":0.2}`,
+		`{"type":"estop"}`, `{"type":"take_control"}`, `{"type":"servosila_drive","linear":null}`,
+		`{"type":"servosila_drive",`, `[]`, `null`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		h, be, _ := testHub()
+		p, _ := h.join()
+		err := h.handle(ctx, p, b, at(0))
+		if errors.Is(err, ErrBadMessage) {
+			if calls := be.take(); len(calls) != 0 {
+				t.Fatalf("refused %q but called %q", b, calls)
+			}
+		}
+		h.tick(ctx, at(10_000))
+		h.leave(ctx, p)
+	})
+}
+
+// BenchmarkHandleDrive is the cost of one held drive command from a page:
+// JSON decode, validation, lease and deadman, backend call.
+func BenchmarkHandleDrive(b *testing.B) {
+	h, be, _ := testHub()
+	h.rate, h.burst = 1e12, 1e12
+	p, _ := h.join()
+	msg := []byte(`{"type":"servosila_drive","linear":0.3,"angular":-0.5}`)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if err := h.handle(ctx, p, msg, at(i)); err != nil {
+			b.Fatal(err)
+		}
+		if i%1024 == 0 {
+			be.take()
+		}
+	}
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# console.sh: the operator console's browser tests (pkg/console/direct,
+# TestBrowser) in a real headless Chromium, and its figures (key-down to
+# UDP packet latency, CPU with four cameras and nobody watching).
+#
+# Installs Debian's chromium when it is missing and this runs as root with
+# apt-get; otherwise it says why and skips (exit 0, a plain "SKIPPED"
+# line). Once a browser is there, a missing or failing browser test is a
+# failure: TELEBRIDGE_BROWSER_TESTS=required turns the tests' own skip into
+# a failure.
+#
+# Timing on the 2-core build machine: about 40 s of browser tests, 15 s of
+# latency measurement, 10 s of CPU figures (plus ~1 min for the first
+# chromium install).
+set -euo pipefail
+cd "$(git rev-parse --show-toplevel)"
+
+skip() { printf 'console.sh: SKIPPED browser tests: %s\n' "$*"; exit 0; }
+
+have() { command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || command -v google-chrome >/dev/null 2>&1; }
+if ! have; then
+	[ "$(id -u)" = 0 ] || skip "no chromium on PATH and not root (cannot apt-get install chromium)"
+	command -v apt-get >/dev/null 2>&1 || skip "no chromium on PATH and no apt-get to install it"
+	echo "console.sh: installing chromium (Debian package)"
+	log=$(mktemp)
+	if ! { apt-get -q update && DEBIAN_FRONTEND=noninteractive apt-get -q install -y --no-install-recommends chromium; } >"$log" 2>&1; then
+		tail -n 20 "$log"
+		rm -f "$log"
+		skip "apt-get install chromium failed (see above): no package mirror?"
+	fi
+	rm -f "$log"
+	have || skip "chromium installed but not on PATH"
+fi
+
+art=${CONSOLE_ARTIFACTS:-$(mktemp -d)}
+echo "console.sh: browser tests, screenshots and figures in $art"
+TELEBRIDGE_BROWSER_TESTS=required CONSOLE_FIGURES=1 CONSOLE_ARTIFACTS=$art \
+	go test -count=1 -timeout 5m -run 'TestBrowser|TestKeyLatency|TestFigures' -v ./pkg/console/direct/ 2>&1 |
+	grep -v -E ' (INFO|WARN) console: '
