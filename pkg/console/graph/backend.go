@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/console"
@@ -50,6 +51,8 @@ type Backend struct {
 
 	// cameras serve the image topics; set by SetCameras before serving.
 	cameras map[string]http.Handler
+
+	beating atomic.Bool // a heartbeat call is in flight
 
 	mu  sync.Mutex
 	srv servosilaView
@@ -262,14 +265,29 @@ func (b *Backend) JogCartesian(ctx context.Context, m console.JogCartesianMove) 
 }
 
 // JogHeartbeat calls the jog server's heartbeat service (preferred to the
-// topic: a queued message never keeps a motion alive).
-func (b *Backend) JogHeartbeat(ctx context.Context) error {
+// topic: a queued message never keeps a motion alive) without waiting for
+// the answer: the console calls it with its lock held, and an e-stop must
+// not wait behind a slow service. At most one call is in flight; a beat
+// that comes while one is (it resets the same timer) is skipped. The
+// error returned is that of the last completed call.
+func (b *Backend) JogHeartbeat(context.Context) error {
 	if b.chain == nil {
 		return errOff
 	}
-	return b.call(ctx, "jog heartbeat", func(ctx context.Context) error {
-		return b.port.Trigger(ctx, b.names.JogHeartbeat)
-	}, "")
+	if b.beating.CompareAndSwap(false, true) {
+		go func() {
+			defer b.beating.Store(false)
+			err := b.call(context.Background(), "jog heartbeat", func(ctx context.Context) error {
+				return b.port.Trigger(ctx, b.names.JogHeartbeat)
+			}, "")
+			b.mu.Lock()
+			b.jog.beatErr = err
+			b.mu.Unlock()
+		}()
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.jog.beatErr
 }
 
 // JogStop calls the jog server's stop service.

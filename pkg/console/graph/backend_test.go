@@ -186,8 +186,12 @@ func TestCommandsReachTheGraph(t *testing.T) {
 		if err := s.do(); err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
-		if got := p.calls(); len(got) != i+1 || got[i] != s.want {
-			t.Fatalf("step %d: graph saw %q, want %q", i, got[len(got)-1], s.want)
+		got := p.calls()
+		for deadline := time.Now().Add(10 * time.Second); len(got) < i+1 && time.Now().Before(deadline); got = p.calls() {
+			time.Sleep(time.Millisecond) // the heartbeat's call is asynchronous
+		}
+		if len(got) != i+1 || got[i] != s.want {
+			t.Fatalf("step %d: graph saw %q, want %q", i, got, s.want)
 		}
 	}
 	// Refused before anything is published.
@@ -260,12 +264,58 @@ func TestServiceTimeout(t *testing.T) {
 	c := config()
 	c.ServiceTimeout = 5 * time.Millisecond
 	b := newBackend(t, c, p)
-	if err := b.JogHeartbeat(context.Background()); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("heartbeat to a dead service: %v, want a deadline error", err)
+	if err := b.JogStop(context.Background()); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("stop to a dead service: %v, want a deadline error", err)
 	}
 	s, _ := b.Snapshot(context.Background())
-	if !strings.Contains(s.Jog.Reason, "heartbeat refused") {
+	if !strings.Contains(s.Jog.Reason, "stop refused") {
 		t.Errorf("jog reason %q", s.Jog.Reason)
+	}
+}
+
+// TestHeartbeatNeverBlocks: a heartbeat to a service that does not answer
+// returns at once (the console calls it with its lock held), at most one
+// call is in flight, and the failure is reported by a later beat.
+func TestHeartbeatNeverBlocks(t *testing.T) {
+	release := make(chan struct{})
+	var inFlight, most int
+	var mu sync.Mutex
+	p := &fakePort{trigger: func(ctx context.Context, _ string) error {
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		mu.Unlock()
+		defer func() { mu.Lock(); inFlight--; mu.Unlock() }()
+		<-release
+		return errors.New("heartbeat service busy")
+	}}
+	c := config()
+	c.ServiceTimeout = time.Minute
+	b := newBackend(t, c, p)
+	for range 5 {
+		if err := b.JogHeartbeat(context.Background()); err != nil {
+			t.Fatalf("first beats: %v", err)
+		}
+	}
+	close(release)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := b.JogHeartbeat(context.Background())
+		if err != nil {
+			if !strings.Contains(err.Error(), "busy") {
+				t.Fatalf("heartbeat error %v", err)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the failed heartbeat was never reported")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if most != 1 {
+		t.Errorf("%d heartbeat calls in flight at once, want 1", most)
 	}
 }
 

@@ -60,6 +60,7 @@ type furbotView struct {
 type jogView struct {
 	mode, reason string
 	targets      uint64
+	beatErr      error
 	pos          []float64
 	have         []bool
 }
