@@ -51,7 +51,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 		return err
 	}
 	defer cams.close()
-	be.SetCameras(cams.handlers())
+	be.SetCameras(cams.streams())
 
 	srv, err := console.New(console.Config{Backend: be, Listen: cfg.Listen, Token: cfg.Token, Logger: slog.Default()})
 	if err != nil {

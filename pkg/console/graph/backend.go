@@ -13,6 +13,7 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/kinematics"
+	"github.com/telebridge/telebridge/pkg/mjpeg"
 	"github.com/telebridge/telebridge/pkg/servosila"
 )
 
@@ -50,14 +51,15 @@ type Backend struct {
 	now   func() time.Time
 
 	// cameras serve the image topics; set by SetCameras before serving.
-	cameras map[string]http.Handler
+	cameras map[string]*mjpeg.Stream
 
 	beating atomic.Bool // a heartbeat call is in flight
 
-	mu  sync.Mutex
-	srv servosilaView
-	fur furbotView
-	jog jogView
+	mu    sync.Mutex
+	srv   servosilaView
+	fur   furbotView
+	jog   jogView
+	camIn map[string]*inRate
 }
 
 // New checks cfg, loads the jog arm's URDF and returns a Backend that acts
@@ -93,9 +95,10 @@ func New(cfg NodeConfig, port Port, now func() time.Time) (*Backend, error) {
 // Names returns the topic and service names the backend uses.
 func (b *Backend) Names() Names { return b.names }
 
-// SetCameras installs the MJPEG handler of each camera (by name, from
-// NodeConfig.Cameras). Call it before the console serves.
-func (b *Backend) SetCameras(h map[string]http.Handler) { b.cameras = h }
+// SetCameras installs the MJPEG stream of each camera (by name, from
+// NodeConfig.Cameras), which the node feeds from the image topics. Call it
+// before the console serves.
+func (b *Backend) SetCameras(s map[string]*mjpeg.Stream) { b.cameras = s }
 
 func (b *Backend) makeInfo() console.Info {
 	def := servosila.DefaultNodeConfig().Driver

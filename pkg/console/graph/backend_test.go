@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
@@ -12,11 +14,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/pkg/camera"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/diag"
 	"github.com/telebridge/telebridge/pkg/geom"
 	"github.com/telebridge/telebridge/pkg/kinematics"
+	"github.com/telebridge/telebridge/pkg/mjpeg"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
@@ -445,4 +449,35 @@ func mustRead(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+func TestCameraStateFromStream(t *testing.T) {
+	now := time.Unix(1000, 0)
+	b, err := graph.New(config(), &fakePort{}, func() time.Time { return now })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := mjpeg.NewStream("front", mjpeg.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	b.SetCameras(map[string]*mjpeg.Stream{"front": s})
+	if _, err := b.Snapshot(context.Background()); err != nil { // starts the rate window
+		t.Fatal(err)
+	}
+	f := camera.Frame{Width: 4, Height: 2, Step: 8, Encoding: "yuv422_yuy2", Data: make([]byte, 16)}
+	for range 10 {
+		s.Feed(&f)
+	}
+	now = now.Add(2 * time.Second)
+	snap, _ := b.Snapshot(context.Background())
+	if len(snap.Cameras) != 2 || snap.Cameras[0].Name != "front" || snap.Cameras[0].InFPS != 5 || snap.Cameras[1].Name != "rear" {
+		t.Fatalf("cameras %+v, want front at 5 Hz in and rear without a stream", snap.Cameras)
+	}
+	rec := httptest.NewRecorder()
+	b.ServeCamera("nope", rec, httptest.NewRequest("GET", "/camera/nope", nil))
+	if rec.Code != http.StatusNotFound {
+		t.Errorf("unknown camera: HTTP %d", rec.Code)
+	}
 }

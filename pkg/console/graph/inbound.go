@@ -11,6 +11,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/diag"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/geom"
+	"github.com/telebridge/telebridge/pkg/mjpeg"
 	"github.com/telebridge/telebridge/pkg/servosila"
 )
 
@@ -314,7 +315,39 @@ func (b *Backend) Snapshot(context.Context) (console.Snapshot, error) {
 		s.Jog = st
 	}
 	for _, name := range b.cfg.Cameras {
-		s.Cameras = append(s.Cameras, console.CameraState{Name: name})
+		cs := console.CameraState{Name: name}
+		if st, ok := b.cameras[name]; ok {
+			cs = cameraState(st.Stats(), &b.camIn, name, now)
+		}
+		s.Cameras = append(s.Cameras, cs)
 	}
 	return s, nil
+}
+
+// inRate measures a camera's input frame rate between snapshots.
+type inRate struct {
+	at     time.Time
+	frames uint64
+	fps    float64
+}
+
+// cameraState turns a stream's statistics into the page's camera state;
+// the input rate is measured over the time since the previous snapshot.
+func cameraState(st mjpeg.Stats, rates *map[string]*inRate, name string, now time.Time) console.CameraState {
+	if *rates == nil {
+		*rates = map[string]*inRate{}
+	}
+	r := (*rates)[name]
+	if r == nil {
+		r = &inRate{at: now, frames: st.FramesIn}
+		(*rates)[name] = r
+	}
+	if dt := now.Sub(r.at).Seconds(); dt >= 0.5 {
+		r.fps = float64(st.FramesIn-r.frames) / dt
+		r.at, r.frames = now, st.FramesIn
+	}
+	return console.CameraState{
+		Name: name, Width: st.Width, Height: st.Height, Format: st.InputEncoding,
+		InFPS: r.fps, OutFPS: st.FPS, Viewers: st.Viewers, BytesSec: st.BytesPerSec,
+	}
 }
