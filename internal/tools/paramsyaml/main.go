@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/telebridge/telebridge/pkg/armsim"
+	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/rosparam"
@@ -38,6 +39,7 @@ var nodes = []struct {
 	{furbot.NodeOdometry, furbot.OdomNodeParameterTable},
 	{jog.NodeName, jog.NodeParameterTable},
 	{armsim.NodeName, armsim.NodeParameterTable},
+	{graph.NodeName, graph.NodeParameterTable},
 }
 
 func main() {

@@ -100,9 +100,9 @@ func run(patterns []string, verbose, keep bool) error {
 	return check(pkgs, verbose)
 }
 
-// copyModule copies the Go sources, go.mod, go.sum and interface
-// definitions of the module, skipping VCS, build output and any bindings
-// generated on this machine.
+// copyModule copies the module's files (Go sources, go.mod, go.sum,
+// interface definitions and the files that go:embed directives name),
+// skipping VCS, build output and any bindings generated on this machine.
 func copyModule(src, dst string) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -116,9 +116,7 @@ func copyModule(src, dst string) error {
 			}
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
-		switch ext := filepath.Ext(p); {
-		case ext == ".go", ext == ".msg", ext == ".srv", ext == ".action", rel == "go.mod", rel == "go.sum":
-		default:
+		if !d.Type().IsRegular() {
 			return nil
 		}
 		return copyFile(p, filepath.Join(dst, rel))

@@ -1,0 +1,147 @@
+//go:build ros2
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
+	"github.com/telebridge/telebridge/internal/rosnode"
+	"github.com/telebridge/telebridge/pkg/camera"
+	"github.com/telebridge/telebridge/pkg/console/graph"
+	"github.com/telebridge/telebridge/pkg/mjpeg"
+	"github.com/tiiuae/rclgo/pkg/rclgo"
+)
+
+// cameras subscribe to each camera's image topic only while a page watches
+// it, so that an unwatched camera_publisher stops streaming (it streams
+// only while it has subscribers).
+type cameras struct {
+	cams []*rosCamera
+	wg   sync.WaitGroup
+}
+
+// rosCamera is one camera: its MJPEG stream and the subscription that
+// feeds it. Only its run goroutine creates and closes the subscription.
+type rosCamera struct {
+	name, topic string
+	stream      *mjpeg.Stream
+	viewers     chan int
+}
+
+func newCameras(ctx context.Context, n *rosnode.Node, cfg graph.NodeConfig, names graph.Names) (*cameras, error) {
+	cs := &cameras{}
+	for _, name := range cfg.Cameras {
+		s, err := mjpeg.NewStream(name, mjpeg.Config{})
+		if err != nil {
+			return nil, fmt.Errorf("camera %s: %w", name, err)
+		}
+		c := &rosCamera{name: name, topic: names.Images[name], stream: s, viewers: make(chan int, 1)}
+		s.OnViewers(func(v int) {
+			// Latest count wins; the run goroutine never blocks the stream.
+			select {
+			case <-c.viewers:
+			default:
+			}
+			c.viewers <- v
+		})
+		cs.cams = append(cs.cams, c)
+		cs.wg.Add(1)
+		go func() {
+			defer cs.wg.Done()
+			c.run(ctx, n)
+		}()
+	}
+	return cs, nil
+}
+
+func (cs *cameras) streams() map[string]*mjpeg.Stream {
+	m := make(map[string]*mjpeg.Stream, len(cs.cams))
+	for _, c := range cs.cams {
+		m[c.name] = c.stream
+	}
+	return m
+}
+
+// close waits for every camera's subscription to be closed (the context
+// given to newCameras must be cancelled first) and stops the encoders.
+func (cs *cameras) close() {
+	cs.wg.Wait()
+	for _, c := range cs.cams {
+		_ = c.stream.Close()
+	}
+}
+
+// run subscribes while the stream has viewers.
+func (c *rosCamera) run(ctx context.Context, n *rosnode.Node) {
+	log := n.Logger()
+	var (
+		stop context.CancelFunc
+		done chan struct{}
+	)
+	end := func() {
+		if stop != nil {
+			stop()
+			<-done
+			stop = nil
+		}
+	}
+	defer end()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case v := <-c.viewers:
+			switch {
+			case v > 0 && stop == nil:
+				var subCtx context.Context
+				subCtx, stop = context.WithCancel(ctx)
+				done = make(chan struct{})
+				if err := c.subscribe(subCtx, n, done); err != nil {
+					log.Warnf("camera %s: %v", c.name, err)
+					stop()
+					stop = nil
+				}
+			case v == 0:
+				end()
+			}
+		}
+	}
+}
+
+// subscribe creates the image subscription with a wait set of its own
+// (rclgo's node-wide wait set takes its resources once, when spinning
+// starts) and closes it when ctx ends, then closes done.
+func (c *rosCamera) subscribe(ctx context.Context, n *rosnode.Node, done chan struct{}) error {
+	var f camera.Frame
+	sub, err := sensor_msgs_msg.NewImageSubscription(n.Node, c.topic, rosnode.SubOpts(graph.QoSImages),
+		func(m *sensor_msgs_msg.Image, _ *rclgo.MessageInfo, err error) {
+			if err != nil {
+				return
+			}
+			f = camera.Frame{
+				Header: camera.Header{Stamp: time.Unix(int64(m.Header.Stamp.Sec), int64(m.Header.Stamp.Nanosec)), FrameID: m.Header.FrameId},
+				Height: m.Height, Width: m.Width, Encoding: m.Encoding, IsBigEndian: m.IsBigendian, Step: m.Step, Data: m.Data,
+			}
+			c.stream.Feed(&f)
+		})
+	if err != nil {
+		return fmt.Errorf("subscribe %s: %w", c.topic, err)
+	}
+	ws, err := n.Node.Context().NewWaitSet()
+	if err != nil {
+		_ = sub.Close()
+		return fmt.Errorf("wait set for %s: %w", c.topic, err)
+	}
+	ws.AddSubscriptions(sub.Subscription)
+	go func() {
+		defer close(done)
+		_ = ws.Run(ctx)
+		_ = ws.Close()
+		_ = sub.Close()
+	}()
+	return nil
+}

@@ -1,0 +1,76 @@
+"""Operator console as a ROS 2 node: the browser page of pkg/console,
+driving the running telebridge stacks over their topics and services.
+
+    ros2 launch telebridge console.launch.py                       # Servosila in the root namespace
+    ros2 launch telebridge console.launch.py furbot:=true servosila:=false
+    ros2 launch telebridge console.launch.py furbot:=true furbot_namespace:=/furbot \
+        jog:=true cameras:="[front, rear]"
+    ros2 launch telebridge console.launch.py listen:=0.0.0.0:8080  # token printed in the log
+
+The robots' sockets stay with their driver nodes. With both robots, start
+them in different namespaces (the console refuses two machines on one
+cmd_vel). The jog panel reads the arm's joint names and limits from the URDF
+(jog_urdf; the jog stack's default arm unless given). The other launch files
+include this one with console:=true.
+"""
+import os
+
+from ament_index_python.packages import get_package_share_directory
+from launch import LaunchDescription
+from launch.actions import DeclareLaunchArgument, OpaqueFunction
+from launch.substitutions import LaunchConfiguration
+from launch_ros.actions import Node
+
+
+def truth(s):
+    return s.strip().lower() in ("true", "1", "yes")
+
+
+def nodes(context):
+    def arg(name):
+        return LaunchConfiguration(name).perform(context)
+
+    params = {
+        "listen": arg("listen"),
+        "token": arg("token"),
+        "servosila": truth(arg("servosila")),
+        "furbot": truth(arg("furbot")),
+        "jog": truth(arg("jog")),
+        "servosila_namespace": arg("servosila_namespace"),
+        "furbot_namespace": arg("furbot_namespace"),
+        "jog_urdf": arg("jog_urdf"),
+        "camera_namespace": arg("camera_namespace"),
+        "use_sim_time": truth(arg("use_sim_time")),
+    }
+    cams = [c.strip() for c in arg("cameras").strip("[] ").split(",") if c.strip()]
+    if cams:
+        params["cameras"] = cams
+    return [Node(
+        package="telebridge",
+        executable="operator_console",
+        name="operator_console",
+        output="screen",
+        emulate_tty=True,
+        parameters=[arg("params_file"), params],
+    )]
+
+
+def generate_launch_description():
+    share = get_package_share_directory("telebridge")
+    args = [
+        ("params_file", os.path.join(share, "params", "operator_console.yaml"), "parameter file of the console"),
+        ("listen", "127.0.0.1:8080", "HTTP address; off loopback a token is required"),
+        ("token", "", "access token (empty: generated and logged off loopback)"),
+        ("servosila", "true", "Servosila panel"),
+        ("furbot", "false", "Furbot panel"),
+        ("jog", "false", "jog panel (needs jog_urdf)"),
+        ("servosila_namespace", "", "namespace of the Servosila stack"),
+        ("furbot_namespace", "", "namespace of the Furbot stack"),
+        ("jog_urdf", os.path.join(share, "launch", "urdf", "ur5_like.urdf"), "URDF of the jog arm"),
+        ("cameras", "", "camera names, e.g. [front, rear]"),
+        ("camera_namespace", "", "namespace of camera_publisher"),
+        ("use_sim_time", "false", "follow /clock"),
+    ]
+    return LaunchDescription(
+        [DeclareLaunchArgument(n, default_value=d, description=h) for n, d, h in args]
+        + [OpaqueFunction(function=nodes)])

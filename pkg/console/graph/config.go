@@ -1,0 +1,254 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/camera"
+	"github.com/telebridge/telebridge/pkg/furbot"
+	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/rosparam"
+	"github.com/telebridge/telebridge/pkg/servosila"
+)
+
+// NodeName is the ROS 2 node name of the console.
+const NodeName = "operator_console"
+
+// ErrConfig is wrapped by every configuration error.
+var ErrConfig = errors.New("graph: invalid configuration")
+
+// NodeConfig configures the operator_console node.
+type NodeConfig struct {
+	// Listen is the console's HTTP address. Default "127.0.0.1:8080"; any
+	// other address needs a token (see pkg/console).
+	Listen string
+	// Token is the console's access token; empty off loopback makes the
+	// console generate one and log it. Default empty.
+	Token string
+	// Servosila, Furbot and Jog switch each machine's panel on. Defaults
+	// true, false, false: one robot per graph is the common case; the
+	// launch file (launch/console.launch.py) switches the others on.
+	Servosila, Furbot, Jog bool
+	// ServosilaNamespace and FurbotNamespace are the namespaces the two
+	// robots' launch files were started in (e.g. "/engineer"); empty is
+	// the root namespace. Both machines in one namespace would share
+	// cmd_vel, so New refuses that. Defaults "" and "".
+	ServosilaNamespace, FurbotNamespace string
+	// ServosilaDriver and FurbotBridge are the driver node names (their
+	// private topics and services hang below them). Defaults
+	// servosila.NodeName and furbot.NodeBridge.
+	ServosilaDriver, FurbotBridge string
+	// JogURDF is the jog arm's URDF file: joint names, limits and the
+	// tool pose (forward kinematics) come from it. Required with Jog.
+	// JogBase and JogTip bound the chain (empty: root and longest chain).
+	JogURDF, JogBase, JogTip string
+	// JogFrames are the tf frames a Cartesian jog may be relative to;
+	// empty offers the chain's base and tip links.
+	JogFrames []string
+	// Cameras are camera names as camera_publisher names them; their
+	// image topics are CameraNamespace/<name>/image_raw. Default none.
+	Cameras []string
+	// CameraNamespace is the namespace of the camera_publisher node.
+	// Default "".
+	CameraNamespace string
+	// ServiceTimeout bounds every service call [s]. Default 0.5 s.
+	ServiceTimeout time.Duration
+	// FurbotMaxSpeed [m/s] and FurbotMaxYawRate [rad/s] bound the page's
+	// Twist commands to the Furbot. Defaults 3 and 0.8.
+	FurbotMaxSpeed, FurbotMaxYawRate float64
+}
+
+// DefaultNodeConfig returns the node's defaults.
+func DefaultNodeConfig() NodeConfig {
+	return NodeConfig{
+		Listen: "127.0.0.1:8080", Servosila: true,
+		ServosilaDriver: servosila.NodeName, FurbotBridge: furbot.NodeBridge,
+		ServiceTimeout: 500 * time.Millisecond, FurbotMaxSpeed: 3, FurbotMaxYawRate: 0.8,
+	}
+}
+
+// NodeBindings is the node's parameter table; every row is read-only (the
+// graph is wired once at start-up).
+func NodeBindings() rosparam.Bindings[NodeConfig] {
+	ro := rosparam.ReadOnly()
+	return rosparam.Bindings[NodeConfig]{
+		rosparam.BindString("listen", "HTTP address of the console (off loopback a token is required)", func(c *NodeConfig) *string { return &c.Listen }, ro),
+		rosparam.BindString("token", "access token (empty: generated and logged when not on loopback)", func(c *NodeConfig) *string { return &c.Token }, ro),
+		rosparam.BindBool("servosila", "show and drive the Servosila Engineer", func(c *NodeConfig) *bool { return &c.Servosila }, ro),
+		rosparam.BindBool("furbot", "show and drive the Furbot", func(c *NodeConfig) *bool { return &c.Furbot }, ro),
+		rosparam.BindBool("jog", "show and drive the jog arm (needs jog_urdf)", func(c *NodeConfig) *bool { return &c.Jog }, ro),
+		rosparam.BindString("servosila_namespace", "namespace of the Servosila stack (empty: root)", func(c *NodeConfig) *string { return &c.ServosilaNamespace }, ro),
+		rosparam.BindString("furbot_namespace", "namespace of the Furbot stack", func(c *NodeConfig) *string { return &c.FurbotNamespace }, ro),
+		rosparam.BindString("servosila_driver", "node name of the Servosila driver", func(c *NodeConfig) *string { return &c.ServosilaDriver }, ro),
+		rosparam.BindString("furbot_bridge", "node name of the Furbot bridge", func(c *NodeConfig) *string { return &c.FurbotBridge }, ro),
+		rosparam.BindString("jog_urdf", "URDF file of the jog arm (joint names, limits, tool pose)", func(c *NodeConfig) *string { return &c.JogURDF }, ro),
+		rosparam.BindString("jog_base_link", "first link of the jog chain (empty: the URDF's root)", func(c *NodeConfig) *string { return &c.JogBase }, ro),
+		rosparam.BindString("jog_tip_link", "last link of the jog chain (empty: the end of the longest chain)", func(c *NodeConfig) *string { return &c.JogTip }, ro),
+		rosparam.BindStrings("jog_frames", "tf frames offered for Cartesian jogs (empty: the chain's base and tip)", func(c *NodeConfig) *[]string { return &c.JogFrames }, ro),
+		rosparam.BindStrings("cameras", "camera names (topics <camera_namespace>/<name>/image_raw)", func(c *NodeConfig) *[]string { return &c.Cameras }, ro),
+		rosparam.BindString("camera_namespace", "namespace of camera_publisher", func(c *NodeConfig) *string { return &c.CameraNamespace }, ro),
+		rosparam.BindSeconds("service_timeout", "bound of every service call", func(c *NodeConfig) *time.Duration { return &c.ServiceTimeout }, rosparam.Within(0.01, 10), ro),
+		rosparam.BindDouble("furbot_max_speed", "m/s", "bound of the page's Furbot speed", func(c *NodeConfig) *float64 { return &c.FurbotMaxSpeed }, rosparam.Within(0.01, 20), ro),
+		rosparam.BindDouble("furbot_max_yaw_rate", "rad/s", "bound of the page's Furbot yaw rate", func(c *NodeConfig) *float64 { return &c.FurbotMaxYawRate }, rosparam.Within(0.01, 5), ro),
+	}
+}
+
+// NodeParameterTable returns the node's declarations with their defaults.
+func NodeParameterTable() rosparam.Table { return NodeBindings().Table(DefaultNodeConfig()) }
+
+// LoadNodeConfig builds the node's configuration from its parameters and
+// checks it (see NodeConfig.Names).
+func LoadNodeConfig(s *rosparam.Store) (NodeConfig, error) {
+	c := DefaultNodeConfig()
+	if err := NodeBindings().Load(&c, s); err != nil {
+		return NodeConfig{}, fmt.Errorf("graph: node parameters: %w", err)
+	}
+	if _, err := c.Names(); err != nil {
+		return NodeConfig{}, err
+	}
+	return c, nil
+}
+
+// Names are the absolute names of every topic and service the console
+// uses. Empty names belong to a machine that is switched off.
+type Names struct {
+	ServosilaCmdVel, ServosilaJointVel, ServosilaJointTarget string // out
+	ServosilaOdom, ServosilaJointStates, ServosilaTelemetry  string // in
+	ServosilaEStop, ServosilaRelease, ServosilaHeadlight     string // services
+	FurbotCmdVel                                             string // out
+	FurbotOdom, FurbotTraction, FurbotSteering, FurbotStatus string // in
+	FurbotBMS, FurbotBattery, FurbotControlSent              string // in
+	FurbotEStop, FurbotRelease                               string // services
+	JogJointStates                                           string // in
+	JogStartJoint, JogStartCartesian, JogStop, JogHeartbeat  string // services
+	Diagnostics                                              string // in
+	// Images maps each camera name to its sensor_msgs/Image topic.
+	Images map[string]string
+}
+
+// Names resolves every name from the configuration and the drivers' own
+// constants, and checks that the two machines do not share a command
+// topic.
+func (c NodeConfig) Names() (Names, error) {
+	var n Names
+	for _, ns := range []string{c.ServosilaNamespace, c.FurbotNamespace, c.CameraNamespace} {
+		if ns != "" && !validName(ns) {
+			return n, fmt.Errorf("%w: namespace %q (want e.g. /robot1)", ErrConfig, ns)
+		}
+	}
+	n.Diagnostics = servosila.TopicDiagnostics
+	if c.Servosila {
+		if !validName(c.ServosilaDriver) {
+			return n, fmt.Errorf("%w: servosila_driver %q", ErrConfig, c.ServosilaDriver)
+		}
+		ns, node := c.ServosilaNamespace, c.ServosilaDriver
+		n.ServosilaCmdVel = resolve(ns, node, servosila.TopicCmdVel)
+		n.ServosilaJointVel = resolve(ns, node, servosila.TopicJointVel)
+		n.ServosilaJointTarget = resolve(ns, node, servosila.TopicJointTarget)
+		n.ServosilaOdom = resolve(ns, node, servosila.TopicOdom)
+		n.ServosilaJointStates = resolve(ns, node, servosila.TopicJointStates)
+		n.ServosilaTelemetry = resolve(ns, node, servosila.TopicTelemetry)
+		n.ServosilaEStop = resolve(ns, node, servosila.ServiceEStop)
+		n.ServosilaRelease = resolve(ns, node, servosila.ServiceRelease)
+		n.ServosilaHeadlight = resolve(ns, node, servosila.ServiceHeadlight)
+	}
+	if c.Furbot {
+		if !validName(c.FurbotBridge) {
+			return n, fmt.Errorf("%w: furbot_bridge %q", ErrConfig, c.FurbotBridge)
+		}
+		ns, node := c.FurbotNamespace, c.FurbotBridge
+		n.FurbotCmdVel = resolve(ns, node, furbot.TopicCmdVel)
+		n.FurbotOdom = resolve(ns, node, furbot.TopicOdom)
+		n.FurbotTraction = resolve(ns, node, furbot.TopicTraction)
+		n.FurbotSteering = resolve(ns, node, furbot.TopicSteering)
+		n.FurbotStatus = resolve(ns, node, furbot.TopicStatus)
+		n.FurbotBMS = resolve(ns, node, furbot.TopicBMS)
+		n.FurbotBattery = resolve(ns, node, furbot.TopicBattery)
+		n.FurbotControlSent = resolve(ns, node, furbot.TopicControlSent)
+		n.FurbotEStop = resolve(ns, node, furbot.ServiceEStop)
+		n.FurbotRelease = resolve(ns, node, furbot.ServiceRelease)
+	}
+	if c.Servosila && c.Furbot {
+		for _, p := range [][2]string{{n.ServosilaCmdVel, n.FurbotCmdVel}, {n.ServosilaOdom, n.FurbotOdom}} {
+			if p[0] == p[1] {
+				return n, fmt.Errorf("%w: the Servosila and the Furbot would share %s: start them in different namespaces (servosila_namespace, furbot_namespace)", ErrConfig, p[0])
+			}
+		}
+	}
+	if c.Jog {
+		if c.JogURDF == "" {
+			return n, fmt.Errorf("%w: jog is on but jog_urdf is empty (give the arm's URDF file, or set jog false)", ErrConfig)
+		}
+		n.JogJointStates = jog.JointStatesTopic
+		n.JogStartJoint = jog.StartJointMoveService
+		n.JogStartCartesian = jog.StartCartesianMoveService
+		n.JogStop = jog.StopService
+		n.JogHeartbeat = jog.HeartbeatService
+	}
+	n.Images = make(map[string]string, len(c.Cameras))
+	for _, name := range c.Cameras {
+		if !validName(name) || strings.Contains(name, "/") {
+			return n, fmt.Errorf("%w: camera name %q", ErrConfig, name)
+		}
+		if _, dup := n.Images[name]; dup {
+			return n, fmt.Errorf("%w: camera %q listed twice", ErrConfig, name)
+		}
+		n.Images[name] = resolve(c.CameraNamespace, "camera_publisher", camera.TopicsFor(name).Image)
+	}
+	if !(c.ServiceTimeout > 0) || !(c.FurbotMaxSpeed > 0) || !(c.FurbotMaxYawRate > 0) {
+		return n, fmt.Errorf("%w: service_timeout %v, furbot_max_speed %g, furbot_max_yaw_rate %g must be positive", ErrConfig, c.ServiceTimeout, c.FurbotMaxSpeed, c.FurbotMaxYawRate)
+	}
+	return n, nil
+}
+
+// resolve expands a ROS name as rcl does for a node named node in
+// namespace ns: absolute names stay, "~/x" is private to the node, others
+// are relative to the namespace.
+func resolve(ns, node, name string) string {
+	switch {
+	case strings.HasPrefix(name, "/"):
+		return name
+	case strings.HasPrefix(name, "~/"):
+		return path.Join("/", ns, node, name[2:])
+	}
+	return path.Join("/", ns, name)
+}
+
+// validName accepts ROS name characters: letters, digits, '_' and '/'.
+func validName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '/' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return !strings.Contains(s, "//")
+}
+
+// QoS of the console's topics and services: for each, the profile of the
+// driver on the other side, so that they match.
+var (
+	// QoSCommands: cmd_vel, joint velocities and joint targets (reliable,
+	// as the drivers subscribe).
+	QoSCommands = servosila.QoSCmdVel
+	// QoSServosilaState: odom, joint_states and raw telemetry of the
+	// Servosila driver.
+	QoSServosilaState = servosila.QoSTelemetry
+	// QoSFurbotTelemetry: the bridge's per-frame topics (sensor data).
+	QoSFurbotTelemetry = furbot.QoSTelemetry
+	// QoSFurbotState: odom and battery.
+	QoSFurbotState = furbot.QoSOdom
+	// QoSJogJointStates: the jog arm's joint_states, as jog_server reads them.
+	QoSJogJointStates = jog.QoSJointStates
+	// QoSImages: camera images (sensor data).
+	QoSImages = camera.ImageQoS
+	// QoSDiagnostics: /diagnostics.
+	QoSDiagnostics = servosila.QoSDiagnostics
+	// QoSServices: every service client.
+	QoSServices = jog.QoSServices
+)
