@@ -335,7 +335,7 @@ func TestSnapshotFromMessages(t *testing.T) {
 	if err := b.ServosilaTarget(ctx, 0, 0.5); err != nil {
 		t.Fatal(err)
 	}
-	b.OnServosilaJointStates([]string{"waist", "shoulder", "bogus"}, []float64{0.3, -0.2, 9})
+	b.OnServosilaJointStates([]string{"waist", "shoulder", "bogus", "flippers"}, []float64{0.3, -0.2, 9, 0.25})
 	b.OnServosilaTelemetry(graph.Telemetry{Tick: 42, Motors: []console.MotorState{{ID: 1, Position: 16384, Current: 2}}})
 	b.OnServosilaOdom(1, 2, geom.FromEulerZYX(0.5, 0, 0), 0.2, 0.1)
 	b.OnDiagnostics(diag.Status{Name: "servosila_driver: robot link", Values: []diag.KeyValue{
@@ -345,8 +345,8 @@ func TestSnapshotFromMessages(t *testing.T) {
 
 	s, _ := b.Snapshot(ctx)
 	v := s.Servosila
-	if v.Targets[0].State != "moving" || v.Joints[0] != 0.3 || v.Joints[1] != -0.2 {
-		t.Errorf("joints %v targets %v", v.Joints, v.Targets)
+	if v.Targets[0].State != "moving" || v.Joints[0] != 0.3 || v.Joints[1] != -0.2 || v.Joints[4] != 0.25 || !v.JointKnown[4] || v.JointKnown[5] {
+		t.Errorf("joints %v known %v targets %v", v.Joints, v.JointKnown, v.Targets)
 	}
 	if !v.EStopped || v.Link.Sent != 77 || v.Link.Malformed != 3 {
 		t.Errorf("diagnostics not applied: estop %v link %+v", v.EStopped, v.Link)

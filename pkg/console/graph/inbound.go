@@ -30,8 +30,8 @@ type servosilaView struct {
 	jointVel        [console.NumServosilaJoints]float64
 	headlight       bool
 	estopAsked      bool
-	joints          [console.NumArmJoints]float64
-	haveJoint       [console.NumArmJoints]bool
+	joints          [console.NumServosilaJoints]float64
+	haveJoint       [console.NumServosilaJoints]bool
 	targets         [console.NumArmJoints]console.TargetState
 	odom            Odom
 	haveOdom        bool
@@ -111,8 +111,9 @@ func (b *Backend) OnServosilaOdom(x, y float64, q geom.Quat, linear, angular flo
 	b.mu.Unlock()
 }
 
-// OnServosilaJointStates takes the driver's joint_states: the arm joints'
-// positions [rad], by name. Unknown names are ignored.
+// OnServosilaJointStates takes the driver's joint_states: the joints'
+// positions [rad] (arm, flippers, gripper), by name. Unknown names are
+// ignored.
 func (b *Backend) OnServosilaJointStates(names []string, position []float64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -121,11 +122,14 @@ func (b *Backend) OnServosilaJointStates(names []string, position []float64) {
 		if i >= len(position) || math.IsNaN(position[i]) || math.IsInf(position[i], 0) {
 			continue
 		}
-		for j := 0; j < console.NumArmJoints; j++ {
-			if console.ServosilaJoints[j] != name {
+		for j, n := range console.ServosilaJoints {
+			if n != name {
 				continue
 			}
 			b.srv.joints[j], b.srv.haveJoint[j] = position[i], true
+			if j >= console.NumArmJoints {
+				continue
+			}
 			if t := &b.srv.targets[j]; t.State == stateMoving && math.Abs(position[i]-t.Target) <= tol {
 				t.State = stateReached
 			}
@@ -261,7 +265,7 @@ func (b *Backend) Snapshot(context.Context) (console.Snapshot, error) {
 		v := &b.srv
 		st := &console.ServosilaState{
 			EStopped: v.estopAsked, Headlight: v.headlight, Linear: v.linear, Angular: v.angular,
-			JointVel: v.jointVel, Joints: v.joints, Targets: v.targets,
+			JointVel: v.jointVel, Joints: v.joints, JointKnown: v.haveJoint, Targets: v.targets,
 			X: v.odom.X, Y: v.odom.Y, Yaw: v.odom.Yaw,
 			HaveTelemetry: !v.telemetryAt.IsZero(), Tick: v.telemetry.Tick, Link: v.link,
 			Motors: append([]console.MotorState(nil), v.telemetry.Motors...),
