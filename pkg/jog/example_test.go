@@ -12,7 +12,9 @@ import (
 // Example jogs the third joint of an arm in the negative direction for
 // three cycles, then lets the heartbeat lapse: the last heartbeat is at
 // cycle 2 (150 ms), and at cycle 7 (400 ms) more than the 0.2 s timeout has
-// passed, so the hold (the measured position) goes out.
+// passed, so the stop begins: its rest point goes out (hold), then the
+// points of the deceleration until the joint is at rest. The elbow
+// accelerates at 2 rad/s² to 5 % of its 3.15 rad/s limit.
 func Example() {
 	f, _ := os.Open("../kinematics/testdata/ur5_like.urdf")
 	chain, err := kinematics.ParseURDF(f, "base_link", "tool0")
@@ -26,7 +28,7 @@ func Example() {
 	q := []float64{0, -1.5, 1.5, -1.5, -1.5, 0}
 	_ = ctrl.UpdateJointState(q, now)
 	_ = ctrl.StartJointMove(now, jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{0, 0, -1, 0, 0, 0}, Speed: 1})
-	for i := range 8 {
+	for i := range 11 {
 		now = now.Add(ctrl.Period())
 		if i < 3 {
 			ctrl.Heartbeat(now) // the GUI's deadman
@@ -34,18 +36,19 @@ func Example() {
 		_ = ctrl.UpdateJointState(q, now) // a real arm would report motion
 		t, ok, _ := ctrl.Step(now)
 		if ok {
-			fmt.Printf("cycle %d: elbow -> %.2f rad in %v, hold %v\n", i, t.Positions[2], t.TimeFromStart.Round(time.Millisecond), t.Hold)
+			fmt.Printf("cycle %d: elbow -> %.4f rad at %.3f rad/s in %v, hold %v\n", i, t.Positions[2], t.Velocities[2], t.TimeFromStart.Round(time.Millisecond), t.Hold)
 		}
 	}
 	fmt.Println(ctrl.Status().Reason)
 	// Output:
-	// cycle 0: elbow -> 1.30 rad in 1.27s, hold false
-	// cycle 1: elbow -> 1.30 rad in 1.27s, hold false
-	// cycle 2: elbow -> 1.30 rad in 1.27s, hold false
-	// cycle 3: elbow -> 1.30 rad in 1.27s, hold false
-	// cycle 4: elbow -> 1.30 rad in 1.27s, hold false
-	// cycle 5: elbow -> 1.30 rad in 1.27s, hold false
-	// cycle 6: elbow -> 1.30 rad in 1.27s, hold false
-	// cycle 7: elbow -> 1.50 rad in 50ms, hold true
+	// cycle 0: elbow -> 1.4975 rad at -0.100 rad/s in 50ms, hold false
+	// cycle 1: elbow -> 1.4911 rad at -0.158 rad/s in 50ms, hold false
+	// cycle 2: elbow -> 1.4832 rad at -0.158 rad/s in 50ms, hold false
+	// cycle 3: elbow -> 1.4753 rad at -0.158 rad/s in 50ms, hold false
+	// cycle 4: elbow -> 1.4674 rad at -0.158 rad/s in 50ms, hold false
+	// cycle 5: elbow -> 1.4596 rad at -0.158 rad/s in 50ms, hold false
+	// cycle 6: elbow -> 1.4517 rad at -0.158 rad/s in 50ms, hold false
+	// cycle 7: elbow -> 1.4455 rad at 0.000 rad/s in 79ms, hold true
+	// cycle 8: elbow -> 1.4455 rad at 0.000 rad/s in 50ms, hold false
 	// heartbeat timeout
 }

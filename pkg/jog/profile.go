@@ -66,6 +66,10 @@ func (b *brake) at(s float64, q, v []float64) {
 			q[i], v[i] = b.q0[i], 0
 			continue
 		}
+		if s == b.t {
+			q[i], v[i] = b.q0[i]+v0*b.t/2, 0
+			continue
+		}
 		q[i] = b.q0[i] + v0*(s-s*s/(2*b.t))
 		v[i] = v0 * (1 - s/b.t)
 	}

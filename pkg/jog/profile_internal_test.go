@@ -10,9 +10,9 @@ import (
 func TestAxisStepLimits(t *testing.T) {
 	const dt = 0.05
 	for _, tc := range []struct {
-		name                      string
+		name                     string
 		p, v, target, vmax, amax float64
-		overshootOK               bool
+		overshootOK              bool
 	}{
 		{"long from rest", 0, 0, 1, 0.5, 2, false},
 		{"short from rest (triangle)", 0, 0, 0.01, 0.5, 2, false},

@@ -47,6 +47,8 @@ type rig struct {
 	period  time.Duration
 	q       []float64
 	targets []jog.JointTarget // copies of what was sent
+	aims    [][]float64       // the controller's successive Targets
+	truth   [][]float64       // the arm's joints after every cycle
 }
 
 func newRig(t testing.TB, cfg jog.Config, initial []float64) *rig {
@@ -70,6 +72,7 @@ func newRig(t testing.TB, cfg jog.Config, initial []float64) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, ctrl: ctrl, arm: arm, period: ctrl.Period(), q: make([]float64, cfg.Chain.DOF())}
+	r.truth = append(r.truth, arm.Positions())
 	r.sense()
 	return r
 }
@@ -93,13 +96,52 @@ func (r *rig) cycle() (jog.JointTarget, bool, error) {
 	tg, ok, err := r.ctrl.Step(r.now())
 	if ok {
 		tg.Positions = append([]float64(nil), tg.Positions...)
+		tg.Velocities = append([]float64(nil), tg.Velocities...)
 		if werr := r.arm.WriteJointTarget(tg); werr != nil {
 			r.t.Fatal(werr)
 		}
 		r.targets = append(r.targets, tg)
 	}
+	if aim, has := r.ctrl.Target(); has && (len(r.aims) == 0 || maxAbsDiff(aim, r.aims[len(r.aims)-1]) != 0) {
+		r.aims = append(r.aims, aim)
+	}
 	r.arm.Advance(r.period)
+	r.truth = append(r.truth, r.arm.Positions())
 	return tg, ok, err
+}
+
+// untilIdle cycles (no heartbeats) until the controller is idle, at most
+// n cycles; it reports the cycles run.
+func (r *rig) untilIdle(n int) int {
+	r.t.Helper()
+	for i := range n {
+		if r.ctrl.Status().Mode == jog.Idle {
+			return i
+		}
+		r.cycle()
+	}
+	r.t.Fatalf("still %v after %d cycles", r.ctrl.Status().Mode, n)
+	return n
+}
+
+// dynamics returns the largest finite-difference velocity and
+// acceleration of each joint over the truth recorded from cycle from on,
+// sampled once per period [rad/s, rad/s²].
+func (r *rig) dynamics(from int) (vel, acc []float64) {
+	n := len(r.q)
+	vel, acc = make([]float64, n), make([]float64, n)
+	dt := r.period.Seconds()
+	for k := from + 1; k < len(r.truth); k++ {
+		for j := range n {
+			v := (r.truth[k][j] - r.truth[k-1][j]) / dt
+			vel[j] = math.Max(vel[j], math.Abs(v))
+			if k >= from+2 {
+				a := (r.truth[k][j] - 2*r.truth[k-1][j] + r.truth[k-2][j]) / (dt * dt)
+				acc[j] = math.Max(acc[j], math.Abs(a))
+			}
+		}
+	}
+	return vel, acc
 }
 
 // beatAndCycle sends a heartbeat, then runs a cycle.
