@@ -186,8 +186,15 @@ func (a *Arm) advanceSpline(dt float64) {
 	a.segSince += dt
 	T := a.segT
 	if a.segSince >= T {
+		// At the point: its velocity, which the next point continues
+		// from; past it the joints rest there, as a trajectory controller
+		// holds the last point.
 		copy(a.pos, a.goal)
-		clear(a.rate)
+		if a.segSince-T < 1e-9 {
+			copy(a.rate, a.v1)
+		} else {
+			clear(a.rate)
+		}
 		a.spline = false
 		return
 	}

@@ -103,6 +103,7 @@ func (c *Controller) startCartesianGoal(now time.Time, req CartesianMoveRequest)
 		c.cart = req
 		c.begin(now, CartesianLine, req.Speed)
 		c.path, c.ps, c.pv, c.pk = path, 0, 0, 0
+		c.arrived, c.finalSent = false, false
 		return nil
 	}
 	if _, err := c.solver.Solve(c.reqSol, goal, c.reqSeed); err != nil {

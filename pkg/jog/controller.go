@@ -170,6 +170,7 @@ type Controller struct {
 	trk, tv, ta []float64
 	arrived     bool
 	stepMoved   bool // the last nextJointStep changed the target
+	finalSent   bool // the goal at rest has been sent
 	queue       []queued
 	// The straight line of a LIN goal and the state along it.
 	path       *linePath

@@ -150,10 +150,7 @@ func (c *Controller) lineStep(now time.Time) (JointTarget, bool, error) {
 	if done {
 		copy(c.qc, lp.q[len(lp.q)-n:])
 		clear(c.vc)
-		if maxAbsDiff(c.measured, c.qc) <= c.cfg.GoalTolerance {
-			c.mode, c.reason = Idle, "goal reached"
-			return JointTarget{}, false, nil
-		}
 	}
-	return c.emitCommanded(now), true, nil
+	c.arrived = done
+	return c.finish(now, lp.q[len(lp.q)-n:])
 }

@@ -386,10 +386,18 @@ func (c *Controller) goalStep(now time.Time, ms MoveSettings) (JointTarget, bool
 		}
 		return c.emitCommanded(now), true, nil
 	}
-	if c.arrived && maxAbsDiff(c.measured, c.goal) <= c.cfg.GoalTolerance {
+	return c.finish(now, c.goal)
+}
+
+// finish ends a move at its goal once the final point (at rest) has been
+// sent and the measured joints are within Config.GoalTolerance of it;
+// until then it sends the commanded point.
+func (c *Controller) finish(now time.Time, goal []float64) (JointTarget, bool, error) {
+	if c.arrived && c.finalSent && maxAbsDiff(c.measured, goal) <= c.cfg.GoalTolerance {
 		c.mode, c.reason = Idle, "goal reached"
 		return JointTarget{}, false, nil
 	}
+	c.finalSent = c.arrived
 	return c.emitCommanded(now), true, nil
 }
 
@@ -401,7 +409,7 @@ func (c *Controller) goalStep(now time.Time, ms MoveSettings) (JointTarget, bool
 // joint may use its whole acceleration limit to turn to the new goal.
 // The caller holds the lock.
 func (c *Controller) setTarget(goal []float64, velocityPercent, accelerationPercent float64) {
-	c.retarget, c.arrived = false, false
+	c.retarget, c.arrived, c.finalSent = false, false, false
 	copy(c.trk, goal)
 	vs, as := math.Inf(1), math.Inf(1)
 	moving := false

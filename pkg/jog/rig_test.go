@@ -49,6 +49,10 @@ type rig struct {
 	targets []jog.JointTarget // copies of what was sent
 	aims    [][]float64       // the controller's successive Targets
 	truth   [][]float64       // the arm's joints after every cycle
+	// sub > 1 advances the arm in sub steps per cycle and records the
+	// truth after each in fine (from the start).
+	sub  int
+	fine [][]float64
 }
 
 func newRig(t testing.TB, cfg jog.Config, initial []float64) *rig {
@@ -105,7 +109,14 @@ func (r *rig) cycle() (jog.JointTarget, bool, error) {
 	if aim, has := r.ctrl.Target(); has && (len(r.aims) == 0 || maxAbsDiff(aim, r.aims[len(r.aims)-1]) != 0) {
 		r.aims = append(r.aims, aim)
 	}
-	r.arm.Advance(r.period)
+	if r.sub > 1 {
+		for range r.sub {
+			r.arm.Advance(r.period / time.Duration(r.sub))
+			r.fine = append(r.fine, r.arm.Positions())
+		}
+	} else {
+		r.arm.Advance(r.period)
+	}
 	r.truth = append(r.truth, r.arm.Positions())
 	return tg, ok, err
 }
@@ -122,6 +133,20 @@ func (r *rig) untilIdle(n int) int {
 	}
 	r.t.Fatalf("still %v after %d cycles", r.ctrl.Status().Mode, n)
 	return n
+}
+
+// fineDynamics is dynamics over the sub-cycle samples.
+func (r *rig) fineDynamics() (vel, acc []float64) {
+	n := len(r.q)
+	vel, acc = make([]float64, n), make([]float64, n)
+	dt := r.period.Seconds() / float64(r.sub)
+	for k := 2; k < len(r.fine); k++ {
+		for j := range n {
+			vel[j] = math.Max(vel[j], math.Abs(r.fine[k][j]-r.fine[k-1][j])/dt)
+			acc[j] = math.Max(acc[j], math.Abs(r.fine[k][j]-2*r.fine[k-1][j]+r.fine[k-2][j])/(dt*dt))
+		}
+	}
+	return vel, acc
 }
 
 // dynamics returns the largest finite-difference velocity and
