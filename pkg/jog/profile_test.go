@@ -3,11 +3,13 @@ package jog_test
 import (
 	"errors"
 	"math"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/geom"
 	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/kinematics"
 	"gonum.org/v1/gonum/spatial/r3"
 )
 
@@ -305,5 +307,39 @@ func TestLINWhileMovingRefused(t *testing.T) {
 	err := r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{PoseReference: "base_link", Pose: jog.EulerPoseOf(start), Speed: 1})
 	if !errors.Is(err, jog.ErrRequest) || r.ctrl.Status().Mode != jog.JointDelta {
 		t.Fatalf("err %v, mode %v", err, r.ctrl.Status().Mode)
+	}
+}
+
+// TestSoftLimits: on an arm whose URDF has safety controllers, the jog
+// server keeps within the soft limits: a jog parks at the soft limit, a
+// goal between the soft and the hard limit is refused.
+func TestSoftLimits(t *testing.T) {
+	f, err := os.Open("../kinematics/testdata/ur5_soft.urdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	chain, err := kinematics.ParseURDF(f, "base_link", "tool0")
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t, jog.Config{Chain: chain}, home)
+	if _, hi := r.ctrl.Limits(); hi[1] != 0 {
+		t.Fatalf("shoulder lift upper limit %g, want the soft 0", hi[1])
+	}
+	_ = r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{0, 1, 0, 0, 0, 0}, Speed: 1})
+	for range 400 {
+		r.beatAndCycle()
+	}
+	if q := r.arm.Positions(); math.Abs(q[1]) > 1e-9 {
+		t.Fatalf("shoulder lift at %g, want parked at its soft limit 0", q[1])
+	}
+	if v, _ := r.arm.Violations(); v != 0 {
+		t.Fatalf("%d targets beyond the soft limits", v)
+	}
+	goal := append([]float64(nil), home...)
+	goal[1] = 0.5 // within the hard limits (±2π), beyond the soft (0)
+	if err := r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{JointValues: goal, Speed: 1}); !errors.Is(err, jog.ErrRequest) {
+		t.Fatalf("goal beyond the soft limit: %v", err)
 	}
 }
