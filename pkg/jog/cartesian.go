@@ -74,7 +74,6 @@ func (c *Controller) startCartesianGoal(now time.Time, req CartesianMoveRequest)
 	}
 	start, ferr := c.chain.FK(c.reqSeed)
 	p := c.p
-	moving := c.mode != Idle && c.mode != Stopping
 	idle := c.mode == Idle
 	c.mu.Unlock()
 	if err != nil {
@@ -111,13 +110,13 @@ func (c *Controller) startCartesianGoal(now time.Time, req CartesianMoveRequest)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_ = moving
-	if c.enqueue(now, c.p.CartesianGoal.Replace, queued{mode: CartesianGoal, goal: append([]float64(nil), c.reqSol...), cart: req, speed: req.Speed}) {
+	if c.enqueue(now, c.p.CartesianGoal.Replace, queued{cmd: cmd, mode: CartesianGoal, goal: append([]float64(nil), c.reqSol...), cart: req, speed: req.Speed}) {
 		return nil
 	}
 	copy(c.goal, c.reqSol)
 	c.cart = req
 	c.begin(now, CartesianGoal, req.Speed)
+	c.goalCmd = cmd
 	return nil
 }
 
@@ -204,8 +203,10 @@ func (c *Controller) referenceFrame(req *CartesianMoveRequest, tool geom.Transfo
 // cartesianStep computes the next incremental Cartesian target when it
 // is due and moves the joints toward it; the caller holds the lock. A
 // target is due once the measured tool is within step_*_factor of a step
-// of the last one and the commanded tool within the blending radius
-// (cartesian_delta_blending, or cartesian_delta_blending_rot [rad] for
+// of the last one computed. With cartesian_delta_replace it replaces the
+// current target at once; without, it waits until the commanded tool is
+// within the blending radius of the current target
+// (cartesian_delta_blending [m], or cartesian_delta_blending_rot [rad] for
 // rotation-only moves; 0: the arm stops at every target).
 func (c *Controller) cartesianStep(now time.Time) (JointTarget, bool, error) {
 	ms := c.p.CartesianDelta
@@ -229,43 +230,57 @@ func (c *Controller) cartesianStep(now time.Time) (JointTarget, bool, error) {
 		// moved at all).
 		dT, dR := geom.Distance(tool, c.lastPose)
 		due = dT <= c.p.StepTranslationFactor*stepT+1e-9 && dR <= c.p.StepRotationFactor*stepR+1e-9
-		if due && !c.arrived {
-			cmd, err := c.chain.FK(c.qc)
-			if err != nil {
-				return JointTarget{}, false, err
-			}
-			cT, cR := geom.Distance(cmd, c.lastPose)
-			due = (rotOnly && cR <= blend) || (!rotOnly && cT <= blend)
+	}
+	replace := ms.Replace || !c.haveCur
+	if due && (replace || !c.havePend) {
+		next, ok, err := c.nextCartesianTarget(tool, stepT, stepR)
+		if err != nil {
+			return JointTarget{}, false, err
+		}
+		if ok && replace {
+			c.curPose, c.haveCur = next, true
+			c.setTarget(c.goal, ms.Velocity, acc)
+		} else if ok {
+			copy(c.pend, c.goal)
+			c.pendPose, c.havePend = next, true
 		}
 	}
-	if due {
-		if err := c.nextCartesianTarget(tool, stepT, stepR, acc); err != nil {
+	if c.havePend {
+		// Blend into the waiting target near the current one.
+		cmd, err := c.chain.FK(c.qc)
+		if err != nil {
 			return JointTarget{}, false, err
+		}
+		dT, dR := geom.Distance(cmd, c.curPose)
+		if c.arrived || (rotOnly && dR <= blend) || (!rotOnly && dT <= blend) {
+			copy(c.goal, c.pend)
+			c.curPose, c.havePend = c.pendPose, false
+			c.setTarget(c.goal, ms.Velocity, acc)
 		}
 	}
 	c.track()
 	return c.emitCommanded(now), true, nil
 }
 
-// nextCartesianTarget computes the pose one step ahead of the tool, solves
-// it from the measured joints and points the tracker at it.
-func (c *Controller) nextCartesianTarget(tool geom.Transform, stepT, stepR, acc float64) error {
+// nextCartesianTarget computes the pose one step ahead of the tool and
+// solves it from the measured joints into c.goal; ok is false if it is
+// within min_translation_step and min_rotation_step of the last one.
+func (c *Controller) nextCartesianTarget(tool geom.Transform, stepT, stepR float64) (geom.Transform, bool, error) {
 	f, err := c.referenceFrame(&c.cart, tool)
 	if err != nil {
-		return err
+		return geom.Transform{}, false, err
 	}
 	r := r3.Scale(stepR, c.dirR)
 	delta := geom.Transform{Translation: r3.Scale(stepT, c.dirP), Rotation: geom.FromEulerZYX(r.Z, r.Y, r.X)}
 	next := f.Mul(delta).Mul(f.Inverse()).Mul(tool)
 	if c.havePose {
 		if dT, dR := geom.Distance(next, c.lastPose); dT <= c.p.MinTranslationStep && dR <= c.p.MinRotationStep {
-			return nil
+			return geom.Transform{}, false, nil
 		}
 	}
 	if _, err := c.local.Solve(c.goal, next, c.measured); err != nil {
-		return fmt.Errorf("%w: %w", ErrUnreachable, err)
+		return geom.Transform{}, false, fmt.Errorf("%w: %w", ErrUnreachable, err)
 	}
 	c.lastPose, c.havePose = next, true
-	c.setTarget(c.goal, c.p.CartesianDelta.Velocity, acc)
-	return nil
+	return next, true, nil
 }

@@ -99,7 +99,8 @@ type Status struct {
 
 // queued is an absolute goal waiting for the current one to end.
 type queued struct {
-	mode  Mode // JointGoal or CartesianGoal
+	cmd   string // command type of a Cartesian goal
+	mode  Mode   // JointGoal or CartesianGoal
 	goal  []float64
 	cart  CartesianMoveRequest
 	speed float64
@@ -154,10 +155,16 @@ type Controller struct {
 	goal       []float64 // joint and Cartesian goals
 
 	cart     CartesianMoveRequest
-	dirP     r3.Vec // Cartesian delta: unit position direction (or zero)
-	dirR     r3.Vec // unit (rz, ry, rx) direction (or zero)
-	lastPose geom.Transform
+	dirP     r3.Vec         // Cartesian delta: unit position direction (or zero)
+	dirR     r3.Vec         // unit (rz, ry, rx) direction (or zero)
+	lastPose geom.Transform // the last incremental target computed
 	havePose bool
+	curPose  geom.Transform // the incremental target the joints head for
+	haveCur  bool
+	pend     []float64 // a computed incremental target waiting (replace false)
+	pendPose geom.Transform
+	havePend bool
+	goalCmd  string // command type of the current absolute goal
 
 	// The commanded state: the point last sent, position and velocity.
 	qc, vc []float64
@@ -225,7 +232,7 @@ func New(cfg Config) (*Controller, error) {
 		measured: make([]float64, n), dir: make([]float64, n), goal: make([]float64, n),
 		target: make([]float64, n), stopTarget: make([]float64, n), scratch: make([]float64, n),
 		reqSeed: make([]float64, n), reqSol: make([]float64, n),
-		amax: make([]float64, n), pendingDir: make([]float64, n), qc: make([]float64, n), vc: make([]float64, n),
+		pend: make([]float64, n), amax: make([]float64, n), pendingDir: make([]float64, n), qc: make([]float64, n), vc: make([]float64, n),
 		trk: make([]float64, n), tv: make([]float64, n), ta: make([]float64, n), velocity: make([]float64, n),
 		stopVel: make([]float64, n), brk: brake{q0: make([]float64, n), v0: make([]float64, n)},
 	}

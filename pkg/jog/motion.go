@@ -87,6 +87,7 @@ func (c *Controller) begin(now time.Time, m Mode, speed float64) {
 	}
 	c.mode, c.speed, c.beat, c.reason = m, speed, now, ""
 	c.havePose, c.holdPending, c.hasPending, c.retarget = false, false, false, true
+	c.haveCur, c.havePend = false, false
 	c.queue = c.queue[:0]
 }
 
@@ -366,7 +367,11 @@ func (c *Controller) nextJointStep(from []float64, step float64) {
 func (c *Controller) goalStep(now time.Time, ms MoveSettings) (JointTarget, bool, error) {
 	if len(c.queue) > 0 {
 		blend := c.arrived
-		if !blend && ms.CommandType == CommandPTPCP && ms.Blending > 0 {
+		cmd := ms.CommandType
+		if c.mode == CartesianGoal {
+			cmd = c.goalCmd // the command type the goal was started with
+		}
+		if !blend && cmd == CommandPTPCP && ms.Blending > 0 {
 			if c.mode == CartesianGoal {
 				tool, err1 := c.chain.FK(c.qc)
 				goal, err2 := c.chain.FK(c.trk)
@@ -382,7 +387,7 @@ func (c *Controller) goalStep(now time.Time, ms MoveSettings) (JointTarget, bool
 			next := c.queue[0]
 			c.queue = append(c.queue[:0], c.queue[1:]...)
 			copy(c.goal, next.goal)
-			c.mode, c.cart, c.speed, c.retarget = next.mode, next.cart, next.speed, true
+			c.mode, c.cart, c.speed, c.retarget, c.goalCmd = next.mode, next.cart, next.speed, true, next.cmd
 		}
 		return c.emitCommanded(now), true, nil
 	}

@@ -343,3 +343,67 @@ func TestSoftLimits(t *testing.T) {
 		t.Fatalf("goal beyond the soft limit: %v", err)
 	}
 }
+
+// TestGoalQueueAndBlending: with joints_goal_replace false a second goal
+// waits behind the first; PTP stops exactly at the first, PTPCP blends past it
+// within the blending radius without stopping; with replace true the
+// second goal takes over at once. Judged on the truth.
+func TestGoalQueueAndBlending(t *testing.T) {
+	g1 := []float64{0.7, -1.2, 1.3, -1.6, -1.3, 0.6}
+	g2 := []float64{1.2, -1.0, 1.0, -1.4, -1.1, 0.9}
+	g2r := []float64{-0.3, -1.6, 1.9, -2.0, -1.8, 0.1} // away from g1
+	for _, tc := range []struct {
+		name    string
+		replace bool
+		cmd     string
+		blend   float64
+	}{
+		{"queued PTP", false, "PTP", 0.1},
+		{"queued PTPCP", false, "PTPCP", 0.1},
+		{"replace", true, "PTP", 0.1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := testParams()
+			p.JointsGoal.Replace, p.JointsGoal.CommandType, p.JointsGoal.Blending = tc.replace, tc.cmd, tc.blend
+			p.JointsGoal.Velocity = 20
+			r := newRig(t, jog.Config{Params: p}, home)
+			if err := r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{JointValues: g1, Speed: 1}); err != nil {
+				t.Fatal(err)
+			}
+			beats(r, 5)
+			second := g2
+			if tc.replace {
+				second = g2r
+			}
+			if err := r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{JointValues: second, Speed: 1}); err != nil {
+				t.Fatal(err)
+			}
+			if q := r.ctrl.Status().Queued; q != map[bool]int{false: 1, true: 0}[tc.replace] {
+				t.Fatalf("%d queued", q)
+			}
+			r.runUntilIdle(400)
+			r.settle()
+			if d := maxAbsDiff(r.arm.Positions(), second); d > 1e-12 {
+				t.Fatalf("ended %g from the second goal", d)
+			}
+			closest, rests := 10.0, 0
+			for k := 1; k < len(r.truth)-3; k++ {
+				closest = math.Min(closest, maxAbsDiff(r.truth[k], g1))
+				if k > 5 && maxAbsDiff(r.truth[k], r.truth[k-1]) == 0 {
+					rests++
+				}
+			}
+			switch {
+			case tc.name == "queued PTP" && closest != 0:
+				// An exact stop: the profile reaches the first goal at rest.
+				t.Fatalf("PTP: closest %g to the first goal", closest)
+			case tc.name == "queued PTPCP" && (closest == 0 || closest > tc.blend || rests != 0):
+				t.Fatalf("PTPCP: closest %g to the first goal (blending %g), %d cycles at rest", closest, tc.blend, rests)
+			case tc.replace && closest < 0.1:
+				t.Fatalf("replace: came within %g of the first goal", closest)
+			}
+			checkDynamics(t, r, 0, 1)
+			t.Logf("closest to the first goal %.4f rad, %d cycles at rest", closest, rests)
+		})
+	}
+}
