@@ -120,6 +120,10 @@ func (c *Controller) startCartesianGoal(now time.Time, req CartesianMoveRequest)
 	return nil
 }
 
+// errNoTF is why a frame is unknown without a tf source (a variable: the
+// lookup runs every cycle and allocates nothing).
+var errNoTF = errors.New("no tf source")
+
 func unit(v r3.Vec) r3.Vec {
 	if n := r3.Norm(v); n > 0 {
 		return r3.Scale(1/n, v)
@@ -137,7 +141,7 @@ func (c *Controller) lookup(frame string) (geom.Transform, error) {
 	if frame == rd.FixedFrame || frame == c.chain.Base {
 		return geom.Identity(), nil
 	}
-	cause := errors.New("no tf source")
+	cause := errNoTF
 	if c.frames != nil {
 		t, err := c.frames.Lookup(rd.FixedFrame, frame, time.Time{})
 		if err == nil {

@@ -488,6 +488,21 @@ func TestStepAllocatesNothing(t *testing.T) {
 		"cartesian": func() error {
 			return r.ctrl.StartCartesianMove(now, jog.CartesianMoveRequest{PoseReference: "base_link", MoveDelta: true, Pose: jog.EulerPose{X: 1}, Speed: 1})
 		},
+		"cartesian world": func() error {
+			return r.ctrl.StartCartesianMove(now, jog.CartesianMoveRequest{MoveDelta: true, Pose: jog.EulerPose{Z: 1}, Speed: 1})
+		},
+		"joint goal": func() error {
+			return r.ctrl.StartJointMove(now, jog.JointMoveRequest{JointValues: []float64{1, -1, 1, -1, -1, 1}, Speed: 1})
+		},
+		"stopping": func() error {
+			_ = r.ctrl.StartJointMove(now, jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{0, 0, 0, 1, 0, 0}, Speed: 1})
+			for range 5 {
+				r.ctrl.Heartbeat(now)
+				_, _, _ = r.ctrl.Step(now)
+			}
+			r.ctrl.Stop(now)
+			return nil
+		},
 	} {
 		if err := start(); err != nil {
 			t.Fatal(err)
@@ -499,6 +514,19 @@ func TestStepAllocatesNothing(t *testing.T) {
 		}); n != 0 {
 			t.Fatalf("%s step allocates %v times", name, n)
 		}
+	}
+	// A LIN move (on a rig of its own: it starts from rest).
+	p := linParams()
+	lr := newRig(t, jog.Config{Params: p}, home)
+	if err := lr.ctrl.StartCartesianMove(lr.now(), line500mm(t, lr)); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		lr.ctrl.Heartbeat(lr.now())
+		_ = lr.ctrl.UpdateJointState(home, lr.now())
+		_, _, _ = lr.ctrl.Step(lr.now())
+	}); n != 0 {
+		t.Fatalf("LIN step allocates %v times", n)
 	}
 }
 
