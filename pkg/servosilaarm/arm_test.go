@@ -156,6 +156,11 @@ func jogRig(t *testing.T, r *rig) (*jog.Controller, *jog.Runner) {
 func TestAbsoluteGoalOnTheSimulator(t *testing.T) {
 	r := startRig(t, [servosila.NumJoints]float64{})
 	ctrl, _ := jogRig(t, r)
+	// Not a heartbeat test: a starved test goroutine (-race on a busy
+	// machine) must not end the move.
+	if err := ctrl.SetHeartbeatTimeout(5); err != nil {
+		t.Fatal(err)
+	}
 	goal := []float64{0.4, -0.3, 0.5, 0.2}
 	if err := ctrl.StartJointMove(time.Now(), jog.JointMoveRequest{JointValues: goal, Speed: 1}); err != nil {
 		t.Fatal(err)
@@ -166,7 +171,7 @@ func TestAbsoluteGoalOnTheSimulator(t *testing.T) {
 	})
 	got := r.truth()
 	if d := maxAbsDiff(got, goal); d > 2*tolerance {
-		t.Fatalf("robot at %v, goal %v: %.4f rad off", got, goal, d)
+		t.Fatalf("robot at %v, goal %v: %.4f rad off (%+v)", got, goal, d, ctrl.Status())
 	}
 	if s := ctrl.Status(); s.Reason != "goal reached" {
 		t.Fatalf("motion ended by %q", s.Reason)
