@@ -131,7 +131,10 @@ func jogRig(t *testing.T, r *rig) (*jog.Controller, *jog.Runner) {
 	// Half the 1 rad/s limits, so the tests take seconds; the driver
 	// follows the profile's points (accelerating at 2 rad/s²).
 	p.JointsGoal.Velocity, p.JointsDelta.Velocity = 50, 50
-	ctrl, err := jog.New(jog.Config{Chain: chain(t), Params: &p, GoalTolerance: tolerance})
+	// A generous joint-state timeout: under -race on a busy machine the
+	// telemetry can lag by more than the default 0.5 s, which would end
+	// the motion (the stale-state stop is tested in package jog).
+	ctrl, err := jog.New(jog.Config{Chain: chain(t), Params: &p, GoalTolerance: tolerance, JointStateTimeout: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
