@@ -8,7 +8,11 @@ import (
 )
 
 func benchmarkStep(b *testing.B, start func(r *rig) error) {
-	r := newRig(b, jog.Config{}, home)
+	benchmarkStepWith(b, nil, start)
+}
+
+func benchmarkStepWith(b *testing.B, p *jog.Params, start func(r *rig) error) {
+	r := newRig(b, jog.Config{Params: p}, home)
 	if err := start(r); err != nil {
 		b.Fatal(err)
 	}
@@ -63,19 +67,9 @@ func BenchmarkStepJointGoal(b *testing.B) {
 // BenchmarkStepLIN is one cycle of a LIN move (the path profile and the
 // interpolation of the joint samples).
 func BenchmarkStepLIN(b *testing.B) {
-	r := newRig(b, jog.Config{Params: linParams()}, home)
-	if err := r.ctrl.StartCartesianMove(r.now(), line500mm(b, r)); err != nil {
-		b.Fatal(err)
-	}
-	now := r.now()
-	b.ReportAllocs()
-	for b.Loop() {
-		r.ctrl.Heartbeat(now)
-		_ = r.ctrl.UpdateJointState(home, now)
-		if _, ok, err := r.ctrl.Step(now); !ok || err != nil {
-			b.Fatal(ok, err)
-		}
-	}
+	benchmarkStepWith(b, linParams(), func(r *rig) error {
+		return r.ctrl.StartCartesianMove(r.now(), line500mm(b, r))
+	})
 }
 
 // line500mm is a LIN request 0.5 m up and along x from home.
