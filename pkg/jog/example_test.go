@@ -1,10 +1,12 @@
 package jog_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"time"
 
+	"github.com/telebridge/telebridge/pkg/armsim"
 	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/kinematics"
 )
@@ -51,4 +53,54 @@ func Example() {
 	// cycle 7: elbow -> 1.4455 rad at 0.000 rad/s in 79ms, hold true
 	// cycle 8: elbow -> 1.4455 rad at 0.000 rad/s in 50ms, hold false
 	// heartbeat timeout
+}
+
+// ExampleController_StartCartesianMove_lin moves the tool of a simulated
+// arm 10 cm up along the straight line (command type LIN) at 0.1 m/s, then
+// asks for a goal out of reach, which is refused before anything moves.
+func ExampleController_StartCartesianMove_lin() {
+	f, _ := os.Open("../kinematics/testdata/ur5_like.urdf")
+	chain, err := kinematics.ParseURDF(f, "base_link", "tool0")
+	f.Close()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p := jog.DefaultParams()
+	p.RobotData.FixedFrame, p.RobotData.FlangeFrame = "base_link", "tool0"
+	p.CartesianGoalCommandTypeTranslational = jog.CommandLIN
+	ctrl, _ := jog.New(jog.Config{Chain: chain, Params: &p})
+	acfg := armsim.FromChain(chain, 0.5)
+	acfg.Initial = []float64{0.2, -1.4, 1.6, -1.8, -1.57, 0.3}
+	arm, _ := armsim.New(acfg)
+	q := make([]float64, chain.DOF())
+	cycle := func() {
+		at, _ := arm.JointPositions(q)
+		_ = ctrl.UpdateJointState(q, at)
+		ctrl.Heartbeat(at)
+		if t, ok, _ := ctrl.Step(at); ok {
+			_ = arm.WriteJointTarget(t)
+		}
+		arm.Advance(ctrl.Period())
+	}
+	cycle() // the controller learns where the arm is
+	start, _ := chain.FK(arm.Positions())
+	goal := start
+	goal.Translation.Z += 0.1
+	err = ctrl.StartCartesianMove(arm.Now(), jog.CartesianMoveRequest{PoseReference: "base_link", Pose: jog.EulerPoseOf(goal), Speed: 1})
+	fmt.Println("start:", err, ctrl.Status().Mode)
+	n := 0
+	for ; ctrl.Status().Mode != jog.Idle; n++ {
+		cycle()
+	}
+	cycle()
+	end, _ := chain.FK(arm.Positions())
+	fmt.Printf("%s after %d cycles, %.1f mm up\n", ctrl.Status().Reason, n, 1000*(end.Translation.Z-start.Translation.Z))
+	goal.Translation.X += 2
+	err = ctrl.StartCartesianMove(arm.Now(), jog.CartesianMoveRequest{PoseReference: "base_link", Pose: jog.EulerPoseOf(goal), Speed: 1})
+	fmt.Println(errors.Is(err, jog.ErrUnreachable), ctrl.Status().Mode)
+	// Output:
+	// start: <nil> cartesian line
+	// goal reached after 28 cycles, 100.0 mm up
+	// true idle
 }
