@@ -74,6 +74,7 @@ func (c *Controller) startCartesianGoal(now time.Time, req CartesianMoveRequest)
 	}
 	start, ferr := c.chain.FK(c.reqSeed)
 	p := c.p
+	copy(c.reqAmax, c.amax) // applyParams writes c.amax under mu
 	idle := c.mode == Idle
 	c.mu.Unlock()
 	if err != nil {
@@ -90,7 +91,7 @@ func (c *Controller) startCartesianGoal(now time.Time, req CartesianMoveRequest)
 		if !idle {
 			return fmt.Errorf("jog: start cartesian move: %w: a LIN goal starts from rest: stop the current motion (%v) first", ErrRequest, c.Status().Mode)
 		}
-		path, err := c.planLine(c.reqSeed, goal, &p, req.Speed)
+		path, err := c.planLine(c.reqSeed, goal, &p, c.reqAmax, req.Speed)
 		if err != nil {
 			return fmt.Errorf("jog: start cartesian move: %w", err)
 		}

@@ -121,10 +121,11 @@ const maxQueue = 16
 // the straight line for LIN goals. Each Step sends the next point of it.
 type Controller struct {
 	// req serialises the solving of new Cartesian goals, done outside mu;
-	// it guards solver, line, reqSeed and reqSol. Lock order: req, then mu.
-	req             sync.Mutex
-	reqSeed, reqSol []float64
-	line            *kinematics.Solver // one attempt from the seed, for LIN plans (under req)
+	// it guards solver, line, reqSeed, reqSol and reqAmax. Lock order:
+	// req, then mu.
+	req                      sync.Mutex
+	reqSeed, reqSol, reqAmax []float64
+	line                     *kinematics.Solver // one attempt from the seed, for LIN plans (under req)
 
 	mu     sync.Mutex
 	p      Params
@@ -231,7 +232,7 @@ func New(cfg Config) (*Controller, error) {
 		lo: make([]float64, n), hi: make([]float64, n), vmax: make([]float64, n),
 		measured: make([]float64, n), dir: make([]float64, n), goal: make([]float64, n),
 		target: make([]float64, n), stopTarget: make([]float64, n), scratch: make([]float64, n),
-		reqSeed: make([]float64, n), reqSol: make([]float64, n),
+		reqSeed: make([]float64, n), reqSol: make([]float64, n), reqAmax: make([]float64, n),
 		pend: make([]float64, n), amax: make([]float64, n), pendingDir: make([]float64, n), qc: make([]float64, n), vc: make([]float64, n),
 		trk: make([]float64, n), tv: make([]float64, n), ta: make([]float64, n), velocity: make([]float64, n),
 		stopVel: make([]float64, n), brk: brake{q0: make([]float64, n), v0: make([]float64, n)},

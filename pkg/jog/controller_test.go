@@ -8,6 +8,7 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/geom"
 	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/tf"
 	"gonum.org/v1/gonum/spatial/r3"
@@ -712,4 +713,27 @@ func TestWorldFrameFallback(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestConcurrentLINAndParams: LIN goals planned while parameters change
+// live and the loop runs (for -race).
+func TestConcurrentLINAndParams(t *testing.T) {
+	r := newRig(t, jog.Config{Params: linParams()}, home)
+	req := line500mm(t, r)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 50 {
+			_ = r.ctrl.SetParam("default_joint_acceleration", rosparam.Double(1+float64(i%3)))
+		}
+	}()
+	for range 5 {
+		if err := r.ctrl.StartCartesianMove(r.now(), req); err != nil {
+			t.Fatal(err)
+		}
+		r.beatAndCycle()
+		r.ctrl.Stop(r.now())
+		r.untilIdle(40)
+	}
+	<-done
 }

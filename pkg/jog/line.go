@@ -46,11 +46,11 @@ type linePath struct {
 // q0 to goal, at cartesian_goal_velocity_lin times speed (for a
 // rotation-only line the same number in [rad/s]) with
 // cartesian_goal_acceleration_lin percent of each joint's acceleration
-// limit. It refuses, wrapping ErrUnreachable, a line with a pose that
+// limit amax. It refuses, wrapping ErrUnreachable, a line with a pose that
 // has no in-limit solution near the previous one, and one on which a
 // joint would need more than its velocity limit. The caller holds c.req
 // (it uses c.line), not c.mu.
-func (c *Controller) planLine(q0 []float64, goal geom.Transform, p *Params, speed float64) (*linePath, error) {
+func (c *Controller) planLine(q0 []float64, goal geom.Transform, p *Params, amax []float64, speed float64) (*linePath, error) {
 	n := len(q0)
 	start, err := c.chain.FK(q0)
 	if err != nil {
@@ -98,7 +98,7 @@ func (c *Controller) planLine(q0 []float64, goal geom.Transform, p *Params, spee
 					ErrUnreachable, c.names[i], slope*lp.vmax, c.chain.Joints[i].Unit(), c.vmax[i], 100*float64(k)/float64(samples), x.X, x.Y, x.Z, lp.vmax, unit)
 			}
 			if slope > 0 {
-				accel = math.Min(accel, c.amax[i]/slope)
+				accel = math.Min(accel, amax[i]/slope)
 			}
 		}
 	}
@@ -118,7 +118,7 @@ func (c *Controller) planLine(q0 []float64, goal geom.Transform, p *Params, spee
 	for k := stride; k+stride <= samples; k++ {
 		for i := range n {
 			curv := math.Abs(lp.q[(k+stride)*n+i]-2*lp.q[k*n+i]+lp.q[(k-stride)*n+i]) / (h * h)
-			if limit := share * c.amax[i]; curv*lp.vmax*lp.vmax > limit {
+			if limit := share * amax[i]; curv*lp.vmax*lp.vmax > limit {
 				lp.vmax = math.Sqrt(limit / curv)
 			}
 		}
