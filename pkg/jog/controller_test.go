@@ -8,8 +8,8 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/geom"
 	"github.com/telebridge/telebridge/pkg/jog"
-	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/kinematics"
+	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/tf"
 	"gonum.org/v1/gonum/spatial/r3"
 )
