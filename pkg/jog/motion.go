@@ -494,3 +494,19 @@ func (c *Controller) Commanded() (q, v []float64) {
 	defer c.mu.Unlock()
 	return append([]float64(nil), c.qc...), append([]float64(nil), c.vc...)
 }
+
+// Abort ends any motion at once, sending nothing: for when the machine has
+// stopped by itself or refuses targets (an e-stop latched, a dead link),
+// so that no deceleration or stale motion is replayed to it when it comes
+// back. The next move starts from the measured joints.
+func (c *Controller) Abort(reason string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.mode != Idle {
+		c.reason = reason
+	}
+	c.mode, c.fresh, c.holdPending = Idle, false, false
+	c.havePose, c.haveCur, c.havePend = false, false, false
+	c.queue = c.queue[:0]
+	clear(c.vc)
+}
