@@ -185,12 +185,12 @@ func (a *Arm) Advance(dt time.Duration) {
 func (a *Arm) advanceSpline(dt float64) {
 	a.segSince += dt
 	T := a.segT
-	if a.segSince >= T {
+	if a.segSince >= T-1e-12 { // sums of steps round: a ps short is there
 		// At the point: its velocity, which the next point continues
 		// from; past it the joints rest there, as a trajectory controller
 		// holds the last point.
 		copy(a.pos, a.goal)
-		if a.segSince-T < 1e-9 {
+		if math.Abs(a.segSince-T) < 1e-9 {
 			copy(a.rate, a.v1)
 		} else {
 			clear(a.rate)

@@ -14,8 +14,8 @@ import (
 // Example jogs the third joint of an arm in the negative direction for
 // three cycles, then lets the heartbeat lapse: the last heartbeat is at
 // cycle 2 (150 ms), and at cycle 7 (400 ms) more than the 0.2 s timeout has
-// passed, so the stop begins: its rest point goes out (hold), then the
-// points of the deceleration until the joint is at rest. The elbow
+// passed, so the stop begins: its rest point goes out (hold), with zero
+// velocity at the braking time, and nothing more. The elbow
 // accelerates at 2 rad/s² to 5 % of its 3.15 rad/s limit.
 func Example() {
 	f, _ := os.Open("../kinematics/testdata/ur5_like.urdf")
@@ -51,7 +51,6 @@ func Example() {
 	// cycle 5: elbow -> 1.4596 rad at -0.158 rad/s in 50ms, hold false
 	// cycle 6: elbow -> 1.4517 rad at -0.158 rad/s in 50ms, hold false
 	// cycle 7: elbow -> 1.4455 rad at 0.000 rad/s in 79ms, hold true
-	// cycle 8: elbow -> 1.4455 rad at 0.000 rad/s in 50ms, hold false
 	// heartbeat timeout
 }
 

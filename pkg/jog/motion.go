@@ -95,8 +95,7 @@ func (c *Controller) begin(now time.Time, m Mode, speed float64) {
 // rest point of a deceleration within the acceleration limits (or
 // max_stop_time, whichever is shorter), with zero velocity and
 // TimeFromStart the braking time; while idle, the measured position. ok
-// is false if no joint state is known. The following Steps send points
-// along the same deceleration. The target's slices are Stop's own
+// is false if no joint state is known. The following Steps send nothing. The target's slices are Stop's own
 // buffers, reused by the next Stop and never by Step, so a stop from a
 // service goroutine does not overwrite a Step target being sent.
 func (c *Controller) Stop(now time.Time) (t JointTarget, ok bool) {
@@ -205,7 +204,8 @@ func (c *Controller) Step(now time.Time) (t JointTarget, ok bool, err error) {
 		}
 		return JointTarget{}, false, nil
 	case Stopping:
-		return c.stepBrake(now), true, nil
+		t, ok = c.stepBrake(now)
+		return t, ok, nil
 	}
 	switch {
 	case now.Sub(c.beat) > c.timeout:
@@ -227,12 +227,17 @@ func (c *Controller) Step(now time.Time) (t JointTarget, ok bool, err error) {
 		}
 		c.startBrake(now, err.Error())
 	}
-	return c.stepBrake(now), true, err
+	t, ok = c.stepBrake(now)
+	return t, ok, err
 }
 
-// stepBrake returns the next point of the stop: its rest point first,
-// then the points along the deceleration; the caller holds the lock.
-func (c *Controller) stepBrake(now time.Time) JointTarget {
+// stepBrake returns the rest point of the stop once (ok true), then
+// nothing: the rest point with zero velocity at the braking time is the
+// whole deceleration for a trajectory controller, and a position
+// controller heads straight for it. Meanwhile the commanded state follows
+// the deceleration, so that a new move takes over from it. The caller
+// holds the lock.
+func (c *Controller) stepBrake(now time.Time) (JointTarget, bool) {
 	if !c.brakeMoved {
 		c.brakeMoved = true
 		c.brk.at(c.brk.t, c.target, c.velocity)
@@ -242,14 +247,14 @@ func (c *Controller) stepBrake(now time.Time) JointTarget {
 			copy(c.qc, c.target)
 			clear(c.vc)
 		}
-		return c.emitBuf(now, max(time.Duration(c.brk.t*float64(time.Second)), c.period), true, c.target, c.velocity)
+		return c.emitBuf(now, max(time.Duration(c.brk.t*float64(time.Second)), c.period), true, c.target, c.velocity), true
 	}
 	s := now.Sub(c.brkStart).Seconds() + c.period.Seconds()
 	c.brk.at(s, c.qc, c.vc)
 	if s >= c.brk.t {
 		c.mode = Idle
 	}
-	return c.emitCommanded(now)
+	return JointTarget{}, false
 }
 
 // stepMotion advances the current motion by one period; the caller holds

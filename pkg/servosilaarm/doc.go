@@ -11,9 +11,9 @@
 // apart, within the joints' velocity and acceleration limits), so the
 // robot follows the same profiles as a trajectory controller would, with
 // the lag of its proportional controller; a target's Velocities and
-// TimeFromStart are not used. The first target of a stop is the rest
-// point of the deceleration, which the robot heads for at its own pace
-// (servosila.Config.MaxJoint) while the following points pace it. A
+// TimeFromStart are not used. A stop is one target, the rest point of
+// the deceleration, which the robot heads for at its own pace
+// (servosila.Config.MaxJoint). A
 // joint counts as arrived within servosila.ArmConfig.Tolerance, so a jog
 // absolute goal needs jog.Config.GoalTolerance of at least that
 // tolerance.
