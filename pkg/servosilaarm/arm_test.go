@@ -216,7 +216,12 @@ func TestStopAndHeartbeatOnTheSimulator(t *testing.T) {
 		t.Fatalf("robot went on %.4f rad after the heartbeat timeout", d)
 	}
 
-	// Stop: immediate, although heartbeats go on.
+	// Stop: immediate, although heartbeats go on. (A long heartbeat
+	// timeout from here: a starved test goroutine under -race must not
+	// end this move before the stop.)
+	if err := ctrl.SetHeartbeatTimeout(5); err != nil {
+		t.Fatal(err)
+	}
 	if err := ctrl.StartJointMove(time.Now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{0, 0, -1, 0}, Speed: 1}); err != nil {
 		t.Fatal(err)
 	}
