@@ -249,9 +249,9 @@ func (c *Controller) stepBrake(now time.Time) (JointTarget, bool) {
 		}
 		return c.emitBuf(now, max(time.Duration(c.brk.t*float64(time.Second)), c.period), true, c.target, c.velocity), true
 	}
-	s := now.Sub(c.brkStart).Seconds() + c.period.Seconds()
+	s := now.Sub(c.brkStart).Seconds()
 	c.brk.at(s, c.qc, c.vc)
-	if s >= c.brk.t {
+	if s >= c.brk.t-1e-9 { // the arm is at rest now
 		c.mode = Idle
 	}
 	return JointTarget{}, false

@@ -119,7 +119,11 @@ func (f *failing) WriteJointTarget(jog.JointTarget) error {
 // heartbeats go on and the arm would accept targets again.
 func TestRunnerAbortsOnRefusedOutput(t *testing.T) {
 	chain := ur5(t)
-	ctrl, _ := jog.New(jog.Config{Chain: chain, Params: testParams()})
+	// Long heartbeat and joint-state timeouts: a starved goroutine on a
+	// busy machine must not end the motion before the refused write.
+	p := testParams()
+	p.HeartbeatTimeout = 5
+	ctrl, _ := jog.New(jog.Config{Chain: chain, Params: p, JointStateTimeout: 5 * time.Second})
 	cfg := armsim.FromChain(chain, 0.5)
 	cfg.Initial = home
 	arm, _ := armsim.New(cfg)
