@@ -83,6 +83,6 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	}
 	<-spinDone
 	v, targets := arm.Violations()
-	log.Infof("arm_sim done: %d targets, %d outside the joint limits", targets, v)
+	log.Infof("arm_sim done: %d targets, %d outside the joint limits, %d ticks with a joint over its velocity limit", targets, v, arm.OverSpeed())
 	return nil
 }

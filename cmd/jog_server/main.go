@@ -82,7 +82,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 
 	spinDone := n.SpinAsync(ctx)
 	log.Infof("jogging %s -> %s (%d joints) at %g Hz; targets on %s", chain.Base, chain.TipName, chain.DOF(), cfg.Params.UpdateRate, cfg.TrajectoryTopic)
-	// Run ends with a stop: the hold target goes out before the node does.
+	// Run ends with a stop: its rest point goes out before the node does.
 	if err := runner.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		log.Errorf("jog loop: %v", err)
 		stop()
@@ -206,7 +206,7 @@ func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 		held, err := runner.Stop(time.Now())
 		r := jog.ResponseOf(err)
 		if err == nil {
-			r.Message = "stopped: hold target sent"
+			r.Message = "stopped: decelerating to rest (hold target sent)"
 			if !held {
 				r.Message = "stopped (no joint state known: no hold target sent)"
 			}

@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/armsim"
 	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/kinematics"
+	"github.com/telebridge/telebridge/pkg/rosparam"
+	"gonum.org/v1/gonum/spatial/r3"
 )
 
 func init() {
@@ -178,11 +181,51 @@ func (d *jogDemo) script(ctx context.Context) error {
 	_ = d.ctrl.UpdateJointState(d.q, at)
 	if hold, ok := d.ctrl.Stop(d.arm.Now()); ok {
 		_ = d.arm.WriteJointTarget(hold)
-		d.say("stop: hold at the measured position")
+		d.say("stop: decelerating to rest in %v", hold.TimeFromStart.Round(time.Millisecond))
 	}
-	if _, err := d.cycles(ctx, rate/2, true); err != nil {
+	if _, err := d.cycles(ctx, rate, true); err != nil {
 		return fmt.Errorf("jog: %w", err)
 	}
+	if err := d.line(ctx, rate); err != nil {
+		return err
+	}
 	d.say("end: %s", d.pose())
+	return nil
+}
+
+// line moves the tool 5 cm along x and down 5 cm in a straight line (a
+// LIN goal) and reports how far the tool strayed from the line.
+func (d *jogDemo) line(ctx context.Context, rate int) error {
+	if err := d.ctrl.SetParam("cartesian_goal_command_type_translational_movement", rosparam.String(jog.CommandLIN)); err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	start, err := d.chain.FK(d.arm.Positions())
+	if err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	goal := start
+	goal.Translation = r3.Add(start.Translation, r3.Vec{X: 0.05, Z: -0.05})
+	req := jog.CartesianMoveRequest{PoseReference: d.chain.Base, Pose: jog.EulerPoseOf(goal), Speed: 1}
+	if err := d.ctrl.StartCartesianMove(d.arm.Now(), req); err != nil {
+		d.say("LIN goal refused before any motion: %v", err)
+		return nil
+	}
+	d.say("LIN goal 5 cm along x and 5 cm down at %g m/s, from %s", d.ctrl.Params().CartesianGoalLinVelocity, d.pose())
+	var dev, top float64
+	prev := start.Translation
+	ab := r3.Sub(goal.Translation, start.Translation)
+	k := 0
+	for ; k < 60*rate && d.ctrl.Status().Mode != jog.Idle; k++ {
+		if _, err := d.cycles(ctx, 1, true); err != nil {
+			return fmt.Errorf("jog: %w", err)
+		}
+		tool, _ := d.chain.FK(d.arm.Positions())
+		f := math.Max(0, math.Min(1, r3.Dot(r3.Sub(tool.Translation, start.Translation), ab)/r3.Dot(ab, ab)))
+		dev = math.Max(dev, r3.Norm(r3.Sub(tool.Translation, r3.Add(start.Translation, r3.Scale(f, ab)))))
+		top = math.Max(top, r3.Norm(r3.Sub(tool.Translation, prev))/d.ctrl.Period().Seconds())
+		prev = tool.Translation
+	}
+	d.say("LIN %s after %d cycles: %s; largest distance from the line %.3g mm, top speed %.3f m/s",
+		d.ctrl.Status().Reason, k, d.pose(), 1000*dev, top)
 	return nil
 }

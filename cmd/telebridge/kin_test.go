@@ -126,7 +126,7 @@ func TestJogDemo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"hold sent (heartbeat timeout)", "goal reached", "incremental Cartesian move", "stop: hold"} {
+	for _, want := range []string{"hold sent (heartbeat timeout)", "goal reached", "incremental Cartesian move", "stop: decelerating", "LIN goal reached"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("no %q in:\n%s", want, out)
 		}

@@ -24,19 +24,20 @@ func JointTrajectory(msg *trajectory_msgs_msg.JointTrajectory, t jog.JointTarget
 	}
 	p := &msg.Points[0]
 	p.Positions = append(p.Positions[:0], t.Positions...)
+	p.Velocities = append(p.Velocities[:0], t.Velocities...) // empty: positions only
 	p.TimeFromStart = Duration(t.TimeFromStart)
 }
 
 // JointTargetOf reads a one-point trajectory as a joint target (the last
-// point when there are several: where the arm must end). The slices are
-// the message's.
+// point when there are several: where the arm must end), with the
+// point's velocities if it has any. The slices are the message's.
 func JointTargetOf(msg *trajectory_msgs_msg.JointTrajectory) (jog.JointTarget, error) {
 	if len(msg.Points) == 0 {
 		return jog.JointTarget{}, fmt.Errorf("joint trajectory without points")
 	}
 	p := msg.Points[len(msg.Points)-1]
 	d := time.Duration(p.TimeFromStart.Sec)*time.Second + time.Duration(p.TimeFromStart.Nanosec)
-	return jog.JointTarget{JointNames: msg.JointNames, Positions: p.Positions, TimeFromStart: d}, nil
+	return jog.JointTarget{JointNames: msg.JointNames, Positions: p.Positions, Velocities: p.Velocities, TimeFromStart: d}, nil
 }
 
 // TFStamped converts a geometry_msgs/TransformStamped (a /tf or

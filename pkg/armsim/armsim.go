@@ -56,9 +56,19 @@ type Arm struct {
 	cfg        Config
 	now        time.Time
 	pos, goal  []float64
-	vel        []float64 // current per-joint speed toward goal
+	vel        []float64 // linear mode: per-joint speed toward goal
 	violations uint64
 	targets    uint64
+
+	// Spline mode (a target with velocities): a cubic Hermite segment from
+	// (p0, v0) to (goal, v1) over segT, as a ros2_control joint
+	// trajectory controller interpolates a point with positions and
+	// velocities. rate is the current velocity, the truth's.
+	spline         bool
+	p0, v0, v1     []float64
+	rate           []float64
+	segT, segSince float64 // [s]
+	overSpeed      uint64  // Advance calls with a joint above its velocity limit
 }
 
 // New validates cfg and returns an arm at rest at its initial position.
@@ -81,15 +91,22 @@ func New(cfg Config) (*Arm, error) {
 	if cfg.Start.IsZero() {
 		cfg.Start = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
-	a := &Arm{cfg: cfg, now: cfg.Start, pos: make([]float64, n), goal: make([]float64, n), vel: make([]float64, n)}
+	a := &Arm{cfg: cfg, now: cfg.Start, pos: make([]float64, n), goal: make([]float64, n), vel: make([]float64, n),
+		p0: make([]float64, n), v0: make([]float64, n), v1: make([]float64, n), rate: make([]float64, n)}
 	copy(a.pos, cfg.Initial)
 	copy(a.goal, a.pos)
 	return a, nil
 }
 
-// WriteJointTarget implements jog.Output: the arm heads for t.Positions,
-// timed to arrive after t.TimeFromStart, each joint no faster than its
-// limit.
+// WriteJointTarget implements jog.Output. A target with Velocities is
+// followed as a trajectory controller follows a point with positions and
+// velocities: a cubic Hermite segment from the current position and
+// velocity to t.Positions and t.Velocities at t.TimeFromStart, after which
+// the joint rests there. The arm does not limit that motion (it is a
+// witness of what it was told): Positions and Velocities report the truth
+// and OverSpeed counts velocity-limit violations. A target without
+// Velocities is reached in straight lines, all joints arriving together at
+// t.TimeFromStart, each no faster than its limit.
 func (a *Arm) WriteJointTarget(t jog.JointTarget) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -105,8 +122,27 @@ func (a *Arm) WriteJointTarget(t jog.JointTarget) error {
 			return fmt.Errorf("%w: joint %q target %g", ErrTarget, name, v)
 		}
 	}
+	if len(t.Velocities) != 0 && len(t.Velocities) != n {
+		return fmt.Errorf("%w: %d velocities for %d joints", ErrTarget, len(t.Velocities), n)
+	}
+	for i, v := range t.Velocities {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: joint %q velocity %g", ErrTarget, t.JointNames[i], v)
+		}
+	}
 	a.targets++
 	secs := t.TimeFromStart.Seconds()
+	if len(t.Velocities) == n && secs > 0 {
+		a.spline, a.segT, a.segSince = true, secs, 0
+		for i, g := range t.Positions {
+			if len(a.cfg.Lower) == n && (g < a.cfg.Lower[i] || g > a.cfg.Upper[i]) {
+				a.violations++
+			}
+			a.p0[i], a.v0[i], a.goal[i], a.v1[i] = a.pos[i], a.rate[i], g, t.Velocities[i]
+		}
+		return nil
+	}
+	a.spline = false
 	for i, g := range t.Positions {
 		if len(a.cfg.Lower) == n && (g < a.cfg.Lower[i] || g > a.cfg.Upper[i]) {
 			a.violations++
@@ -127,15 +163,78 @@ func (a *Arm) Advance(dt time.Duration) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.now = a.now.Add(dt)
+	if a.spline {
+		a.advanceSpline(dt.Seconds())
+		return
+	}
 	for i := range a.pos {
 		d := a.goal[i] - a.pos[i]
 		stepMax := a.vel[i] * dt.Seconds()
 		if math.Abs(d) <= stepMax {
 			a.pos[i] = a.goal[i]
+			a.rate[i] = 0
 		} else {
 			a.pos[i] += math.Copysign(stepMax, d)
+			a.rate[i] = math.Copysign(a.vel[i], d)
 		}
 	}
+}
+
+// advanceSpline evaluates the Hermite segment dt seconds further; the
+// caller holds the lock.
+func (a *Arm) advanceSpline(dt float64) {
+	a.segSince += dt
+	T := a.segT
+	if a.segSince >= T-1e-12 { // sums of steps round: a ps short is there
+		// At the point: its velocity, which the next point continues
+		// from; past it the joints rest there, as a trajectory controller
+		// holds the last point.
+		copy(a.pos, a.goal)
+		if math.Abs(a.segSince-T) < 1e-9 {
+			copy(a.rate, a.v1)
+		} else {
+			clear(a.rate)
+		}
+		a.spline = false
+		return
+	}
+	s := a.segSince / T
+	h00 := 2*s*s*s - 3*s*s + 1
+	h10 := s*s*s - 2*s*s + s
+	h01 := -2*s*s*s + 3*s*s
+	h11 := s*s*s - s*s
+	d00 := (6*s*s - 6*s) / T
+	d10 := 3*s*s - 4*s + 1
+	d01 := (-6*s*s + 6*s) / T
+	d11 := 3*s*s - 2*s
+	over := false
+	for i := range a.pos {
+		p0, v0, p1, v1 := a.p0[i], a.v0[i], a.goal[i], a.v1[i]
+		a.pos[i] = h00*p0 + h10*T*v0 + h01*p1 + h11*T*v1
+		a.rate[i] = d00*p0 + d10*v0 + d01*p1 + d11*v1
+		if math.Abs(a.rate[i]) > a.cfg.MaxVelocity[i]*(1+1e-9) {
+			over = true
+		}
+	}
+	if over {
+		a.overSpeed++
+	}
+}
+
+// Velocities returns a copy of the joint velocities [rad/s or m/s], the
+// truth's.
+func (a *Arm) Velocities() []float64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]float64(nil), a.rate...)
+}
+
+// OverSpeed returns how many Advance calls ended with a joint faster than
+// its velocity limit (spline mode only; the linear mode caps the speed).
+func (a *Arm) OverSpeed() uint64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.overSpeed
 }
 
 // JointPositions implements jog.JointSource with the simulated clock.

@@ -75,3 +75,49 @@ func TestBadTargetsAndViolations(t *testing.T) {
 		t.Fatal("zero velocity limit accepted")
 	}
 }
+
+// TestSplineFollowsPositionsAndVelocities: a target with velocities is a
+// cubic Hermite segment from the current state; at the point the arm has
+// the point's velocity, which the next segment continues from; a
+// constant-acceleration profile is reproduced exactly; going over a
+// velocity limit is counted, not prevented.
+func TestSplineFollowsPositionsAndVelocities(t *testing.T) {
+	a := newArm(t)
+	names := []string{"a", "b"}
+	const dt = 0.1
+	// Joint a accelerates at 2 rad/s² from rest for two segments.
+	p, v := 0.0, 0.0
+	for k := 1; k <= 2; k++ {
+		nv := v + 2*dt
+		np := p + dt*(v+nv)/2
+		if err := a.WriteJointTarget(jog.JointTarget{JointNames: names, Positions: []float64{np, 0.1}, Velocities: []float64{nv, 0}, TimeFromStart: 100 * time.Millisecond}); err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i <= 4; i++ {
+			a.Advance(25 * time.Millisecond)
+			s := float64(i) * 0.025
+			wantP, wantV := p+v*s+s*s, v+2*s // p + v s + a s²/2
+			if q, r := a.Positions(), a.Velocities(); math.Abs(q[0]-wantP) > 1e-12 || math.Abs(r[0]-wantV) > 1e-12 {
+				t.Fatalf("segment %d at %g s: %g at %g rad/s, want %g at %g", k, s, q[0], r[0], wantP, wantV)
+			}
+		}
+		p, v = np, nv
+	}
+	if a.OverSpeed() != 0 {
+		t.Fatalf("over speed %d", a.OverSpeed())
+	}
+	// Joint b (limit 0.1 rad/s) told to move 0.1 rad in 0.1 s.
+	_ = a.WriteJointTarget(jog.JointTarget{JointNames: names, Positions: []float64{p, 0.2}, Velocities: []float64{0, 0}, TimeFromStart: 100 * time.Millisecond})
+	a.Advance(50 * time.Millisecond)
+	if a.OverSpeed() != 1 {
+		t.Fatalf("over speed %d, want 1", a.OverSpeed())
+	}
+	// Past the point the arm rests there.
+	a.Advance(200 * time.Millisecond)
+	if q, r := a.Positions(), a.Velocities(); q[1] != 0.2 || r[0] != 0 || r[1] != 0 {
+		t.Fatalf("after the point: %v at %v", q, r)
+	}
+	if err := a.WriteJointTarget(jog.JointTarget{JointNames: names, Positions: []float64{0, 0}, Velocities: []float64{1}, TimeFromStart: time.Second}); !errors.Is(err, ErrTarget) {
+		t.Fatalf("one velocity for two joints: %v", err)
+	}
+}

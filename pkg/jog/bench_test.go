@@ -8,7 +8,11 @@ import (
 )
 
 func benchmarkStep(b *testing.B, start func(r *rig) error) {
-	r := newRig(b, jog.Config{}, home)
+	benchmarkStepWith(b, nil, start)
+}
+
+func benchmarkStepWith(b *testing.B, p *jog.Params, start func(r *rig) error) {
+	r := newRig(b, jog.Config{Params: p}, home)
 	if err := start(r); err != nil {
 		b.Fatal(err)
 	}
@@ -51,5 +55,46 @@ func BenchmarkJointStatesStore(b *testing.B) {
 		if _, err := s.JointPositions(q); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func BenchmarkStepJointGoal(b *testing.B) {
+	benchmarkStep(b, func(r *rig) error {
+		return r.ctrl.StartJointMove(r.now(), jog.JointMoveRequest{JointValues: []float64{1, -1, 1, -1, -1, 1}, Speed: 1})
+	})
+}
+
+// BenchmarkStepLIN is one cycle of a LIN move (the path profile and the
+// interpolation of the joint samples).
+func BenchmarkStepLIN(b *testing.B) {
+	benchmarkStepWith(b, linParams(), func(r *rig) error {
+		return r.ctrl.StartCartesianMove(r.now(), line500mm(b, r))
+	})
+}
+
+// line500mm is a LIN request 0.5 m up and along x from home.
+func line500mm(tb testing.TB, r *rig) jog.CartesianMoveRequest {
+	start, err := r.ctrl.Chain().FK(home)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	goal := start
+	goal.Translation.X += 0.4
+	goal.Translation.Z += 0.3
+	return jog.CartesianMoveRequest{PoseReference: "base_link", Pose: jog.EulerPoseOf(goal), Speed: 1}
+}
+
+// BenchmarkPlanLIN500mm plans (solves and checks) a 0.5 m LIN move at
+// 1 mm resolution: 500 IK solutions from the previous one, the joint
+// speed check and the path limits.
+func BenchmarkPlanLIN500mm(b *testing.B) {
+	r := newRig(b, jog.Config{Params: linParams()}, home)
+	req := line500mm(b, r)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := r.ctrl.StartCartesianMove(r.now(), req); err != nil {
+			b.Fatal(err)
+		}
+		r.ctrl.Stop(r.now()) // idle again: a LIN starts from rest
 	}
 }

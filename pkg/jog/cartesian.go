@@ -37,6 +37,13 @@ func (c *Controller) StartCartesianMove(now time.Time, req CartesianMoveRequest)
 	if _, err := c.referenceFrame(&req, geom.Identity()); err != nil {
 		return fmt.Errorf("jog: start cartesian move: %w", err)
 	}
+	if c.mode == CartesianDelta && !c.p.CartesianDelta.Replace && c.havePose {
+		// The target in progress stays; the new direction applies from the
+		// next one.
+		c.dirP, c.dirR = unit(p), unit(r)
+		c.cart, c.beat, c.speed = req, now, req.Speed
+		return nil
+	}
 	c.dirP, c.dirR = unit(p), unit(r)
 	c.cart = req
 	c.begin(now, CartesianDelta, req.Speed)
@@ -45,7 +52,10 @@ func (c *Controller) StartCartesianMove(now time.Time, req CartesianMoveRequest)
 
 // startCartesianGoal solves an absolute goal outside the controller's
 // lock, so the loop keeps its rhythm during a long search, and commits it
-// only if it succeeds. Lock order: c.req, then c.mu.
+// only if it succeeds. Lock order: c.req, then c.mu. The command type
+// (cartesian_goal_command_type_translational_movement, or
+// _rotational_movement when the goal only turns the tool) selects a
+// point-to-point move (PTP, PTPCP) or the straight line (LIN).
 func (c *Controller) startCartesianGoal(now time.Time, req CartesianMoveRequest) error {
 	c.req.Lock()
 	defer c.req.Unlock()
@@ -56,20 +66,64 @@ func (c *Controller) startCartesianGoal(now time.Time, req CartesianMoveRequest)
 	}
 	goal, err := c.goalInBase(&req)
 	copy(c.reqSeed, c.measured)
+	seedFromQueue := len(c.queue) > 0 && !c.p.CartesianGoal.Replace
+	if seedFromQueue {
+		copy(c.reqSeed, c.queue[len(c.queue)-1].goal)
+	} else if !c.p.CartesianGoal.Replace && (c.mode == JointGoal || c.mode == CartesianGoal) {
+		copy(c.reqSeed, c.goal)
+	}
+	start, ferr := c.chain.FK(c.reqSeed)
+	p := c.p
+	copy(c.reqAmax, c.amax) // applyParams writes c.amax under mu
+	idle := c.mode == Idle
 	c.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("jog: start cartesian move: %w", err)
+	}
+	if ferr != nil {
+		return fmt.Errorf("jog: start cartesian move: %w", ferr)
+	}
+	cmd := p.CartesianGoalCommandTypeTranslational
+	if d, _ := geom.Distance(start, goal); d < linMinTranslation {
+		cmd = p.CartesianGoalCommandTypeRotational
+	}
+	if cmd == CommandLIN {
+		if !idle {
+			return fmt.Errorf("jog: start cartesian move: %w: a LIN goal starts from rest: stop the current motion (%v) first", ErrRequest, c.Status().Mode)
+		}
+		path, err := c.planLine(c.reqSeed, goal, &p, c.reqAmax, req.Speed)
+		if err != nil {
+			return fmt.Errorf("jog: start cartesian move: %w", err)
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.mode != Idle || maxAbsDiff(c.measured, path.q[:len(c.qc)]) > 10*c.cfg.GoalTolerance {
+			return fmt.Errorf("jog: start cartesian move: %w: the arm moved while the line was planned", ErrRequest)
+		}
+		c.cart = req
+		c.begin(now, CartesianLine, req.Speed)
+		c.path, c.ps, c.pv, c.pk = path, 0, 0, 0
+		c.arrived, c.finalSent = false, false
+		return nil
 	}
 	if _, err := c.solver.Solve(c.reqSol, goal, c.reqSeed); err != nil {
 		return fmt.Errorf("jog: start cartesian move: %w: %w", ErrUnreachable, err)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.enqueue(now, c.p.CartesianGoal.Replace, queued{cmd: cmd, mode: CartesianGoal, goal: append([]float64(nil), c.reqSol...), cart: req, speed: req.Speed}) {
+		return nil
+	}
 	copy(c.goal, c.reqSol)
 	c.cart = req
 	c.begin(now, CartesianGoal, req.Speed)
+	c.goalCmd = cmd
 	return nil
 }
+
+// errNoTF is why a frame is unknown without a tf source (a variable: the
+// lookup runs every cycle and allocates nothing).
+var errNoTF = errors.New("no tf source")
 
 func unit(v r3.Vec) r3.Vec {
 	if n := r3.Norm(v); n > 0 {
@@ -88,7 +142,7 @@ func (c *Controller) lookup(frame string) (geom.Transform, error) {
 	if frame == rd.FixedFrame || frame == c.chain.Base {
 		return geom.Identity(), nil
 	}
-	cause := errors.New("no tf source")
+	cause := errNoTF
 	if c.frames != nil {
 		t, err := c.frames.Lookup(rd.FixedFrame, frame, time.Time{})
 		if err == nil {
@@ -151,9 +205,21 @@ func (c *Controller) referenceFrame(req *CartesianMoveRequest, tool geom.Transfo
 	return ref, nil
 }
 
-// cartesianStep computes the next incremental Cartesian target; the
-// caller holds the lock.
+// cartesianStep computes the next incremental Cartesian target when it
+// is due and moves the joints toward it; the caller holds the lock. A
+// target is due once the measured tool is within step_*_factor of a step
+// of the last one computed. With cartesian_delta_replace it replaces the
+// current target at once; without, it waits until the commanded tool is
+// within the blending radius of the current target
+// (cartesian_delta_blending [m], or cartesian_delta_blending_rot [rad] for
+// rotation-only moves; 0: the arm stops at every target).
 func (c *Controller) cartesianStep(now time.Time) (JointTarget, bool, error) {
+	ms := c.p.CartesianDelta
+	acc, blend := ms.Acceleration, ms.Blending
+	rotOnly := c.dirP == (r3.Vec{})
+	if rotOnly {
+		acc, blend = c.p.CartesianDeltaAccelerationRot, c.p.CartesianDeltaBlendingRot
+	}
 	tool, err := c.chain.FK(c.measured)
 	if err != nil {
 		return JointTarget{}, false, err
@@ -162,30 +228,64 @@ func (c *Controller) cartesianStep(now time.Time) (JointTarget, bool, error) {
 	if c.p.StepScaleCartesian {
 		stepT, stepR = stepT*c.speed, stepR*c.speed
 	}
+	due := true
 	if c.havePose {
 		// Recompute only once the tool is close enough to the last target
 		// (1e-9 absorbs rounding when the factor is 1 and the arm has not
 		// moved at all).
 		dT, dR := geom.Distance(tool, c.lastPose)
-		if dT > c.p.StepTranslationFactor*stepT+1e-9 || dR > c.p.StepRotationFactor*stepR+1e-9 {
-			return JointTarget{}, false, nil
+		due = dT <= c.p.StepTranslationFactor*stepT+1e-9 && dR <= c.p.StepRotationFactor*stepR+1e-9
+	}
+	replace := ms.Replace || !c.haveCur
+	if due && (replace || !c.havePend) {
+		next, ok, err := c.nextCartesianTarget(tool, stepT, stepR)
+		if err != nil {
+			return JointTarget{}, false, err
+		}
+		if ok && replace {
+			c.curPose, c.haveCur = next, true
+			c.setTarget(c.goal, ms.Velocity, acc)
+		} else if ok {
+			copy(c.pend, c.goal)
+			c.pendPose, c.havePend = next, true
 		}
 	}
+	if c.havePend {
+		// Blend into the waiting target near the current one.
+		cmd, err := c.chain.FK(c.qc)
+		if err != nil {
+			return JointTarget{}, false, err
+		}
+		dT, dR := geom.Distance(cmd, c.curPose)
+		if c.arrived || (rotOnly && dR <= blend) || (!rotOnly && dT <= blend) {
+			copy(c.goal, c.pend)
+			c.curPose, c.havePend = c.pendPose, false
+			c.setTarget(c.goal, ms.Velocity, acc)
+		}
+	}
+	c.track()
+	return c.emitCommanded(now), true, nil
+}
+
+// nextCartesianTarget computes the pose one step ahead of the tool and
+// solves it from the measured joints into c.goal; ok is false if it is
+// within min_translation_step and min_rotation_step of the last one.
+func (c *Controller) nextCartesianTarget(tool geom.Transform, stepT, stepR float64) (geom.Transform, bool, error) {
 	f, err := c.referenceFrame(&c.cart, tool)
 	if err != nil {
-		return JointTarget{}, false, err
+		return geom.Transform{}, false, err
 	}
 	r := r3.Scale(stepR, c.dirR)
 	delta := geom.Transform{Translation: r3.Scale(stepT, c.dirP), Rotation: geom.FromEulerZYX(r.Z, r.Y, r.X)}
 	next := f.Mul(delta).Mul(f.Inverse()).Mul(tool)
 	if c.havePose {
 		if dT, dR := geom.Distance(next, c.lastPose); dT <= c.p.MinTranslationStep && dR <= c.p.MinRotationStep {
-			return JointTarget{}, false, nil
+			return geom.Transform{}, false, nil
 		}
 	}
-	if _, err := c.local.Solve(c.target, next, c.measured); err != nil {
-		return JointTarget{}, false, fmt.Errorf("%w: %w", ErrUnreachable, err)
+	if _, err := c.local.Solve(c.goal, next, c.measured); err != nil {
+		return geom.Transform{}, false, fmt.Errorf("%w: %w", ErrUnreachable, err)
 	}
 	c.lastPose, c.havePose = next, true
-	return c.emit(now, c.duration(c.p.CartesianDelta.Velocity), false), true, nil
+	return next, true, nil
 }

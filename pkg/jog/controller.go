@@ -68,11 +68,17 @@ const (
 	JointGoal
 	CartesianDelta
 	CartesianGoal
+	// Stopping: the arm decelerates to rest after a stop (service,
+	// heartbeat timeout, stale joint state, an error); then Idle.
+	Stopping
+	// CartesianLine: an absolute Cartesian goal followed along the
+	// straight line (command type LIN).
+	CartesianLine
 )
 
 // String names the mode.
 func (m Mode) String() string {
-	return [...]string{"idle", "joint delta", "joint goal", "cartesian delta", "cartesian goal"}[m]
+	return [...]string{"idle", "joint delta", "joint goal", "cartesian delta", "cartesian goal", "stopping", "cartesian line"}[m]
 }
 
 // Status is a snapshot of the controller.
@@ -83,20 +89,43 @@ type Status struct {
 	Reason string
 	// Speed is the override of the current motion.
 	Speed float64
-	// Sent counts the targets output, Holds the hold targets among them.
+	// Sent counts the targets output, Holds the hold targets among them
+	// (the first target of every stop: the rest point).
 	Sent, Holds uint64
+	// Queued counts the absolute goals waiting behind the current one
+	// (goal moves with replace false).
+	Queued int
 }
+
+// queued is an absolute goal waiting for the current one to end.
+type queued struct {
+	cmd   string // command type of a Cartesian goal
+	mode  Mode   // JointGoal or CartesianGoal
+	goal  []float64
+	cart  CartesianMoveRequest
+	speed float64
+}
+
+// maxQueue bounds the goals waiting behind the current one.
+const maxQueue = 16
 
 // Controller is the jog logic: requests in, one joint target per cycle
 // out. Its step is a pure function of its state, the measured joints and
 // the time passed in; it never reads the clock. All methods are safe for
 // concurrent use (one mutex): service callbacks call Start*/Stop/
 // Heartbeat while the loop calls Step.
+//
+// Every motion is a profile of the commanded joints (position and
+// velocity, advanced one cycle per Step): within each joint's velocity
+// and acceleration limits, synchronised for point-to-point moves, along
+// the straight line for LIN goals. Each Step sends the next point of it.
 type Controller struct {
 	// req serialises the solving of new Cartesian goals, done outside mu;
-	// it guards solver, reqSeed and reqSol. Lock order: req, then mu.
-	req             sync.Mutex
-	reqSeed, reqSol []float64
+	// it guards solver, line, reqSeed, reqSol and reqAmax. Lock order:
+	// req, then mu.
+	req                      sync.Mutex
+	reqSeed, reqSol, reqAmax []float64
+	line                     *kinematics.Solver // one attempt from the seed, for LIN plans (under req)
 
 	mu     sync.Mutex
 	p      Params
@@ -107,7 +136,8 @@ type Controller struct {
 	cfg    Config
 	names  []string
 	lo, hi []float64 // effective limits
-	vmax   []float64
+	vmax   []float64 // [rad/s or m/s]
+	amax   []float64 // [rad/s² or m/s²]
 
 	mode    Mode
 	reason  string
@@ -120,19 +150,50 @@ type Controller struct {
 	measuredAt time.Time
 	haveState  bool
 
-	dir  []float64 // joint delta: unit direction
-	goal []float64 // joint and Cartesian goals
+	dir        []float64 // joint delta: unit direction
+	pendingDir []float64 // joint delta: direction for the next step target (replace false)
+	hasPending bool
+	goal       []float64 // joint and Cartesian goals
 
 	cart     CartesianMoveRequest
-	dirP     r3.Vec // Cartesian delta: unit position direction (or zero)
-	dirR     r3.Vec // unit (rz, ry, rx) direction (or zero)
-	lastPose geom.Transform
+	dirP     r3.Vec         // Cartesian delta: unit position direction (or zero)
+	dirR     r3.Vec         // unit (rz, ry, rx) direction (or zero)
+	lastPose geom.Transform // the last incremental target computed
 	havePose bool
+	curPose  geom.Transform // the incremental target the joints head for
+	haveCur  bool
+	pend     []float64 // a computed incremental target waiting (replace false)
+	pendPose geom.Transform
+	havePend bool
+	goalCmd  string // command type of the current absolute goal
+
+	// The commanded state: the point last sent, position and velocity.
+	qc, vc []float64
+	// fresh: the motion starts from rest at the measured joints (set
+	// when a move starts while idle); retarget: the tracker's target is
+	// to be set from the mode's goal at the next Step.
+	fresh, retarget bool
+	// The joint tracker: every joint heads for trk with its limits tv,
+	// ta; arrived once all are there at rest.
+	trk, tv, ta []float64
+	arrived     bool
+	stepMoved   bool // the last nextJointStep changed the target
+	finalSent   bool // the goal at rest has been sent
+	queue       []queued
+	// The straight line of a LIN goal and the state along it.
+	path       *linePath
+	ps, pv     float64 // [m or rad], [m/s or rad/s]
+	pk         int     // segment of ps
+	brk        brake
+	brkStart   time.Time
+	brakeMoved bool // the brake's rest point was sent
 
 	holdPending bool
 	scratch     []float64 // joint state being read by name
 	target      []float64 // Step's output
+	velocity    []float64 // Step's output velocities
 	stopTarget  []float64 // Stop's output, apart: Stop may run while a Step target is read
+	stopVel     []float64
 	out         JointTarget
 	sent, holds uint64
 }
@@ -171,7 +232,13 @@ func New(cfg Config) (*Controller, error) {
 		lo: make([]float64, n), hi: make([]float64, n), vmax: make([]float64, n),
 		measured: make([]float64, n), dir: make([]float64, n), goal: make([]float64, n),
 		target: make([]float64, n), stopTarget: make([]float64, n), scratch: make([]float64, n),
-		reqSeed: make([]float64, n), reqSol: make([]float64, n),
+		reqSeed: make([]float64, n), reqSol: make([]float64, n), reqAmax: make([]float64, n),
+		pend: make([]float64, n), amax: make([]float64, n), pendingDir: make([]float64, n), qc: make([]float64, n), vc: make([]float64, n),
+		trk: make([]float64, n), tv: make([]float64, n), ta: make([]float64, n), velocity: make([]float64, n),
+		stopVel: make([]float64, n), brk: brake{q0: make([]float64, n), v0: make([]float64, n)},
+	}
+	if len(p.JointAccelerations) != 0 && len(p.JointAccelerations) != n {
+		return nil, fmt.Errorf("jog: new: %w: %d joint_acceleration_limits for %d joints", ErrParam, len(p.JointAccelerations), n)
 	}
 	for i := range joints {
 		j := &joints[i]
@@ -208,6 +275,9 @@ func New(cfg Config) (*Controller, error) {
 	if c.local, err = kinematics.NewSolver(chain, local); err != nil {
 		return nil, fmt.Errorf("jog: new: %w", err)
 	}
+	if c.line, err = kinematics.NewSolver(chain, local); err != nil {
+		return nil, fmt.Errorf("jog: new: %w", err)
+	}
 	c.chain = chain
 	c.names = chain.JointNames()
 	c.applyParams()
@@ -218,6 +288,27 @@ func New(cfg Config) (*Controller, error) {
 func (c *Controller) applyParams() {
 	c.timeout = time.Duration(c.p.HeartbeatTimeout * float64(time.Second))
 	c.period = time.Duration(float64(time.Second) / c.p.UpdateRate)
+	for i := range c.amax {
+		c.amax[i] = c.p.DefaultJointAcceleration
+		if len(c.p.JointAccelerations) == len(c.amax) {
+			c.amax[i] = c.p.JointAccelerations[i]
+		}
+	}
+}
+
+// AccelerationLimits returns each joint's acceleration limit
+// (joint_acceleration_limits, or default_joint_acceleration) [rad/s² or
+// m/s²].
+func (c *Controller) AccelerationLimits() []float64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]float64(nil), c.amax...)
+}
+
+// VelocityLimits returns each joint's velocity limit (the URDF's, or
+// Config.DefaultVelocity) [rad/s or m/s].
+func (c *Controller) VelocityLimits() []float64 {
+	return append([]float64(nil), c.vmax...)
 }
 
 // Period returns the loop period, 1/update_rate.
@@ -231,9 +322,7 @@ func (c *Controller) Period() time.Duration {
 func (c *Controller) Params() Params {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	p := c.p
-	p.JointLimits = append([]JointLimit(nil), p.JointLimits...)
-	return p
+	return c.p.clone()
 }
 
 // Limits returns the effective joint limits (URDF within joint_limits)
@@ -265,9 +354,14 @@ func (c *Controller) ApplyParams(update []rosparam.Parameter) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := c.p.Apply(update); err != nil {
+	next := c.p.clone()
+	if err := next.Apply(update); err != nil {
 		return err
 	}
+	if len(next.JointAccelerations) != 0 && len(next.JointAccelerations) != len(c.amax) {
+		return fmt.Errorf("%w: %d joint_acceleration_limits for %d joints", ErrParam, len(next.JointAccelerations), len(c.amax))
+	}
+	c.p = next
 	c.applyParams()
 	return nil
 }
@@ -354,194 +448,5 @@ func selectJoints(dst []float64, want, names []string, positions []float64) erro
 func (c *Controller) Status() Status {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return Status{Mode: c.mode, Reason: c.reason, Speed: c.speed, Sent: c.sent, Holds: c.holds}
-}
-
-// StartJointMove starts an absolute or incremental joint move at now (it
-// counts as a heartbeat). Errors wrap ErrRequest; the previous motion
-// then goes on unchanged.
-func (c *Controller) StartJointMove(now time.Time, req JointMoveRequest) error {
-	if err := checkSpeed(req.Speed); err != nil {
-		return fmt.Errorf("jog: start joint move: %w", err)
-	}
-	n := len(c.dir)
-	if len(req.JointValues) != n {
-		return fmt.Errorf("jog: start joint move: %w: %d joint values for %d joints", ErrRequest, len(req.JointValues), n)
-	}
-	var norm float64
-	for i, v := range req.JointValues {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("jog: start joint move: %w: joint %q value %g", ErrRequest, c.names[i], v)
-		}
-		norm += v * v
-	}
-	norm = math.Sqrt(norm)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if req.MoveDelta {
-		if norm == 0 {
-			return fmt.Errorf("jog: start joint move: %w: zero direction", ErrRequest)
-		}
-		for i, v := range req.JointValues {
-			c.dir[i] = v / norm
-		}
-		c.begin(now, JointDelta, req.Speed)
-		return nil
-	}
-	for i, v := range req.JointValues { // all checked before any is taken
-		if v < c.lo[i]-1e-9 || v > c.hi[i]+1e-9 {
-			return fmt.Errorf("jog: start joint move: %w: joint %q goal %g not in [%g, %g]", ErrRequest, c.names[i], v, c.lo[i], c.hi[i])
-		}
-	}
-	for i, v := range req.JointValues {
-		c.goal[i] = math.Max(c.lo[i], math.Min(c.hi[i], v))
-	}
-	c.begin(now, JointGoal, req.Speed)
-	return nil
-}
-
-// begin switches to a new motion; the caller holds the lock.
-func (c *Controller) begin(now time.Time, m Mode, speed float64) {
-	c.mode, c.speed, c.beat, c.reason = m, speed, now, ""
-	c.havePose, c.holdPending = false, false
-}
-
-// Stop ends any motion at once and returns the hold target (the measured
-// position) to send right away; ok is false if no joint state is known.
-// The next Step does not repeat it. The target's Positions are Stop's own
-// buffer, reused by the next Stop and never by Step, so a stop from a
-// service goroutine does not overwrite a Step target being sent.
-func (c *Controller) Stop(now time.Time) (t JointTarget, ok bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.stop("stop")
-	if !c.holdPending {
-		return JointTarget{}, false
-	}
-	c.holdPending = false
-	return c.hold(now, c.stopTarget), true
-}
-
-// stop ends the motion, leaving a hold target pending if one can be
-// computed; the caller holds the lock.
-func (c *Controller) stop(reason string) {
-	if c.mode != Idle {
-		c.reason = reason
-	} else if c.reason == "" {
-		c.reason = reason
-	}
-	c.mode = Idle
-	c.havePose = false
-	c.holdPending = c.haveState
-}
-
-// hold returns the measured position, clamped into the limits, to be
-// reached within one period, written into dst (c.target for Step,
-// c.stopTarget for Stop, so that the two never share a buffer).
-func (c *Controller) hold(now time.Time, dst []float64) JointTarget {
-	for i, v := range c.measured {
-		dst[i] = math.Max(c.lo[i], math.Min(c.hi[i], v))
-	}
-	c.holds++
-	t := c.emit(now, c.period, true)
-	t.Positions = dst
-	return t
-}
-
-func (c *Controller) emit(now time.Time, d time.Duration, hold bool) JointTarget {
-	c.sent++
-	c.out.Stamp, c.out.Positions, c.out.TimeFromStart, c.out.Hold = now, c.target, d, hold
-	return c.out
-}
-
-// Step runs one cycle at now: it checks the heartbeat and the joint state,
-// computes the next target of the current motion, and returns it (ok
-// true) if one is to be sent. When a motion ends, Step returns the hold
-// target (the measured joints) once, except when the joint state is stale:
-// then nothing is sent and the arm ends at the last target. While idle it
-// returns nothing. A returned
-// error says why a motion stopped. The target's slices are reused by the
-// next call.
-func (c *Controller) Step(now time.Time) (t JointTarget, ok bool, err error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.mode != Idle {
-		switch {
-		case now.Sub(c.beat) > c.timeout:
-			c.stop("heartbeat timeout")
-		case !c.haveState || now.Sub(c.measuredAt) > c.cfg.JointStateTimeout:
-			// Where the arm is now is unknown: a hold at an old position
-			// could send it back. No new target goes out; the arm ends at
-			// the last one, at most one step ahead.
-			c.stop("no fresh joint state")
-			c.holdPending = false
-			err = fmt.Errorf("jog: step: %w", ErrNoJointState)
-		default:
-			t, ok, err = c.stepMotion(now)
-			if err != nil {
-				c.stop(err.Error())
-			}
-		}
-	}
-	if c.mode == Idle && c.holdPending {
-		c.holdPending = false
-		return c.hold(now, c.target), true, err
-	}
-	return t, ok, err
-}
-
-func (c *Controller) stepMotion(now time.Time) (JointTarget, bool, error) {
-	switch c.mode {
-	case JointDelta:
-		step := c.p.StepJoints
-		if c.p.StepScaleJoints {
-			step *= c.speed
-		}
-		for i, d := range c.dir {
-			c.target[i] = math.Max(c.lo[i], math.Min(c.hi[i], c.measured[i]+step*d))
-		}
-		return c.emit(now, c.duration(c.p.JointsDelta.Velocity), false), true, nil
-	case JointGoal:
-		return c.toGoal(now, c.p.JointsGoal.Velocity)
-	case CartesianDelta:
-		return c.cartesianStep(now)
-	case CartesianGoal:
-		goal, err := c.goalInBase(&c.cart)
-		if err != nil {
-			return JointTarget{}, false, err
-		}
-		if _, err := c.local.Solve(c.goal, goal, c.goal); err != nil {
-			return JointTarget{}, false, fmt.Errorf("%w: %w", ErrUnreachable, err)
-		}
-		return c.toGoal(now, c.p.CartesianGoal.Velocity)
-	}
-	return JointTarget{}, false, nil
-}
-
-// toGoal sends the goal, or ends the move once every joint is there.
-func (c *Controller) toGoal(now time.Time, velocity float64) (JointTarget, bool, error) {
-	done := true
-	for i, g := range c.goal {
-		c.target[i] = g
-		if math.Abs(c.measured[i]-g) > c.cfg.GoalTolerance {
-			done = false
-		}
-	}
-	if done {
-		c.mode, c.reason = Idle, "goal reached"
-		return JointTarget{}, false, nil
-	}
-	return c.emit(now, c.duration(velocity), false), true, nil
-}
-
-// duration is the time to reach c.target from the measured joints with
-// every joint at most at velocity % of its limit times the speed override,
-// all arriving together. At least 1 ms.
-func (c *Controller) duration(velocityPercent float64) time.Duration {
-	var t float64
-	for i, q := range c.target {
-		v := c.vmax[i] * velocityPercent / 100 * c.speed
-		t = math.Max(t, math.Abs(q-c.measured[i])/v)
-	}
-	return max(time.Duration(t*float64(time.Second)), time.Millisecond)
+	return Status{Mode: c.mode, Reason: c.reason, Speed: c.speed, Sent: c.sent, Holds: c.holds, Queued: len(c.queue)}
 }

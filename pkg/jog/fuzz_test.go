@@ -6,9 +6,11 @@ import (
 	"github.com/telebridge/telebridge/pkg/jog"
 )
 
-// FuzzRequests: any request, good or bad, then 20 cycles against the
-// simulated arm: nothing panics, a refused request moves nothing, and no
-// target ever leaves the joint limits.
+// FuzzRequests: any request, good or bad (absolute Cartesian goals as
+// LIN when ref has bit 2), then 20 cycles against the simulated arm:
+// nothing panics, a refused request moves nothing, no target ever leaves
+// the joint limits, and the truth stays within the velocity and
+// acceleration limits.
 func FuzzRequests(f *testing.F) {
 	f.Add(false, true, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 1.0, uint8(0))
 	f.Add(false, false, -0.3, -1.2, 1.2, -1.5, -1.2, 0.8, 0.5, uint8(0))
@@ -16,9 +18,15 @@ func FuzzRequests(f *testing.F) {
 	f.Add(true, false, -0.5, -0.2, 0.3, 0.0, 3.1, 0.0, 1.0, uint8(0))
 	f.Add(true, false, 5.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, uint8(2))
 	f.Add(false, true, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, uint8(3))
+	f.Add(true, false, -0.45, -0.25, 0.4, 1.47, 0.0, -3.1, 1.0, uint8(5))
+	f.Add(true, false, 3.0, -0.2, 0.35, 1.47, 0.0, -3.1, 1.0, uint8(5))
 	chain := ur5(f)
 	f.Fuzz(func(t *testing.T, cartesian, delta bool, a, b, c, d, e, g, speed float64, ref uint8) {
-		r := newRig(t, jog.Config{Chain: chain}, home)
+		p := testParams()
+		if ref&4 != 0 {
+			p = linParams()
+		}
+		r := newRig(t, jog.Config{Chain: chain, Params: p}, home)
 		lo, hi := r.ctrl.Limits()
 		var err error
 		if cartesian {
@@ -44,5 +52,6 @@ func FuzzRequests(f *testing.F) {
 		if v, _ := r.arm.Violations(); v != 0 {
 			t.Fatalf("%d targets outside the limits", v)
 		}
+		checkDynamics(t, r, 0, 1)
 	})
 }

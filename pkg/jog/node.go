@@ -93,9 +93,11 @@ func NodeParameterTable() rosparam.Table {
 }
 
 // LoadNodeConfig builds the node's configuration from its start-up
-// parameters and checks it: a URDF must be given, and
+// parameters and checks it: a URDF must be given,
 // robot_data.urdf_param must name robot_description (the node declares
-// that parameter only).
+// that parameter only), and use_sim_time must be false: the heartbeat
+// deadman, the joint-state freshness and the profiles run on the wall
+// clock, as the arm does, so simulated time would be ignored.
 func LoadNodeConfig(s *rosparam.Store) (NodeConfig, error) {
 	c := DefaultNodeConfig()
 	if err := c.Params.Apply(s.Values()); err != nil {
@@ -109,6 +111,9 @@ func LoadNodeConfig(s *rosparam.Store) (NodeConfig, error) {
 	}
 	if c.RobotDescription == "" {
 		return NodeConfig{}, fmt.Errorf("jog: node parameters: %w (give the URDF as a string)", ErrNoRobotDescription)
+	}
+	if v, ok := s.Get(rosparam.UseSimTime); ok && v.BoolValue {
+		return NodeConfig{}, fmt.Errorf("jog: node parameters: %w: use_sim_time is true, but the heartbeat deadman and the motion profiles run on the wall clock, as the arm does; set it false", ErrParam)
 	}
 	return c, nil
 }

@@ -150,6 +150,7 @@ func TestLoadNodeConfigRefuses(t *testing.T) {
 	}{
 		{"no URDF", map[string]string{}, jog.ErrNoRobotDescription},
 		{"urdf_param elsewhere", map[string]string{"robot_description": urdf, "robot_data.urdf_param": "arm_description"}, jog.ErrParam},
+		{"use_sim_time", map[string]string{"robot_description": urdf, "use_sim_time": "true"}, jog.ErrParam},
 		{"default frames not in the URDF", map[string]string{"robot_description": urdf}, nil},
 		{"not a URDF", map[string]string{"robot_description": "hello", "robot_data.fixed_frame": "base_link", "robot_data.flange_frame": "tool0"}, nil},
 	} {

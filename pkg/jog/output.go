@@ -13,6 +13,10 @@ type JointTarget struct {
 	// Positions are the joint targets [rad, or m for prismatic joints],
 	// always within the joint limits.
 	Positions []float64
+	// Velocities are the joint velocities at the point [rad/s or m/s]
+	// (the profile's), so that a trajectory controller interpolates the
+	// profile between points; nil means none (positions only).
+	Velocities []float64
 	// TimeFromStart is when the point should be reached [s].
 	TimeFromStart time.Duration
 	// Hold is true for the target that ends a motion: the measured

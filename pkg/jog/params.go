@@ -12,20 +12,30 @@ import (
 // value out of range, inconsistent joint limits.
 var ErrParam = errors.New("jog: bad parameter")
 
+// Command types (drag&bot's robot_movement_interface names) that the jog
+// parameters accept.
+const (
+	// CommandPTP: point to point in joint space, stopping at every target.
+	CommandPTP = "PTP"
+	// CommandPTPCP: point to point with continuous path: the next target
+	// is taken within the blending radius, without stopping.
+	CommandPTPCP = "PTPCP"
+	// CommandLIN: the tool moves along the straight line (Cartesian goals).
+	CommandLIN = "LIN"
+)
+
 // MoveSettings are the motion-command settings of one kind of move, in the
-// drag&bot control panel's terms (a robot_movement_interface command).
-// Only Velocity and VelocityType shape the JointTrajectory output; the
-// rest are kept for drivers that take such commands (their table entries
-// say "compatibility only").
+// drag&bot control panel's terms (a robot_movement_interface command);
+// docs/jog.md says how each shapes the profile.
 type MoveSettings struct {
-	Replace          bool    // command list replace flag
-	CommandType      string  // e.g. "PTP", "PTPCP", "LIN"
+	Replace          bool    // a new command replaces the current one (else it waits, or applies from the next target)
+	CommandType      string  // "PTP", "PTPCP" or "LIN", as each move allows
 	VelocityType     string  // "PERCENT" (of each joint's velocity limit)
-	AccelerationType string  // e.g. "PERCENT"
-	BlendingType     string  // e.g. "M"
-	Velocity         float64 // [VelocityType units], default 5 (%)
-	Acceleration     float64 // [AccelerationType units], default 100 (%)
-	Blending         float64 // [BlendingType units], default 0.01 (m)
+	AccelerationType string  // "PERCENT" (of each joint's acceleration limit)
+	BlendingType     string  // "M": the blending radius in metres (joint moves: rad or m in joint space)
+	Velocity         float64 // [%], default 5
+	Acceleration     float64 // [%], default 100
+	Blending         float64 // [m, or rad/m in joint space], default 0.01
 }
 
 // RobotData names the robot's frames and description.
@@ -92,6 +102,17 @@ type Params struct {
 	RobotData RobotData
 
 	JointLimits []JointLimit // default none (the URDF limits apply)
+
+	// JointAccelerations are the joints' acceleration limits [rad/s² or
+	// m/s²], one per joint; empty: DefaultJointAcceleration for all.
+	JointAccelerations []float64
+	// DefaultJointAcceleration is the acceleration limit of every joint
+	// when JointAccelerations is empty [rad/s² or m/s²], default 2.
+	DefaultJointAcceleration float64
+	// MaxStopTime bounds the deceleration of a stop [s], default 0.5: a
+	// stop within the acceleration limits that would take longer
+	// decelerates harder, to rest in this time.
+	MaxStopTime float64
 }
 
 // DefaultParams returns every parameter at its drag&bot default.
@@ -187,6 +208,7 @@ func (p *Params) Apply(update []rosparam.Parameter) error {
 func (p *Params) clone() Params {
 	c := *p
 	c.JointLimits = append([]JointLimit(nil), p.JointLimits...)
+	c.JointAccelerations = append([]float64(nil), p.JointAccelerations...)
 	return c
 }
 
@@ -205,6 +227,8 @@ func (p *Params) Get(name string) (rosparam.ParameterValue, error) {
 		return rosparam.String(*f), nil
 	case *[]JointLimit:
 		return jointLimitsValue(e.Name, *f), nil
+	case *[]float64:
+		return rosparam.DoubleArray(append([]float64{}, *f...)), nil
 	}
 	return rosparam.ParameterValue{}, fmt.Errorf("%w: %q has no field", ErrParam, name)
 }
@@ -254,6 +278,8 @@ func (e *entry) set(p *Params, v rosparam.ParameterValue) error {
 		*f = v.StringValue
 	case *[]JointLimit:
 		setJointLimits(e.Name, f, v)
+	case *[]float64:
+		*f = append([]float64(nil), v.DoubleArrayValue...)
 	}
 	return nil
 }

@@ -48,13 +48,19 @@ var seedDefaults = map[string]any{
 	"joint_limits.min": []float64{}, "joint_limits.max": []float64{}, "joint_limits.unit": []string{}, "joint_limits.step": []float64{},
 }
 
+// ownDefaults are telebridge's own parameters, beyond drag&bot's: the
+// acceleration limits URDF lacks and the bound of a stop.
+var ownDefaults = map[string]any{
+	"joint_acceleration_limits": []float64{}, "default_joint_acceleration": 2.0, "max_stop_time": 0.5,
+}
+
 func TestEveryParameterWithItsDefault(t *testing.T) {
 	table := jog.ParameterTable()
 	if err := table.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if len(table) != len(seedDefaults) {
-		t.Errorf("%d parameters in the table, %d in the seed", len(table), len(seedDefaults))
+	if len(table) != len(seedDefaults)+len(ownDefaults) {
+		t.Errorf("%d parameters in the table, %d in the seed and %d of telebridge's", len(table), len(seedDefaults), len(ownDefaults))
 	}
 	p := jog.DefaultParams()
 	if err := p.Validate(); err != nil {
@@ -62,6 +68,9 @@ func TestEveryParameterWithItsDefault(t *testing.T) {
 	}
 	for _, d := range table {
 		want, ok := seedDefaults[d.Name]
+		if !ok {
+			want, ok = ownDefaults[d.Name]
+		}
 		if !ok {
 			t.Errorf("%s: not a drag&bot parameter", d.Name)
 			continue

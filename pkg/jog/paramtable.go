@@ -16,10 +16,6 @@ type entry struct {
 	field func(p *Params) any // pointer to the field
 }
 
-// compatibility marks settings accepted for drag&bot compatibility that do
-// not change the JointTrajectory output.
-const compatibility = "compatibility only: a robot_movement_interface setting, no effect on the JointTrajectory output"
-
 func finite(v rosparam.ParameterValue) error {
 	for _, x := range append([]float64{v.DoubleValue}, v.DoubleArrayValue...) {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -83,38 +79,46 @@ func str(name, desc, def string, choices []string, field func(*Params) *string) 
 	return entry{Param: p, field: func(p *Params) any { return field(p) }}
 }
 
-func compat(e entry) entry {
-	if e.Constraints != "" {
-		e.Constraints += "; "
-	}
-	e.Constraints += compatibility
-	return e
-}
-
 func readOnly(e entry) entry {
 	e.ReadOnly = true
 	return e
 }
 
-// moveGroup returns the eight settings of one kind of move.
-func moveGroup(prefix, what string, def MoveSettings, g func(*Params) *MoveSettings) []entry {
+// commandType is a command type parameter: one of choices; the relative
+// types get their own refusal.
+func commandType(name, desc, def string, choices []string, field func(*Params) *string) entry {
+	e := str(name, desc, def, choices, field)
+	inner := e.Validate
+	e.Validate = func(v rosparam.ParameterValue) error {
+		switch v.StringValue {
+		case "REL", "RELW", "RELT":
+			return fmt.Errorf("%s sends the increment to a robot that takes relative Cartesian commands; telebridge sends absolute joint trajectories: use one of %s", v.StringValue, strings.Join(choices, ", "))
+		}
+		return inner(v)
+	}
+	return e
+}
+
+// moveGroup returns the eight settings of one kind of move; commands are
+// the command types it allows, blending the blending radius's meaning.
+func moveGroup(prefix, what string, def MoveSettings, commands []string, replace, command, blending string, g func(*Params) *MoveSettings) []entry {
 	return []entry{
-		compat(boolean(prefix+"_replace", "Replace the robot's command list on each "+what+" command", def.Replace,
-			func(p *Params) *bool { return &g(p).Replace })),
-		compat(str(prefix+"_command_type", "Command type sent for "+what+" moves", def.CommandType, nil,
-			func(p *Params) *string { return &g(p).CommandType })),
+		boolean(prefix+"_replace", replace, def.Replace,
+			func(p *Params) *bool { return &g(p).Replace }),
+		commandType(prefix+"_command_type", command, def.CommandType, commands,
+			func(p *Params) *string { return &g(p).CommandType }),
 		str(prefix+"_velocity_type", "Unit of "+prefix+"_velocity: PERCENT of each joint's velocity limit", def.VelocityType,
 			[]string{"PERCENT"}, func(p *Params) *string { return &g(p).VelocityType }),
-		compat(str(prefix+"_acceleration_type", "Unit of "+prefix+"_acceleration", def.AccelerationType, nil,
-			func(p *Params) *string { return &g(p).AccelerationType })),
-		compat(str(prefix+"_blending_type", "Unit of "+prefix+"_blending", def.BlendingType, nil,
-			func(p *Params) *string { return &g(p).BlendingType })),
+		str(prefix+"_acceleration_type", "Unit of "+prefix+"_acceleration: PERCENT of each joint's acceleration limit", def.AccelerationType,
+			[]string{"PERCENT"}, func(p *Params) *string { return &g(p).AccelerationType }),
+		str(prefix+"_blending_type", "Unit of "+prefix+"_blending: M (metres, or rad in joint space)", def.BlendingType,
+			[]string{"M"}, func(p *Params) *string { return &g(p).BlendingType }),
 		dbl(prefix+"_velocity", "%", "Speed of "+what+" moves at speed override 1, in percent of each joint's velocity limit",
 			def.Velocity, 0, 100, true, func(p *Params) *float64 { return &g(p).Velocity }),
-		compat(dbl(prefix+"_acceleration", "%", "Acceleration of "+what+" moves", def.Acceleration, 0, 100, true,
-			func(p *Params) *float64 { return &g(p).Acceleration })),
-		compat(dbl(prefix+"_blending", "m", "Blending of "+what+" moves", def.Blending, 0, math.Inf(1), false,
-			func(p *Params) *float64 { return &g(p).Blending })),
+		dbl(prefix+"_acceleration", "%", "Acceleration of "+what+" moves, in percent of each joint's acceleration limit", def.Acceleration, 0, 100, true,
+			func(p *Params) *float64 { return &g(p).Acceleration }),
+		dbl(prefix+"_blending", "m", blending, def.Blending, 0, math.Inf(1), false,
+			func(p *Params) *float64 { return &g(p).Blending }),
 	}
 }
 
@@ -147,51 +151,62 @@ func buildEntries() []entry {
 		dbl("min_rotation_step", "rad", "See min_translation_step",
 			0, 0, inf, false, func(p *Params) *float64 { return &p.MinRotationStep }),
 	}
-	t = append(t, moveGroup("joints_delta", "incremental joint", MoveSettings{true, "PTPCP", "PERCENT", "PERCENT", "M", 5, 100, 0.01},
+	ptp := []string{CommandPTP, CommandPTPCP}
+	t = append(t, moveGroup("joints_delta", "incremental joint", MoveSettings{true, "PTPCP", "PERCENT", "PERCENT", "M", 5, 100, 0.01}, ptp,
+		"A new incremental joint command takes over at once; false: the step in progress is finished first",
+		"PTP: the arm stops at every step target; PTPCP: the next step target is taken within joints_delta_blending, without stopping",
+		"Blending radius of incremental joint moves with PTPCP: the next step target is taken when every joint is this close to the current one [rad or m]",
 		func(p *Params) *MoveSettings { return &p.JointsDelta })...)
-	t = append(t, moveGroup("joints_goal", "absolute joint", MoveSettings{false, "PTP", "PERCENT", "PERCENT", "M", 5, 100, 0.01},
+	t = append(t, moveGroup("joints_goal", "absolute joint", MoveSettings{false, "PTP", "PERCENT", "PERCENT", "M", 5, 100, 0.01}, ptp,
+		"A new absolute goal replaces the current one at once; false: it is queued behind the current goal",
+		"PTP: the arm stops at every queued goal; PTPCP: it blends into the next queued goal within joints_goal_blending",
+		"Blending radius between queued absolute joint goals with PTPCP [rad or m per joint]",
 		func(p *Params) *MoveSettings { return &p.JointsGoal })...)
-	t = append(t, moveGroup("cartesian_delta", "incremental Cartesian", MoveSettings{true, "PTP", "PERCENT", "PERCENT", "M", 5, 100, 0.01},
+	t = append(t, moveGroup("cartesian_delta", "incremental Cartesian", MoveSettings{true, "PTP", "PERCENT", "PERCENT", "M", 5, 100, 0.01}, []string{CommandPTP},
+		"A new incremental Cartesian command takes over at once; false: the target in progress stays and the new direction applies from the next one",
+		"PTP: each step target is reached point to point in joint space (REL, RELW, RELT are refused: they are relative robot commands)",
+		"The next incremental Cartesian target is computed only when the commanded tool is this close to the current one (0: the arm stops at every target)",
 		func(p *Params) *MoveSettings { return &p.CartesianDelta })...)
 	t = append(t,
-		compat(dbl("cartesian_delta_blending_rot", "m", "Blending of rotation-only incremental Cartesian moves", 0.01, 0, inf, false,
-			func(p *Params) *float64 { return &p.CartesianDeltaBlendingRot })),
-		compat(dbl("cartesian_delta_acceleration_rot", "%", "Acceleration of rotation-only incremental Cartesian moves", 50, 0, 100, true,
-			func(p *Params) *float64 { return &p.CartesianDeltaAccelerationRot })),
+		dbl("cartesian_delta_blending_rot", "rad", "cartesian_delta_blending for rotation-only incremental Cartesian moves, as an angle", 0.01, 0, inf, false,
+			func(p *Params) *float64 { return &p.CartesianDeltaBlendingRot }),
+		dbl("cartesian_delta_acceleration_rot", "%", "Acceleration of rotation-only incremental Cartesian moves, in percent of each joint's acceleration limit", 50, 0, 100, true,
+			func(p *Params) *float64 { return &p.CartesianDeltaAccelerationRot }),
 	)
 	// The Cartesian goal group has the seed's irregular names.
 	goal := func(p *Params) *MoveSettings { return &p.CartesianGoal }
+	gtypes := []string{CommandPTP, CommandPTPCP, CommandLIN}
 	t = append(t,
-		compat(boolean("cartesian_goal_replace", "Replace the robot's command list on each absolute Cartesian command", false,
-			func(p *Params) *bool { return &goal(p).Replace })),
-		compat(str("cartesian_goal_command_type_rotational_movement", "Command type of rotation-only absolute Cartesian moves", "PTP", nil,
-			func(p *Params) *string { return &p.CartesianGoalCommandTypeRotational })),
-		compat(str("cartesian_goal_command_type_translational_movement", "Command type of absolute Cartesian moves with translation", "PTP", nil,
-			func(p *Params) *string { return &p.CartesianGoalCommandTypeTranslational })),
-		str("cartesian_goal_velocity_type", "Unit of cartesian_goal_velocity: PERCENT of each joint's velocity limit (goals are reached point to point)", "PERCENT",
+		boolean("cartesian_goal_replace", "A new absolute Cartesian goal replaces the current one at once; false: it is queued behind the current goal", false,
+			func(p *Params) *bool { return &goal(p).Replace }),
+		commandType("cartesian_goal_command_type_rotational_movement", "Command type of rotation-only absolute Cartesian moves: PTP, PTPCP (point to point) or LIN (about the tool point, at the _lin settings)", "PTP", gtypes,
+			func(p *Params) *string { return &p.CartesianGoalCommandTypeRotational }),
+		commandType("cartesian_goal_command_type_translational_movement", "Command type of absolute Cartesian moves with translation: PTP, PTPCP (point to point) or LIN (straight line, at the _lin settings)", "PTP", gtypes,
+			func(p *Params) *string { return &p.CartesianGoalCommandTypeTranslational }),
+		str("cartesian_goal_velocity_type", "Unit of cartesian_goal_velocity: PERCENT of each joint's velocity limit", "PERCENT",
 			[]string{"PERCENT"}, func(p *Params) *string { return &goal(p).VelocityType }),
-		compat(str("cartesian_goal_acceleration_type", "Unit of cartesian_goal_acceleration", "PERCENT", nil,
-			func(p *Params) *string { return &goal(p).AccelerationType })),
-		compat(str("cartesian_blending_type", "Unit of cartesian_blending", "M", nil,
-			func(p *Params) *string { return &goal(p).BlendingType })),
-		dbl("cartesian_goal_velocity", "%", "Speed of absolute Cartesian moves at speed override 1, in percent of each joint's velocity limit",
+		str("cartesian_goal_acceleration_type", "Unit of cartesian_goal_acceleration: PERCENT of each joint's acceleration limit", "PERCENT",
+			[]string{"PERCENT"}, func(p *Params) *string { return &goal(p).AccelerationType }),
+		str("cartesian_blending_type", "Unit of cartesian_blending: M (metres)", "M",
+			[]string{"M"}, func(p *Params) *string { return &goal(p).BlendingType }),
+		dbl("cartesian_goal_velocity", "%", "Speed of point-to-point absolute Cartesian moves at speed override 1, in percent of each joint's velocity limit",
 			5, 0, 100, true, func(p *Params) *float64 { return &goal(p).Velocity }),
-		compat(dbl("cartesian_goal_acceleration", "%", "Acceleration of absolute Cartesian moves", 100, 0, 100, true,
-			func(p *Params) *float64 { return &goal(p).Acceleration })),
-		compat(dbl("cartesian_blending", "m", "Blending of absolute Cartesian moves", 0, 0, inf, false,
-			func(p *Params) *float64 { return &goal(p).Blending })),
-		compat(str("cartesian_goal_command_type_rotational_movement_lin", "Command type of rotation-only LIN goal moves", "LIN", nil,
-			func(p *Params) *string { return &p.CartesianGoalLinCommandTypeRotational })),
-		compat(str("cartesian_goal_command_type_translational_movement_lin", "Command type of LIN goal moves with translation", "LIN", nil,
-			func(p *Params) *string { return &p.CartesianGoalLinCommandTypeTranslational })),
-		compat(str("cartesian_goal_velocity_type_lin", "Unit of cartesian_goal_velocity_lin", "M/S", nil,
-			func(p *Params) *string { return &p.CartesianGoalLinVelocityType })),
-		compat(str("cartesian_goal_acceleration_type_lin", "Unit of cartesian_goal_acceleration_lin", "PERCENT", nil,
-			func(p *Params) *string { return &p.CartesianGoalLinAccelerationType })),
-		compat(dbl("cartesian_goal_velocity_lin", "m/s", "Speed of LIN goal moves", 0.1, 0, inf, true,
-			func(p *Params) *float64 { return &p.CartesianGoalLinVelocity })),
-		compat(dbl("cartesian_goal_acceleration_lin", "%", "Acceleration of LIN goal moves", 100, 0, 100, true,
-			func(p *Params) *float64 { return &p.CartesianGoalLinAcceleration })),
+		dbl("cartesian_goal_acceleration", "%", "Acceleration of point-to-point absolute Cartesian moves, in percent of each joint's acceleration limit", 100, 0, 100, true,
+			func(p *Params) *float64 { return &goal(p).Acceleration }),
+		dbl("cartesian_blending", "m", "Blending radius between queued point-to-point Cartesian goals with PTPCP: the next goal is taken when the commanded tool is this close to the current one (0: stop at each)", 0, 0, inf, false,
+			func(p *Params) *float64 { return &goal(p).Blending }),
+		str("cartesian_goal_command_type_rotational_movement_lin", "Command type of rotation-only LIN goal moves (LIN, the only straight-line command)", "LIN", []string{CommandLIN},
+			func(p *Params) *string { return &p.CartesianGoalLinCommandTypeRotational }),
+		str("cartesian_goal_command_type_translational_movement_lin", "Command type of LIN goal moves with translation (LIN, the only straight-line command)", "LIN", []string{CommandLIN},
+			func(p *Params) *string { return &p.CartesianGoalLinCommandTypeTranslational }),
+		str("cartesian_goal_velocity_type_lin", "Unit of cartesian_goal_velocity_lin: M/S (rotation-only lines: the same number in rad/s)", "M/S", []string{"M/S"},
+			func(p *Params) *string { return &p.CartesianGoalLinVelocityType }),
+		str("cartesian_goal_acceleration_type_lin", "Unit of cartesian_goal_acceleration_lin: PERCENT of each joint's acceleration limit", "PERCENT", []string{"PERCENT"},
+			func(p *Params) *string { return &p.CartesianGoalLinAccelerationType }),
+		dbl("cartesian_goal_velocity_lin", "m/s", "Tool speed of LIN goal moves at speed override 1 (rotation-only: rad/s); a line on which a joint would exceed its velocity limit is refused", 0.1, 0, 10, true,
+			func(p *Params) *float64 { return &p.CartesianGoalLinVelocity }),
+		dbl("cartesian_goal_acceleration_lin", "%", "Acceleration of LIN goal moves, in percent of each joint's acceleration limit (half of it for the path acceleration, half for the path's curvature)", 100, 0, 100, true,
+			func(p *Params) *float64 { return &p.CartesianGoalLinAcceleration }),
 	)
 	t = append(t,
 		readOnly(str("robot_data.fixed_frame", "Robot base frame: the root of the kinematic chain, in which joint targets are computed", "manufacturer_base", nil,
@@ -220,6 +235,23 @@ func buildEntries() []entry {
 		limits(jointLimitsMax, "deg or m", "Upper joint limits, as joint_limits.min", rosparam.DoubleArray([]float64{}), finite),
 		limits(jointLimitsUnit, "", `Unit of each joint limit: "" or "deg" (degrees) or "m" (metres, prismatic joints)`, rosparam.StringArray([]string{}), units),
 		limits(jointLimitsStep, "deg or m", "GUI step of each joint (informative)", rosparam.DoubleArray([]float64{}), finite),
+	)
+	positive := func(v rosparam.ParameterValue) error {
+		for _, x := range v.DoubleArrayValue {
+			if !(x > 0) || math.IsInf(x, 0) {
+				return fmt.Errorf("every limit must be a positive finite number, not %g", x)
+			}
+		}
+		return nil
+	}
+	t = append(t,
+		readOnly(entry{Param: rosparam.Param{Name: "joint_acceleration_limits", Type: rosparam.ParameterDoubleArray, Default: rosparam.DoubleArray([]float64{}),
+			Unit: "rad/s² or m/s²", Description: "Acceleration limit of each joint, base to tip (URDF has none); empty: default_joint_acceleration for every joint",
+			Validate: positive}, field: func(p *Params) any { return &p.JointAccelerations }}),
+		dbl("default_joint_acceleration", "rad/s² or m/s²", "Acceleration limit of every joint when joint_acceleration_limits is empty",
+			2, 0, 1000, true, func(p *Params) *float64 { return &p.DefaultJointAcceleration }),
+		dbl("max_stop_time", "s", "Longest deceleration of a stop (stop service, heartbeat timeout, stale joint state, shutdown): a stop within the acceleration limits that would take longer decelerates harder",
+			0.5, 0, 10, true, func(p *Params) *float64 { return &p.MaxStopTime }),
 	)
 	return t
 }

@@ -47,6 +47,12 @@ type rig struct {
 	period  time.Duration
 	q       []float64
 	targets []jog.JointTarget // copies of what was sent
+	aims    [][]float64       // the controller's successive Targets
+	truth   [][]float64       // the arm's joints after every cycle
+	// sub > 1 advances the arm in sub steps per cycle and records the
+	// truth after each in fine (from the start).
+	sub  int
+	fine [][]float64
 }
 
 func newRig(t testing.TB, cfg jog.Config, initial []float64) *rig {
@@ -70,6 +76,7 @@ func newRig(t testing.TB, cfg jog.Config, initial []float64) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, ctrl: ctrl, arm: arm, period: ctrl.Period(), q: make([]float64, cfg.Chain.DOF())}
+	r.truth = append(r.truth, arm.Positions())
 	r.sense()
 	return r
 }
@@ -93,13 +100,73 @@ func (r *rig) cycle() (jog.JointTarget, bool, error) {
 	tg, ok, err := r.ctrl.Step(r.now())
 	if ok {
 		tg.Positions = append([]float64(nil), tg.Positions...)
+		tg.Velocities = append([]float64(nil), tg.Velocities...)
 		if werr := r.arm.WriteJointTarget(tg); werr != nil {
 			r.t.Fatal(werr)
 		}
 		r.targets = append(r.targets, tg)
 	}
-	r.arm.Advance(r.period)
+	if aim, has := r.ctrl.Target(); has && (len(r.aims) == 0 || maxAbsDiff(aim, r.aims[len(r.aims)-1]) != 0) {
+		r.aims = append(r.aims, aim)
+	}
+	if r.sub > 1 {
+		for range r.sub {
+			r.arm.Advance(r.period / time.Duration(r.sub))
+			r.fine = append(r.fine, r.arm.Positions())
+		}
+	} else {
+		r.arm.Advance(r.period)
+	}
+	r.truth = append(r.truth, r.arm.Positions())
 	return tg, ok, err
+}
+
+// untilIdle cycles (no heartbeats) until the controller is idle, at most
+// n cycles; it reports the cycles run.
+func (r *rig) untilIdle(n int) int {
+	r.t.Helper()
+	for i := range n {
+		if r.ctrl.Status().Mode == jog.Idle {
+			return i
+		}
+		r.cycle()
+	}
+	r.t.Fatalf("still %v after %d cycles", r.ctrl.Status().Mode, n)
+	return n
+}
+
+// fineDynamics is dynamics over the sub-cycle samples.
+func (r *rig) fineDynamics() (vel, acc []float64) {
+	n := len(r.q)
+	vel, acc = make([]float64, n), make([]float64, n)
+	dt := r.period.Seconds() / float64(r.sub)
+	for k := 2; k < len(r.fine); k++ {
+		for j := range n {
+			vel[j] = math.Max(vel[j], math.Abs(r.fine[k][j]-r.fine[k-1][j])/dt)
+			acc[j] = math.Max(acc[j], math.Abs(r.fine[k][j]-2*r.fine[k-1][j]+r.fine[k-2][j])/(dt*dt))
+		}
+	}
+	return vel, acc
+}
+
+// dynamics returns the largest finite-difference velocity and
+// acceleration of each joint over the truth recorded from cycle from on,
+// sampled once per period [rad/s, rad/s²].
+func (r *rig) dynamics(from int) (vel, acc []float64) {
+	n := len(r.q)
+	vel, acc = make([]float64, n), make([]float64, n)
+	dt := r.period.Seconds()
+	for k := from + 1; k < len(r.truth); k++ {
+		for j := range n {
+			v := (r.truth[k][j] - r.truth[k-1][j]) / dt
+			vel[j] = math.Max(vel[j], math.Abs(v))
+			if k >= from+2 {
+				a := (r.truth[k][j] - 2*r.truth[k-1][j] + r.truth[k-2][j]) / (dt * dt)
+				acc[j] = math.Max(acc[j], math.Abs(a))
+			}
+		}
+	}
+	return vel, acc
 }
 
 // beatAndCycle sends a heartbeat, then runs a cycle.

@@ -73,9 +73,14 @@ func (r *Runner) tick(now time.Time, missed uint64) {
 	}
 }
 
+// write sends a target. If the output refuses it (an e-stop latched, a
+// dead link), the motion is aborted: nothing more is sent until the next
+// start, which begins from the measured joints, so the arm never gets the
+// rest of a motion it did not follow.
 func (r *Runner) write(t JointTarget) {
 	if err := r.out.WriteJointTarget(t); err != nil {
 		r.stats.OutputErrors++
+		r.ctrl.Abort(fmt.Sprintf("output refused a target: %v", err))
 		return
 	}
 	r.stats.Written++

@@ -2,6 +2,9 @@ package jog_test
 
 import (
 	"context"
+	"errors"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -87,5 +90,80 @@ func TestRunnerStopWritesAtOnce(t *testing.T) {
 	}
 	if ctrl.Status().Mode != jog.Idle {
 		t.Fatalf("still moving: %+v", ctrl.Status())
+	}
+}
+
+// failing is an Output that refuses the writes from number failAt to
+// failTo and records the others.
+type failing struct {
+	mu              sync.Mutex
+	n, failAt, upTo int
+	after           int // writes accepted after the failures
+}
+
+func (f *failing) WriteJointTarget(jog.JointTarget) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.n++
+	if f.n >= f.failAt && f.n <= f.upTo {
+		return errors.New("e-stop latched")
+	}
+	if f.n > f.upTo {
+		f.after++
+	}
+	return nil
+}
+
+// TestRunnerAbortsOnRefusedOutput: when the arm refuses a target (its
+// e-stop latched), the motion ends and nothing more is sent, though
+// heartbeats go on and the arm would accept targets again.
+func TestRunnerAbortsOnRefusedOutput(t *testing.T) {
+	chain := ur5(t)
+	// Long heartbeat and joint-state timeouts: a starved goroutine on a
+	// busy machine must not end the motion before the refused write.
+	p := testParams()
+	p.HeartbeatTimeout = 5
+	ctrl, _ := jog.New(jog.Config{Chain: chain, Params: p, JointStateTimeout: 5 * time.Second})
+	cfg := armsim.FromChain(chain, 0.5)
+	cfg.Initial = home
+	arm, _ := armsim.New(cfg)
+	out := &failing{failAt: 3, upTo: 3}
+	run, _ := jog.NewRunner(ctrl, arm, out)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 2)
+	go func() { done <- arm.Run(ctx, 10*time.Millisecond) }()
+	go func() { done <- run.Run(ctx) }()
+	for start := time.Now(); ; { // the arm's clock follows the wall clock once it runs
+		if at, _ := arm.JointPositions(make([]float64, 6)); time.Since(at) < time.Second {
+			break
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatal("the arm's clock never followed the wall clock")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	_ = ctrl.StartJointMove(time.Now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0, 0, 0}, Speed: 1})
+	deadline := time.Now().Add(10 * time.Second)
+	for ctrl.Status().Mode != jog.Idle {
+		if time.Now().After(deadline) {
+			t.Fatalf("still %+v", ctrl.Status())
+		}
+		ctrl.Heartbeat(time.Now())
+		time.Sleep(5 * time.Millisecond)
+	}
+	for range 20 { // heartbeats go on: nothing may be sent
+		ctrl.Heartbeat(time.Now())
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	<-done
+	out.mu.Lock()
+	after := out.after
+	out.mu.Unlock()
+	// Run's shutdown stop finds the controller idle: a hold at the
+	// measured position is the one write allowed after the failure.
+	if s := ctrl.Status(); !strings.Contains(s.Reason, "e-stop latched") || after > 1 || run.Stats().OutputErrors != 1 {
+		t.Fatalf("status %+v, %d writes after the failure, stats %+v", s, after, run.Stats())
 	}
 }

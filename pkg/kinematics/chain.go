@@ -43,8 +43,13 @@ type Joint struct {
 	// Axis is the unit axis of rotation or translation in the joint frame.
 	Axis r3.Vec
 	// Lower and Upper bound the position [rad or m]; ±Inf for continuous
-	// joints.
+	// joints. From a URDF they are the soft limits of the joint's
+	// <safety_controller> within its <limit> when it has one.
 	Lower, Upper float64
+	// HardLower and HardUpper are the URDF <limit> bounds [rad or m]
+	// (the DH table's, or zero when the joint was built otherwise); the
+	// chain keeps within Lower and Upper.
+	HardLower, HardUpper float64
 	// MaxVelocity is the speed limit [rad/s or m/s]; 0 if unknown.
 	MaxVelocity float64
 }

@@ -200,7 +200,7 @@ func TestParseURDFErrors(t *testing.T) {
 		{"bad number", head + `<joint name="j" type="continuous"><parent link="a"/><child link="b"/><origin xyz="1 x 0"/></joint></robot>`, "", "", "bad number"},
 		{"two numbers", head + `<joint name="j" type="continuous"><parent link="a"/><child link="b"/><axis xyz="1 0"/></joint></robot>`, "", "", "want 3 numbers"},
 		{"zero axis", head + `<joint name="j" type="continuous"><parent link="a"/><child link="b"/><axis xyz="0 0 0"/></joint></robot>`, "", "", "axis"},
-		{"lower above upper", head + `<joint name="j" type="prismatic"><parent link="a"/><child link="b"/><limit lower="1" upper="0"/></joint></robot>`, "", "", "limits"},
+		{"lower above upper", head + `<joint name="j" type="prismatic"><parent link="a"/><child link="b"/><limit lower="1" upper="0" effort="1" velocity="1"/></joint></robot>`, "", "", "limits"},
 		{"mimic", head + `<joint name="j" type="continuous"><parent link="a"/><child link="b"/><mimic joint="k"/></joint></robot>`, "", "", "mimic"},
 		{"fixed only", head + `<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint></robot>`, "", "", "no moving joints"},
 		{"unknown tip", head + `<joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint></robot>`, "", "c", "no link"},

@@ -29,7 +29,7 @@ func FromDH(base, tip string, rows []DH) (*Chain, error) {
 	prev := geom.Identity() // Tx(a) Rx(alpha) of the previous row
 	z := r3.Vec{Z: 1}
 	for i, r := range rows {
-		j := Joint{Name: r.Name, Type: r.Type, Axis: z, Lower: r.Lower, Upper: r.Upper, MaxVelocity: r.MaxVelocity}
+		j := Joint{Name: r.Name, Type: r.Type, Axis: z, Lower: r.Lower, Upper: r.Upper, HardLower: r.Lower, HardUpper: r.Upper, MaxVelocity: r.MaxVelocity}
 		if j.Name == "" {
 			j.Name = fmt.Sprintf("joint%d", i+1)
 		}

@@ -4,7 +4,9 @@
 //
 // A Chain is built from a URDF robot description (ParseURDF: revolute,
 // continuous, prismatic and fixed joints between a base link and a tip
-// link) or from a Denavit-Hartenberg table (FromDH). Joint positions are in
+// link; limits read as urdfdom reads them, soft limits of a
+// <safety_controller> narrowing the range as MoveIt does) or from a
+// Denavit-Hartenberg table (FromDH). Joint positions are in
 // radians for revolute and continuous joints and metres for prismatic
 // joints; poses are geom.Transform values T_base_tip in metres and unit
 // quaternions.

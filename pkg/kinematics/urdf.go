@@ -43,7 +43,14 @@ type urdfJoint struct {
 		Lower    string `xml:"lower,attr"`
 		Upper    string `xml:"upper,attr"`
 		Velocity string `xml:"velocity,attr"`
+		Effort   string `xml:"effort,attr"`
 	} `xml:"limit"`
+	Safety *struct {
+		SoftLower string `xml:"soft_lower_limit,attr"`
+		SoftUpper string `xml:"soft_upper_limit,attr"`
+		KPosition string `xml:"k_position,attr"`
+		KVelocity string `xml:"k_velocity,attr"`
+	} `xml:"safety_controller"`
 	Mimic *struct {
 		Joint string `xml:"joint,attr"`
 	} `xml:"mimic"`
@@ -54,6 +61,18 @@ type urdfJoint struct {
 // that is no joint's child); an empty tip means the end of the longest
 // path from the base, which must be unique. Errors wrap ErrBadChain and
 // name the joint or link at fault.
+//
+// Joint limits are read as ROS's own parser (urdfdom, used by
+// robot_state_publisher and MoveIt) reads them, and what it refuses is
+// refused here, saying so: a <limit> without effort or velocity, a
+// revolute or prismatic joint without <limit>, a <safety_controller>
+// without k_velocity. A <safety_controller>'s soft limits narrow the
+// joint's range as MoveIt and TRAC-IK narrow it (lower = max(lower,
+// soft_lower_limit), upper = min(upper, soft_upper_limit), a missing
+// soft limit counting as 0 as in urdfdom), because a real arm's safety
+// controller faults between the soft and the hard limits; Joint.Lower
+// and Upper are that range, HardLower and HardUpper the <limit>'s.
+// Continuous joints have no position limits.
 func ParseURDF(r io.Reader, base, tip string) (*Chain, error) {
 	var robot urdfRobot
 	if err := xml.NewDecoder(r).Decode(&robot); err != nil {
@@ -222,11 +241,21 @@ func (uj *urdfJoint) joint() (Joint, error) {
 	j.Axis = axis
 	if uj.Limit == nil {
 		if j.Type != Continuous {
-			return j, fmt.Errorf("%w: joint %q: %s joint without <limit>", ErrBadChain, uj.Name, uj.Type)
+			return j, fmt.Errorf("%w: joint %q: %s joint without <limit> (urdfdom, and so robot_state_publisher, refuses it)", ErrBadChain, uj.Name, uj.Type)
 		}
+		j.Lower, j.Upper = math.Inf(-1), math.Inf(1)
+		j.HardLower, j.HardUpper = j.Lower, j.Upper
 		return j, nil
 	}
+	for _, a := range [...]struct{ name, v string }{{"effort", uj.Limit.Effort}, {"velocity", uj.Limit.Velocity}} {
+		if strings.TrimSpace(a.v) == "" {
+			return j, fmt.Errorf("%w: joint %q: <limit> without %s: urdfdom (robot_state_publisher, MoveIt) refuses it (\"joint limit: no %s\")", ErrBadChain, uj.Name, a.name, a.name)
+		}
+	}
 	var err error
+	if _, err = parseFloat(uj.Limit.Effort); err != nil {
+		return j, fmt.Errorf("%w: joint %q effort limit: %w", ErrBadChain, uj.Name, err)
+	}
 	if j.Lower, err = parseFloat(uj.Limit.Lower); err != nil {
 		return j, fmt.Errorf("%w: joint %q lower limit: %w", ErrBadChain, uj.Name, err)
 	}
@@ -235,6 +264,36 @@ func (uj *urdfJoint) joint() (Joint, error) {
 	}
 	if j.MaxVelocity, err = parseFloat(uj.Limit.Velocity); err != nil {
 		return j, fmt.Errorf("%w: joint %q velocity limit: %w", ErrBadChain, uj.Name, err)
+	}
+	j.HardLower, j.HardUpper = j.Lower, j.Upper
+	if j.Type == Continuous {
+		// Continuous joints turn without end whatever <limit> says.
+		j.Lower, j.Upper = math.Inf(-1), math.Inf(1)
+		j.HardLower, j.HardUpper = j.Lower, j.Upper
+	}
+	if sc := uj.Safety; sc != nil {
+		if strings.TrimSpace(sc.KVelocity) == "" {
+			return j, fmt.Errorf("%w: joint %q: <safety_controller> without k_velocity: urdfdom (robot_state_publisher, MoveIt) refuses it", ErrBadChain, uj.Name)
+		}
+		var lo, hi float64
+		for _, a := range [...]struct {
+			name, v string
+			dst     *float64
+		}{{"k_velocity", sc.KVelocity, nil}, {"k_position", sc.KPosition, nil}, {"soft_lower_limit", sc.SoftLower, &lo}, {"soft_upper_limit", sc.SoftUpper, &hi}} {
+			x, err := parseFloat(a.v)
+			if err != nil {
+				return j, fmt.Errorf("%w: joint %q safety_controller %s: %w", ErrBadChain, uj.Name, a.name, err)
+			}
+			if a.dst != nil {
+				*a.dst = x
+			}
+		}
+		if j.Type != Continuous {
+			j.Lower, j.Upper = math.Max(j.Lower, lo), math.Min(j.Upper, hi)
+			if j.Lower > j.Upper {
+				return j, fmt.Errorf("%w: joint %q: soft limits [%g, %g] leave nothing of the limits [%g, %g]", ErrBadChain, uj.Name, lo, hi, j.HardLower, j.HardUpper)
+			}
+		}
 	}
 	return j, nil
 }

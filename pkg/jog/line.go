@@ -1,0 +1,156 @@
+package jog
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/geom"
+)
+
+// Straight-line (LIN) goals. The line from the tool to the goal (position
+// interpolated linearly, orientation by slerp) is sampled every
+// LineResolution metres (LineRotationResolution radians for a
+// rotation-only line) and every sample is solved by inverse kinematics
+// from the previous sample's solution, so the arm never changes branch.
+// The whole line is solved and checked before anything moves; the
+// controller then follows the joint polyline with a trapezoidal profile
+// of the path length.
+const (
+	// LineResolution is the spacing of a LIN path's samples [m].
+	LineResolution = 1e-3
+	// LineRotationResolution is the spacing of a rotation-only LIN path's
+	// samples [rad].
+	LineRotationResolution = 1e-3
+	// linMinTranslation: a goal closer than this to the tool only turns
+	// it: a rotation-only move [m].
+	linMinTranslation = 1e-6
+	// lineAccelerationShare is the share of each joint's acceleration
+	// limit the path acceleration may use; the rest is left to the
+	// curvature of the joint path at cruise speed.
+	lineAccelerationShare = 0.5
+)
+
+// linePath is a planned straight line: joint samples at path positions.
+type linePath struct {
+	n      int       // joints
+	s      []float64 // path position of each sample [m, or rad if rotational]
+	q      []float64 // samples × n joint positions
+	length float64   // [m or rad]
+	vmax   float64   // path speed [m/s or rad/s]
+	amax   float64   // path acceleration [m/s² or rad/s²]
+	rot    bool      // rotation-only: s is the angle
+}
+
+// planLine solves and checks the straight line from the tool at joints
+// q0 to goal, at cartesian_goal_velocity_lin times speed (for a
+// rotation-only line the same number in [rad/s]) with
+// cartesian_goal_acceleration_lin percent of each joint's acceleration
+// limit amax. It refuses, wrapping ErrUnreachable, a line with a pose that
+// has no in-limit solution near the previous one, and one on which a
+// joint would need more than its velocity limit. The caller holds c.req
+// (it uses c.line), not c.mu.
+func (c *Controller) planLine(q0 []float64, goal geom.Transform, p *Params, amax []float64, speed float64) (*linePath, error) {
+	n := len(q0)
+	start, err := c.chain.FK(q0)
+	if err != nil {
+		return nil, err
+	}
+	dT, dR := geom.Distance(start, goal)
+	lp := &linePath{n: n, length: dT, vmax: p.CartesianGoalLinVelocity * speed}
+	samples := int(math.Ceil(dT / LineResolution))
+	if dT < linMinTranslation {
+		lp.rot, lp.length = true, dR
+		samples = int(math.Ceil(dR / LineRotationResolution))
+	} else {
+		samples = max(samples, int(math.Ceil(dR/LineRotationResolution)))
+	}
+	if lp.length == 0 || samples == 0 {
+		return nil, fmt.Errorf("%w: the tool is at the goal already", ErrRequest)
+	}
+	lp.s = make([]float64, samples+1)
+	lp.q = make([]float64, (samples+1)*n)
+	copy(lp.q, q0)
+	for k := 1; k <= samples; k++ {
+		f := float64(k) / float64(samples)
+		pose := geom.Interpolate(start, goal, f)
+		prev, cur := lp.q[(k-1)*n:k*n], lp.q[k*n:(k+1)*n]
+		if _, err := c.line.Solve(cur, pose, prev); err != nil {
+			x := pose.Translation
+			return nil, fmt.Errorf("%w: the line leaves the reachable joint range at %.0f %% of the way, (%.3f, %.3f, %.3f) m: %w",
+				ErrUnreachable, 100*f, x.X, x.Y, x.Z, err)
+		}
+		lp.s[k] = f * lp.length
+	}
+	// Joint speeds: |dq/ds| · path speed within each joint's limit.
+	unit := "m/s"
+	if lp.rot {
+		unit = "rad/s"
+	}
+	ds := lp.length / float64(samples)
+	accel := math.Inf(1)
+	for k := 1; k <= samples; k++ {
+		for i := range n {
+			slope := math.Abs(lp.q[k*n+i]-lp.q[(k-1)*n+i]) / ds
+			if slope*lp.vmax > c.vmax[i]*(1+1e-9) {
+				x := geom.Interpolate(start, goal, float64(k)/float64(samples)).Translation
+				return nil, fmt.Errorf("%w: joint %q would need %.3g %s/s, over its limit %.3g, at %.0f %% of the line, (%.3f, %.3f, %.3f) m (a singularity or the edge of the workspace near the line): lower the speed (%.3g %s) or go point to point",
+					ErrUnreachable, c.names[i], slope*lp.vmax, c.chain.Joints[i].Unit(), c.vmax[i], 100*float64(k)/float64(samples), x.X, x.Y, x.Z, lp.vmax, unit)
+			}
+			if slope > 0 {
+				accel = math.Min(accel, amax[i]/slope)
+			}
+		}
+	}
+	share := p.CartesianGoalLinAcceleration / 100 * lineAccelerationShare
+	lp.amax = share * accel
+	if math.IsInf(lp.amax, 1) {
+		lp.amax = lp.vmax / 0.1
+	}
+	// The curvature of the joint path adds |d²q/ds²|·v² at cruise speed:
+	// lower the path speed so that it stays within the other share.
+	// Second differences over ~1 cm smooth the solver's tolerance.
+	stride := max(1, int(math.Round(0.01/LineResolution)))
+	if lp.rot {
+		stride = max(1, int(math.Round(0.01/LineRotationResolution)))
+	}
+	h := float64(stride) * ds
+	for k := stride; k+stride <= samples; k++ {
+		for i := range n {
+			curv := math.Abs(lp.q[(k+stride)*n+i]-2*lp.q[k*n+i]+lp.q[(k-stride)*n+i]) / (h * h)
+			if limit := share * amax[i]; curv*lp.vmax*lp.vmax > limit {
+				lp.vmax = math.Sqrt(limit / curv)
+			}
+		}
+	}
+	return lp, nil
+}
+
+// lineStep advances along the line by one period; the caller holds the
+// lock.
+func (c *Controller) lineStep(now time.Time) (JointTarget, bool, error) {
+	lp := c.path
+	var done bool
+	c.ps, c.pv, done = axisStep(c.ps, c.pv, lp.length, lp.vmax, lp.amax, c.period.Seconds())
+	n := lp.n
+	for c.pk+1 < len(lp.s)-1 && c.ps > lp.s[c.pk+1] {
+		c.pk++
+	}
+	for c.pk > 0 && c.ps < lp.s[c.pk] {
+		c.pk--
+	}
+	k := c.pk
+	ds := lp.s[k+1] - lp.s[k]
+	f := (c.ps - lp.s[k]) / ds
+	for i := range n {
+		a, b := lp.q[k*n+i], lp.q[(k+1)*n+i]
+		c.qc[i] = a + f*(b-a)
+		c.vc[i] = (b - a) / ds * c.pv
+	}
+	if done {
+		copy(c.qc, lp.q[len(lp.q)-n:])
+		clear(c.vc)
+	}
+	c.arrived = done
+	return c.finish(now, lp.q[len(lp.q)-n:])
+}
