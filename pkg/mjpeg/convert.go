@@ -183,9 +183,9 @@ func (c *converter) convert(p *pixFormat, data []byte, width, height, step, f, w
 		}
 		switch p.kind {
 		case kindRGB:
-			rgbBox(c.rgba, data, step, 0, 2, f)
+			colourBox(c.rgba, data, 3, step, 0, 1, 1, 2, f)
 		case kindBGR:
-			rgbBox(c.rgba, data, step, 2, 0, f)
+			colourBox(c.rgba, data, 3, step, 2, 1, 1, 0, f)
 		default:
 			bayerBox(c.rgba, data, step, p.r, p.b, f)
 		}
@@ -279,9 +279,11 @@ func grayBox(m *image.Gray, data []byte, step, bpp, off, f int) {
 	}
 }
 
-// rgbBox downscales 3-byte RGB or BGR (red at byte ro, blue at bo) by f
-// into m (opaque).
-func rgbBox(m *image.RGBA, data []byte, step, ro, bo, f int) {
+// colourBox fills m (opaque) with the means of f x f input samples,
+// sample (x, y) starting at data[y*rowStride+x*pxStride]; red is the
+// byte at offset ro, blue at bo, green the mean of the bytes at g0 and
+// g1 (the same offset twice for RGB, the two greens of a Bayer cell).
+func colourBox(m *image.RGBA, data []byte, pxStride, rowStride, ro, g0, g1, bo, f int) {
 	w, h := m.Rect.Dx(), m.Rect.Dy()
 	n := f * f
 	for oy := 0; oy < h; oy++ {
@@ -289,16 +291,16 @@ func rgbBox(m *image.RGBA, data []byte, step, ro, bo, f int) {
 		for ox := 0; ox < w; ox++ {
 			r, g, b := 0, 0, 0
 			for dy := 0; dy < f; dy++ {
-				row := data[(oy*f+dy)*step:]
+				row := data[(oy*f+dy)*rowStride:]
 				for dx := 0; dx < f; dx++ {
-					px := row[(ox*f+dx)*3:]
-					r += int(px[ro])
-					g += int(px[1])
-					b += int(px[bo])
+					c := row[(ox*f+dx)*pxStride:]
+					r += int(c[ro])
+					g += int(c[g0]) + int(c[g1])
+					b += int(c[bo])
 				}
 			}
 			o := out[4*ox : 4*ox+4]
-			o[0], o[1], o[2], o[3] = uint8(r/n), uint8(g/n), uint8(b/n), 0xff
+			o[0], o[1], o[2], o[3] = uint8(r/n), uint8(g/(2*n)), uint8(b/n), 0xff
 		}
 	}
 }
@@ -333,22 +335,5 @@ func bayerBox(m *image.RGBA, data []byte, step, ri, bi, f int) {
 		}
 		return
 	}
-	n := f * f
-	for oy := 0; oy < h; oy++ {
-		out := m.Pix[oy*m.Stride : oy*m.Stride+4*w]
-		for ox := 0; ox < w; ox++ {
-			r, g, b := 0, 0, 0
-			for dy := 0; dy < f; dy++ {
-				base := 2 * (oy*f + dy) * step
-				for dx := 0; dx < f; dx++ {
-					c := data[base+2*(ox*f+dx):]
-					r += int(c[ro])
-					g += int(c[g0]) + int(c[g1])
-					b += int(c[bo])
-				}
-			}
-			o := out[4*ox : 4*ox+4]
-			o[0], o[1], o[2], o[3] = uint8(r/n), uint8(g/(2*n)), uint8(b/n), 0xff
-		}
-	}
+	colourBox(m, data, 2, 2*step, ro, g0, g1, bo, f)
 }
