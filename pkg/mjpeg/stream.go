@@ -105,7 +105,7 @@ type Stats struct {
 	FPS         float64       // published frames per second over the last ~16 frames [Hz]; 0 when none for 2 s
 	BytesPerSec float64       // JPEG bytes per second over the same frames [B/s]
 	LastBytes   int           // size of the last JPEG [bytes]
-	LastEncode  time.Duration // conversion + encoding time of the last encoded frame
+	LastEncode  time.Duration // conversion + encoding time of the last encoded frame (wall time: on a loaded machine it includes waiting for a core)
 	MeanEncode  time.Duration // mean of the same over every encoded frame (passthrough excluded)
 }
 
