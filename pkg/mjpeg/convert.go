@@ -35,6 +35,8 @@ type pixFormat struct {
 	enc  string // ROS encoding, as camera.Frame.Encoding
 	kind kind
 	bpp  int // bytes per pixel; 0 when compressed
+	// off is the byte of a grey pixel used: the high byte of mono16.
+	off int
 	// bayer: index in the 2x2 cell (0 top left, 1 top right, 2 bottom
 	// left, 3 bottom right) of the red and the blue sample; the other two
 	// are green.
@@ -46,7 +48,7 @@ var pixFormats = []pixFormat{
 	{enc: "yuv422_yuy2", kind: kindYUYV, bpp: 2},
 	{enc: "uyvy", kind: kindUYVY, bpp: 2},
 	{enc: "mono8", kind: kindGray8, bpp: 1},
-	{enc: "mono16", kind: kindGray16, bpp: 2},
+	{enc: "mono16", kind: kindGray16, bpp: 2, off: 1}, // little-endian, as V4L2 gives it
 	{enc: "rgb8", kind: kindRGB, bpp: 3},
 	{enc: "bgr8", kind: kindBGR, bpp: 3},
 	{enc: "bayer_rggb8", kind: kindBayer, bpp: 1, r: 0, b: 3},
@@ -65,6 +67,10 @@ func Encodings() []string {
 	}
 	return out
 }
+
+// mono16BE is mono16 with IsBigEndian set (possible on a ROS topic): the
+// high byte comes first.
+var mono16BE = pixFormat{enc: "mono16", kind: kindGray16, bpp: 2, off: 0}
 
 // lookup returns the format of a ROS encoding. It allocates nothing.
 func lookup(enc string) (*pixFormat, bool) {
@@ -170,12 +176,7 @@ func (c *converter) convert(p *pixFormat, data []byte, width, height, step, f, w
 		if c.gray == nil || c.gray.Rect.Dx() != w || c.gray.Rect.Dy() != h {
 			c.gray = image.NewGray(image.Rect(0, 0, w, h))
 		}
-		// mono16 is little-endian: its high byte is the second.
-		off := 0
-		if p.kind == kindGray16 {
-			off = 1
-		}
-		grayBox(c.gray, data, step, p.bpp, off, f)
+		grayBox(c.gray, data, step, p.bpp, p.off, f)
 		return c.gray
 	default: // RGB, BGR, Bayer
 		if c.rgba == nil || c.rgba.Rect.Dx() != w || c.rgba.Rect.Dy() != h {

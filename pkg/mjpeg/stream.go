@@ -235,6 +235,9 @@ func (s *Stream) Feed(f *camera.Frame) {
 	if err == nil && p.kind == kindJPEG && !isJPEG(f.Data) {
 		err = fmt.Errorf("jpeg frame starts % x, not ff d8: %w", f.Data[:2], ErrBadFrame)
 	}
+	if err == nil && p.kind == kindGray16 && f.IsBigEndian != 0 {
+		p = &mono16BE
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {

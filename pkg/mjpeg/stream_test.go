@@ -322,3 +322,19 @@ func TestConfigShapesOutput(t *testing.T) {
 		t.Fatalf("input size %dx%d", st.InputWidth, st.InputHeight)
 	}
 }
+
+// mono16 from a ROS topic may be big-endian: the high byte is then first.
+func TestMono16BigEndian(t *testing.T) {
+	s, _ := newTestStream(t, Config{})
+	v, _ := s.addViewer()
+	defer s.removeViewer(v)
+	const w, h = 16, 8
+	data := make([]byte, 2*w*h)
+	for i := 0; i < w*h; i++ {
+		data[2*i], data[2*i+1] = 200, 0x33 // high byte 200 first, low byte noise
+	}
+	s.Feed(&camera.Frame{Width: w, Height: h, Step: 2 * w, Encoding: "mono16", IsBigEndian: 1, Data: data})
+	waitFor(t, "a frame", func() bool { return s.Stats().Encoded == 1 })
+	b, _, _ := s.Latest()
+	checkColour(t, decodeJPEG(t, b), 8, 4, rgb{200, 200, 200}, 4)
+}
