@@ -323,3 +323,41 @@ func TestAppendStamp(t *testing.T) {
 		}
 	}
 }
+
+// A viewer that stops reading is disconnected after WriteTimeout, so it no
+// longer counts (and no longer keeps the camera streaming).
+func TestWriteTimeoutDropsStalledViewer(t *testing.T) {
+	s, clk := newTestStream(t, Config{WriteTimeout: 200 * time.Millisecond})
+	counts := viewerCounts(s)
+	srv := httptest.NewUnstartedServer(s)
+	srv.Listener = smallBufListener{srv.Listener}
+	srv.Start()
+	defer srv.Close()
+	stalled, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stalled.Close()
+	_ = stalled.(*net.TCPConn).SetReadBuffer(4096)
+	if _, err := io.WriteString(stalled, "GET / HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	expectCount(t, counts, 1)
+	rng := rand.New(rand.NewPCG(3, 4))
+	noise := make([]byte, 320*240*2)
+	for i := range noise {
+		noise[i] = uint8(rng.IntN(256))
+	}
+	f := &camera.Frame{Width: 320, Height: 240, Step: 640, Encoding: "yuv422_yuy2", Data: noise}
+	// Frames until the server's write to the stalled client blocks and
+	// times out; the client never reads.
+	waitFor(t, "the stalled viewer to be dropped", func() bool {
+		if s.Viewers() == 0 {
+			return true
+		}
+		clk.add(time.Second)
+		s.Feed(f)
+		return false
+	})
+	expectCount(t, counts, 0)
+}
