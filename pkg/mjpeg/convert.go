@@ -35,6 +35,8 @@ type pixFormat struct {
 	enc  string // ROS encoding, as camera.Frame.Encoding
 	kind kind
 	bpp  int // bytes per pixel; 0 when compressed
+	// off is the byte of a grey pixel used: the high byte of mono16.
+	off int
 	// bayer: index in the 2x2 cell (0 top left, 1 top right, 2 bottom
 	// left, 3 bottom right) of the red and the blue sample; the other two
 	// are green.
@@ -46,7 +48,7 @@ var pixFormats = []pixFormat{
 	{enc: "yuv422_yuy2", kind: kindYUYV, bpp: 2},
 	{enc: "uyvy", kind: kindUYVY, bpp: 2},
 	{enc: "mono8", kind: kindGray8, bpp: 1},
-	{enc: "mono16", kind: kindGray16, bpp: 2},
+	{enc: "mono16", kind: kindGray16, bpp: 2, off: 1}, // little-endian, as V4L2 gives it
 	{enc: "rgb8", kind: kindRGB, bpp: 3},
 	{enc: "bgr8", kind: kindBGR, bpp: 3},
 	{enc: "bayer_rggb8", kind: kindBayer, bpp: 1, r: 0, b: 3},
@@ -65,6 +67,10 @@ func Encodings() []string {
 	}
 	return out
 }
+
+// mono16BE is mono16 with IsBigEndian set (possible on a ROS topic): the
+// high byte comes first.
+var mono16BE = pixFormat{enc: "mono16", kind: kindGray16, bpp: 2, off: 0}
 
 // lookup returns the format of a ROS encoding. It allocates nothing.
 func lookup(enc string) (*pixFormat, bool) {
@@ -170,12 +176,7 @@ func (c *converter) convert(p *pixFormat, data []byte, width, height, step, f, w
 		if c.gray == nil || c.gray.Rect.Dx() != w || c.gray.Rect.Dy() != h {
 			c.gray = image.NewGray(image.Rect(0, 0, w, h))
 		}
-		// mono16 is little-endian: its high byte is the second.
-		off := 0
-		if p.kind == kindGray16 {
-			off = 1
-		}
-		grayBox(c.gray, data, step, p.bpp, off, f)
+		grayBox(c.gray, data, step, p.bpp, p.off, f)
 		return c.gray
 	default: // RGB, BGR, Bayer
 		if c.rgba == nil || c.rgba.Rect.Dx() != w || c.rgba.Rect.Dy() != h {
@@ -183,9 +184,9 @@ func (c *converter) convert(p *pixFormat, data []byte, width, height, step, f, w
 		}
 		switch p.kind {
 		case kindRGB:
-			rgbBox(c.rgba, data, step, 0, 2, f)
+			colourBox(c.rgba, data, 3, step, 0, 1, 1, 2, f)
 		case kindBGR:
-			rgbBox(c.rgba, data, step, 2, 0, f)
+			colourBox(c.rgba, data, 3, step, 2, 1, 1, 0, f)
 		default:
 			bayerBox(c.rgba, data, step, p.r, p.b, f)
 		}
@@ -279,9 +280,11 @@ func grayBox(m *image.Gray, data []byte, step, bpp, off, f int) {
 	}
 }
 
-// rgbBox downscales 3-byte RGB or BGR (red at byte ro, blue at bo) by f
-// into m (opaque).
-func rgbBox(m *image.RGBA, data []byte, step, ro, bo, f int) {
+// colourBox fills m (opaque) with the means of f x f input samples,
+// sample (x, y) starting at data[y*rowStride+x*pxStride]; red is the
+// byte at offset ro, blue at bo, green the mean of the bytes at g0 and
+// g1 (the same offset twice for RGB, the two greens of a Bayer cell).
+func colourBox(m *image.RGBA, data []byte, pxStride, rowStride, ro, g0, g1, bo, f int) {
 	w, h := m.Rect.Dx(), m.Rect.Dy()
 	n := f * f
 	for oy := 0; oy < h; oy++ {
@@ -289,16 +292,16 @@ func rgbBox(m *image.RGBA, data []byte, step, ro, bo, f int) {
 		for ox := 0; ox < w; ox++ {
 			r, g, b := 0, 0, 0
 			for dy := 0; dy < f; dy++ {
-				row := data[(oy*f+dy)*step:]
+				row := data[(oy*f+dy)*rowStride:]
 				for dx := 0; dx < f; dx++ {
-					px := row[(ox*f+dx)*3:]
-					r += int(px[ro])
-					g += int(px[1])
-					b += int(px[bo])
+					c := row[(ox*f+dx)*pxStride:]
+					r += int(c[ro])
+					g += int(c[g0]) + int(c[g1])
+					b += int(c[bo])
 				}
 			}
 			o := out[4*ox : 4*ox+4]
-			o[0], o[1], o[2], o[3] = uint8(r/n), uint8(g/n), uint8(b/n), 0xff
+			o[0], o[1], o[2], o[3] = uint8(r/n), uint8(g/(2*n)), uint8(b/n), 0xff
 		}
 	}
 }
@@ -333,22 +336,5 @@ func bayerBox(m *image.RGBA, data []byte, step, ri, bi, f int) {
 		}
 		return
 	}
-	n := f * f
-	for oy := 0; oy < h; oy++ {
-		out := m.Pix[oy*m.Stride : oy*m.Stride+4*w]
-		for ox := 0; ox < w; ox++ {
-			r, g, b := 0, 0, 0
-			for dy := 0; dy < f; dy++ {
-				base := 2 * (oy*f + dy) * step
-				for dx := 0; dx < f; dx++ {
-					c := data[base+2*(ox*f+dx):]
-					r += int(c[ro])
-					g += int(c[g0]) + int(c[g1])
-					b += int(c[bo])
-				}
-			}
-			o := out[4*ox : 4*ox+4]
-			o[0], o[1], o[2], o[3] = uint8(r/n), uint8(g/(2*n)), uint8(b/n), 0xff
-		}
-	}
+	colourBox(m, data, 2, 2*step, ro, g0, g1, bo, f)
 }

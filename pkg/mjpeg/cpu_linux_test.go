@@ -84,8 +84,13 @@ func TestCPUCost(t *testing.T) {
 					}
 				}()
 			}
-			if tc.others > 0 {
-				waitFor(t, "cameras streaming", func() bool { return cams[3].Stats().Frames > 0 })
+			// Opening a pattern camera draws its buffers (a one-off cost, as
+			// a device's open is): measure after every camera is open.
+			for _, c := range cams {
+				waitFor(t, "camera open", func() bool { _, open := c.Negotiated(); return open })
+				if tc.others > 0 {
+					waitFor(t, "camera streaming", func() bool { return c.Stats().Frames > 0 })
+				}
 			}
 			var in0 Stats
 			if len(streams) > 0 {

@@ -30,7 +30,7 @@
 //     limited-to-full range expansion);
 //   - bayer_rggb8, bayer_bggr8, bayer_gbrg8, bayer_grbg8: demosaiced by
 //     2x2 cells, one RGB pixel per cell (half width and height);
-//   - mono8 (and mono16, its high byte): grey JPEG;
+//   - mono8 (and mono16, its high byte, either byte order): grey JPEG;
 //   - rgb8, bgr8;
 //   - jpeg (MJPG/JPEG cameras, Frame.Compressed): passed through byte for
 //     byte, never decoded, scaled or re-encoded.

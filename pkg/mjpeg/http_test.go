@@ -164,6 +164,33 @@ func (l smallBufListener) Accept() (net.Conn, error) {
 	return c, err
 }
 
+// dialStalled opens an MJPEG request on addr with a small receive buffer
+// and never reads it. The caller closes it before the server (whose Close
+// waits for the request to end).
+func dialStalled(t *testing.T, addr string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.(*net.TCPConn).SetReadBuffer(4096)
+	if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// noiseFrame returns a 320x240 YUYV frame of random bytes: it compresses
+// badly (~60 kB per JPEG), far more than the socket buffers take.
+func noiseFrame(seed uint64) *camera.Frame {
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	noise := make([]byte, 320*240*2)
+	for i := range noise {
+		noise[i] = uint8(rng.IntN(256))
+	}
+	return &camera.Frame{Width: 320, Height: 240, Step: 640, Encoding: "yuv422_yuy2", Data: noise}
+}
+
 // A viewer that stops reading blocks only itself: the fast viewer gets
 // every frame, the slow one skips frames and, when it reads again, gets
 // the latest.
@@ -175,27 +202,14 @@ func TestSlowViewerDoesNotBlockFast(t *testing.T) {
 	srv.Start()
 	defer srv.Close()
 
-	slow, err := net.Dial("tcp", srv.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
+	slow := dialStalled(t, srv.Listener.Addr().String())
 	defer slow.Close()
-	_ = slow.(*net.TCPConn).SetReadBuffer(4096)
-	if _, err := io.WriteString(slow, "GET / HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
-		t.Fatal(err)
-	}
 	expectCount(t, counts, 1)
 	_, fast, closeFast := get(t, srv.URL)
 	defer closeFast()
 	expectCount(t, counts, 2)
 
-	// Noise compresses badly: ~100 kB parts, far more than the buffers.
-	rng := rand.New(rand.NewPCG(1, 2))
-	noise := make([]byte, 320*240*2)
-	for i := range noise {
-		noise[i] = uint8(rng.IntN(256))
-	}
-	f := &camera.Frame{Width: 320, Height: 240, Step: 640, Encoding: "yuv422_yuy2", Data: noise}
+	f := noiseFrame(1)
 	const n = 40
 	total := 0
 	for i := 1; i <= n; i++ {
@@ -322,4 +336,29 @@ func TestAppendStamp(t *testing.T) {
 			t.Errorf("%v: %q, want %q", tc.t, got, tc.want)
 		}
 	}
+}
+
+// A viewer that stops reading is disconnected after WriteTimeout, so it no
+// longer counts (and no longer keeps the camera streaming).
+func TestWriteTimeoutDropsStalledViewer(t *testing.T) {
+	s, clk := newTestStream(t, Config{WriteTimeout: 200 * time.Millisecond})
+	counts := viewerCounts(s)
+	srv := httptest.NewUnstartedServer(s)
+	srv.Listener = smallBufListener{srv.Listener}
+	srv.Start()
+	defer srv.Close()
+	defer dialStalled(t, srv.Listener.Addr().String()).Close()
+	expectCount(t, counts, 1)
+	f := noiseFrame(3)
+	// Frames until the server's write to the stalled client blocks and
+	// times out; the client never reads.
+	waitFor(t, "the stalled viewer to be dropped", func() bool {
+		if s.Viewers() == 0 {
+			return true
+		}
+		clk.add(time.Second)
+		s.Feed(f)
+		return false
+	})
+	expectCount(t, counts, 0)
 }

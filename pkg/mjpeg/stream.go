@@ -105,7 +105,7 @@ type Stats struct {
 	FPS         float64       // published frames per second over the last ~16 frames [Hz]; 0 when none for 2 s
 	BytesPerSec float64       // JPEG bytes per second over the same frames [B/s]
 	LastBytes   int           // size of the last JPEG [bytes]
-	LastEncode  time.Duration // conversion + encoding time of the last encoded frame
+	LastEncode  time.Duration // conversion + encoding time of the last encoded frame (wall time: on a loaded machine it includes waiting for a core)
 	MeanEncode  time.Duration // mean of the same over every encoded frame (passthrough excluded)
 }
 
@@ -119,7 +119,7 @@ type raw struct {
 
 // Stream encodes the frames of one camera to JPEG while someone watches
 // and serves them as MJPEG. Feed runs on the camera's capture goroutine;
-// every other method may be called from any goroutine.
+// every method may be called from any goroutine.
 //
 // Concurrency: Feed, when a frame is due, copies it into a reused buffer
 // (a memcpy of the raw image, ~0.1 ms for 640x480 YUYV) and returns; one
@@ -224,8 +224,8 @@ func (s *Stream) Config() Config { return s.cfg }
 // With viewers it checks the frame (a bad one is counted in Stats.Bad with
 // the reason in Stats.LastErr, never a panic), skips it if it comes sooner
 // than the rate allows, else copies it into a reused buffer for the
-// encoder goroutine and returns. Feed must not be called concurrently with
-// itself (one capture goroutine per stream).
+// encoder goroutine and returns. Feed is safe for concurrent use, but the
+// rate limit expects the frames of one camera, in capture order.
 func (s *Stream) Feed(f *camera.Frame) {
 	s.framesIn.Add(1)
 	if s.viewers.Load() == 0 {
@@ -234,6 +234,9 @@ func (s *Stream) Feed(f *camera.Frame) {
 	p, n, err := checkFrame(f.Encoding, f.Compressed, int(f.Width), int(f.Height), int(f.Step), len(f.Data))
 	if err == nil && p.kind == kindJPEG && !isJPEG(f.Data) {
 		err = fmt.Errorf("jpeg frame starts % x, not ff d8: %w", f.Data[:2], ErrBadFrame)
+	}
+	if err == nil && p.kind == kindGray16 && f.IsBigEndian != 0 {
+		p = &mono16BE
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

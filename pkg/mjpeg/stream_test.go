@@ -291,3 +291,50 @@ func TestOnViewers(t *testing.T) {
 		t.Fatalf("viewer after Close: %v", err)
 	}
 }
+
+// Quality and MaxWidth reach the published JPEG.
+func TestConfigShapesOutput(t *testing.T) {
+	f := yuyvStripes(640, 480, 1280, [][3]uint8{yuvRed, yuvGreen, yuvBlue, yuvWhite})
+	// Texture, so that quality matters: a ramp of luma across each row.
+	for i := 0; i < len(f.Data); i += 2 {
+		f.Data[i] = uint8(i * 7 % 251)
+	}
+	publish := func(cfg Config) (Stats, []byte) {
+		s, _ := newTestStream(t, cfg)
+		v, _ := s.addViewer()
+		defer s.removeViewer(v)
+		s.Feed(f)
+		waitFor(t, "a frame", func() bool { return s.Stats().Encoded == 1 })
+		b, _, _ := s.Latest()
+		return s.Stats(), b
+	}
+	stLow, low := publish(Config{Quality: 10})
+	stHigh, high := publish(Config{Quality: 95})
+	if len(low) >= len(high) || stLow.LastBytes != len(low) || stHigh.LastBytes != len(high) {
+		t.Fatalf("quality 10: %d bytes, quality 95: %d bytes (stats %d, %d)", len(low), len(high), stLow.LastBytes, stHigh.LastBytes)
+	}
+	st, b := publish(Config{MaxWidth: 320})
+	img := decodeJPEG(t, b)
+	if st.Width != 320 || st.Height != 240 || img.Bounds().Dx() != 320 || img.Bounds().Dy() != 240 {
+		t.Fatalf("MaxWidth 320: stats %dx%d, jpeg %v", st.Width, st.Height, img.Bounds().Size())
+	}
+	if st.InputWidth != 640 || st.InputHeight != 480 {
+		t.Fatalf("input size %dx%d", st.InputWidth, st.InputHeight)
+	}
+}
+
+// mono16 from a ROS topic may be big-endian: the high byte is then first.
+func TestMono16BigEndian(t *testing.T) {
+	s, _ := newTestStream(t, Config{})
+	v, _ := s.addViewer()
+	defer s.removeViewer(v)
+	const w, h = 16, 8
+	data := make([]byte, 2*w*h)
+	for i := 0; i < w*h; i++ {
+		data[2*i], data[2*i+1] = 200, 0x33 // high byte 200 first, low byte noise
+	}
+	s.Feed(&camera.Frame{Width: w, Height: h, Step: 2 * w, Encoding: "mono16", IsBigEndian: 1, Data: data})
+	waitFor(t, "a frame", func() bool { return s.Stats().Encoded == 1 })
+	b, _, _ := s.Latest()
+	checkColour(t, decodeJPEG(t, b), 8, 4, rgb{200, 200, 200}, 4)
+}
