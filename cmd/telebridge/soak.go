@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/furbot"
@@ -35,6 +36,7 @@ type soakOptions struct {
 	blackout         time.Duration // length of each switched blackout
 	blackoutEvery    time.Duration // 0: none
 	maxMissed        float64       // bound on missed control ticks / ticks
+	maxGap           time.Duration // bound on the longest interval between two furbot control frames
 	maxHeapGrowth    float64       // bound on live heap growth [bytes]
 	maxGoroutineGrow int           // bound on goroutine growth
 }
@@ -52,7 +54,8 @@ func runSoak(ctx context.Context, args []string, io stdio) error {
 	fs.Float64Var(&o.link.Reorder, "reorder", 0.01, "reorder probability, each direction")
 	fs.DurationVar(&o.blackout, "blackout", 2*time.Second, "length of each blackout (both directions, both machines)")
 	fs.DurationVar(&o.blackoutEvery, "blackout-every", 0, "interval between blackouts (0: none)")
-	fs.Float64Var(&o.maxMissed, "max-missed", 0.01, "fail when missed control ticks exceed this share of the ticks")
+	fs.Float64Var(&o.maxMissed, "max-missed", 0.05, "fail when missed control ticks exceed this share of the ticks")
+	fs.DurationVar(&o.maxGap, "max-gap", 200*time.Millisecond, "fail when two furbot control frames are further apart than this (the vehicle brakes after 250 ms)")
 	fs.Float64Var(&o.maxHeapGrowth, "max-heap-growth", 4<<20, "fail when the live heap of the last third of the samples exceeds that of the first third by more than this [bytes]")
 	fs.IntVar(&o.maxGoroutineGrow, "max-goroutine-growth", 2, "fail when the goroutine count at the end exceeds the first sample by more than this")
 	if err := parseFlags(fs, args); err != nil {
@@ -75,10 +78,11 @@ type soakSample struct {
 	at         time.Duration
 	rss, heap  uint64 // [bytes]; heap is the live heap after a GC
 	goroutines int
-	furbotTick uint64 // furbot control frames sent
-	furbotMiss uint64 // furbot loop periods missed
-	servoSent  uint64 // servosila packets sent
-	servoMiss  uint64 // servosila packets behind the schedule
+	furbotTick uint64        // furbot control frames sent
+	furbotMiss uint64        // furbot loop periods missed
+	furbotGap  time.Duration // longest interval between two furbot control ticks so far
+	servoSent  uint64        // servosila packets sent
+	servoMiss  uint64        // servosila packets behind the schedule
 }
 
 // soakRig is the two stacks, each through its own proxy.
@@ -89,6 +93,7 @@ type soakRig struct {
 	ssim   *servosilasim.Sim
 	sproxy *impair.Proxy
 	drv    *servosila.Driver
+	maxGap atomic.Int64 // longest interval between two bridge ticks [ns]
 }
 
 func soak(ctx context.Context, o soakOptions, out io.Writer) error {
@@ -119,7 +124,16 @@ func soak(ctx context.Context, o soakOptions, out io.Writer) error {
 	if r.fproxy, err = impair.New(impair.Config{Upstream: r.fsim.Addr(), Seed: o.seed, Up: o.link, Down: o.link}); err != nil {
 		return err
 	}
-	if r.bridge, err = furbot.NewBridge(furbot.BridgeConfig{Listen: "127.0.0.1:0", Vehicle: r.fproxy.Addr()}); err != nil {
+	var prev time.Time
+	onSnap := func(s *furbot.Snapshot) { // loop goroutine: prev is its own
+		if !prev.IsZero() {
+			if gap := int64(s.Stamp.Sub(prev)); gap > r.maxGap.Load() {
+				r.maxGap.Store(gap)
+			}
+		}
+		prev = s.Stamp
+	}
+	if r.bridge, err = furbot.NewBridge(furbot.BridgeConfig{Listen: "127.0.0.1:0", Vehicle: r.fproxy.Addr(), OnSnapshot: onSnap}); err != nil {
 		return err
 	}
 	if r.ssim, err = servosilasim.New(servosilasim.Config{}); err != nil {
@@ -146,7 +160,7 @@ func soak(ctx context.Context, o soakOptions, out io.Writer) error {
 		fmt.Fprintf(out, ", blackout %v every %v", o.blackout, o.blackoutEvery)
 	}
 	fmt.Fprintln(out)
-	fmt.Fprintln(out, "  time     rss_MiB heap_MiB gorout | furbot ticks missed  up_lost/recv  down_lost/recv  stale resync odom_err_m | servosila sent behind up_lost/recv down_lost/recv truth_m")
+	fmt.Fprintln(out, "  time     rss_MiB heap_MiB gorout | furbot ticks missed max_gap  up_lost/recv  down_lost/recv  stale resync odom_err_m | servosila sent behind up_lost/recv down_lost/recv truth_m")
 
 	var samples []soakSample
 	tk := time.NewTicker(o.every)
@@ -254,7 +268,8 @@ func (r *soakRig) sample(at time.Duration) soakSample {
 		behind = expected - st.Sent - 1
 	}
 	return soakSample{at: at, rss: rss(), heap: ms.HeapAlloc, goroutines: runtime.NumGoroutine(),
-		furbotTick: fb.ControlSent, furbotMiss: fb.MissedTicks, servoSent: st.Sent, servoMiss: behind}
+		furbotTick: fb.ControlSent, furbotMiss: fb.MissedTicks, furbotGap: time.Duration(r.maxGap.Load()),
+		servoSent: st.Sent, servoMiss: behind}
 }
 
 func (r *soakRig) print(out io.Writer, s soakSample) {
@@ -266,9 +281,9 @@ func (r *soakRig) print(out io.Writer, s soakSample) {
 	if snap, ok := r.bridge.Latest(); ok {
 		odomErr = snap.Odom.Distance - r.fsim.Truth().Distance
 	}
-	fmt.Fprintf(out, "  %-8v %7.1f %8.2f %6d | %12d %6d %6d/%-7d %6d/%-7d %6d %6d %+10.3f | %14d %6d %6d/%-6d %6d/%-6d %7.1f\n",
+	fmt.Fprintf(out, "  %-8v %7.1f %8.2f %6d | %12d %6d %7.0fms %6d/%-7d %6d/%-7d %6d %6d %+10.3f | %14d %6d %6d/%-6d %6d/%-6d %7.1f\n",
 		s.at.Round(time.Second), float64(s.rss)/mib, float64(s.heap)/mib, s.goroutines,
-		s.furbotTick, s.furbotMiss, fu.Lost(), fu.Received, fd.Lost(), fd.Received, fb.Dropped, fb.Resyncs, odomErr,
+		s.furbotTick, s.furbotMiss, float64(s.furbotGap)/float64(time.Millisecond), fu.Lost(), fu.Received, fd.Lost(), fd.Received, fb.Dropped, fb.Resyncs, odomErr,
 		s.servoSent, s.servoMiss, su.Lost(), su.Received, sd.Lost(), sd.Received, r.ssim.State().Distance)
 }
 
@@ -297,9 +312,9 @@ func judgeSoak(out io.Writer, samples []soakSample, o soakOptions) error {
 	end := samples[len(samples)-1]
 	missed := float64(end.furbotMiss) / float64(max(end.furbotTick, 1))
 	behind := float64(end.servoMiss) / float64(max(end.servoSent, 1))
-	fmt.Fprintf(out, "soak: live heap %.2f MiB (first third) -> %.2f MiB (last third), growth %+.0f B (bound %.0f B); goroutines %d -> %d (bound +%d); furbot missed %d of %d ticks (%.4f %%), servosila %d packets behind of %d (%.4f %%) (bound %.2f %%)\n",
+	fmt.Fprintf(out, "soak: live heap %.2f MiB (first third) -> %.2f MiB (last third), growth %+.0f B (bound %.0f B); goroutines %d -> %d (bound +%d); furbot missed %d of %d ticks (%.4f %%), longest control interval %v (bound %v), servosila %d packets behind of %d (%.4f %%) (bound %.2f %%)\n",
 		first/(1<<20), last/(1<<20), last-first, o.maxHeapGrowth, g0, g1, o.maxGoroutineGrow,
-		end.furbotMiss, end.furbotTick, 100*missed, end.servoMiss, end.servoSent, 100*behind, 100*o.maxMissed)
+		end.furbotMiss, end.furbotTick, 100*missed, end.furbotGap.Round(time.Millisecond), o.maxGap, end.servoMiss, end.servoSent, 100*behind, 100*o.maxMissed)
 	var fails []string
 	if last-first > o.maxHeapGrowth {
 		fails = append(fails, fmt.Sprintf("live heap grew by %.0f B", last-first))
@@ -309,6 +324,9 @@ func judgeSoak(out io.Writer, samples []soakSample, o soakOptions) error {
 	}
 	if missed > o.maxMissed {
 		fails = append(fails, fmt.Sprintf("furbot missed %.4f %% of its control ticks", 100*missed))
+	}
+	if end.furbotGap > o.maxGap {
+		fails = append(fails, fmt.Sprintf("two furbot control frames were %v apart", end.furbotGap.Round(time.Millisecond)))
 	}
 	if behind > o.maxMissed {
 		fails = append(fails, fmt.Sprintf("servosila fell %.4f %% behind its send schedule", 100*behind))
