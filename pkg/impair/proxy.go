@@ -153,6 +153,10 @@ func New(cfg Config) (*Proxy, error) {
 		_ = p.client.Close()
 		return nil, fmt.Errorf("impair: upstream socket: %w", err)
 	}
+	// Bursts (a duplicated train, a release after a blackout) should meet
+	// the impairment, not the kernel's buffer limit; best effort.
+	_ = p.client.SetReadBuffer(1 << 20)
+	_ = p.upstream.SetReadBuffer(1 << 20)
 	return p, nil
 }
 

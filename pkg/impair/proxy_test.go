@@ -116,11 +116,16 @@ func TestProxyLossIsTheSeededDecision(t *testing.T) {
 	e := newEcho(t)
 	p := startProxy(t, Config{Upstream: e.addr(), Seed: seed, Up: im})
 	c := dialClient(t)
-	send(t, c, p.Addr(), 0, n)
-	waitFor(t, "every packet decided", func() bool {
-		s := p.Stats(Up)
-		return s.Received == n && s.Sent+s.Lost() == n
-	})
+	// Lock-step: one packet at a time, so that a loaded machine cannot
+	// overflow the proxy's socket buffer (the kernel would drop packets the
+	// chain never saw).
+	for i := range n {
+		send(t, c, p.Addr(), i, 1)
+		waitFor(t, "the packet decided", func() bool {
+			s := p.Stats(Up)
+			return s.Received == uint64(i+1) && s.Sent+s.Lost() == uint64(i+1)
+		})
+	}
 	sent := p.Stats(Up).Sent
 	waitFor(t, "the server to receive what was sent", func() bool { got, _ := e.received(); return uint64(len(got)) == sent })
 
@@ -158,6 +163,8 @@ func TestProxyDownDuplicatesAndTruncates(t *testing.T) {
 			t.Errorf("reply %d: %d bytes, want truncated", i, n)
 		}
 	}
+	// The counter follows the write the client has already read.
+	waitFor(t, "10 sent counted", func() bool { return p.Stats(Down).Sent == 10 })
 	if s := p.Stats(Down); s.Duplicated != 5 || s.Truncated != 5 || s.Sent != 10 {
 		t.Errorf("down counters %+v, want 5 duplicated, 5 truncated, 10 sent", s)
 	}

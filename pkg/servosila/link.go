@@ -19,7 +19,7 @@ const reorderWindow = 10
 // oldTelemetryResync is how many telemetry packets in a row with a tick
 // not newer than the latest make the driver follow the robot's counter
 // backwards (a reboot restarts it at 1).
-const oldTelemetryResync = 3
+const oldTelemetryResync = 10
 
 // LinkState is the driver's view of the link to the robot, from the
 // telemetry it receives (the robot sends telemetry only while its own link

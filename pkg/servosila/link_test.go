@@ -23,7 +23,9 @@ func TestTelemetryOrder(t *testing.T) {
 		{"duplicate dropped", []pkt{{5, 0, true, false}, {5, 10, false, false}, {6, 100, true, false}}},
 		{"reordered dropped", []pkt{{5, 0, true, false}, {7, 10, true, false}, {6, 20, false, false}, {8, 30, true, false}}},
 		{"far back: reboot followed at once", []pkt{{500, 0, true, false}, {1, 100, true, true}, {2, 200, true, false}}},
-		{"near back three times: followed", []pkt{{5, 0, true, false}, {1, 10, false, false}, {2, 20, false, false}, {3, 30, true, true}, {4, 40, true, false}}},
+		{"near back ten times: followed", []pkt{{9, 0, true, false}, {1, 10, false, false}, {1, 20, false, false}, {2, 30, false, false},
+			{2, 40, false, false}, {3, 50, false, false}, {3, 60, false, false}, {4, 70, false, false}, {4, 80, false, false},
+			{5, 90, false, false}, {5, 100, true, true}, {6, 110, true, false}}},
 		{"back after a silence: followed", []pkt{{5, 0, true, false}, {2, 5000, true, true}}},
 	}
 	for _, c := range cases {
