@@ -78,21 +78,35 @@ func (r *rig) waitFor(t testing.TB, what string, within time.Duration, cond func
 	}
 }
 
-// settle waits until the robot's joints stay within 1e-4 rad for 100 ms
-// (heartbeats going on if beat), and returns where they are.
+// settle waits until the robot's arm joints have stayed within 1e-4 rad
+// while it received 10 remote-control packets (heartbeats going on if
+// beat), and returns where they are. It counts the robot's packets, not a
+// wall-clock window, so a loaded machine (where 100 ms can pass without a
+// physics step) slows it down without fooling it.
 func (r *rig) settle(t *testing.T, what string, beat func()) []float64 {
 	t.Helper()
-	var rest []float64
-	prev := r.truth()
-	r.waitFor(t, what, 2*time.Second, func() bool {
+	from, since := r.truth(), r.sim.State().Packets
+	r.waitFor(t, what, 10*time.Second, func() bool {
 		beat()
-		time.Sleep(100 * time.Millisecond)
-		rest = r.truth()
-		still := maxAbsDiff(rest, prev) < 1e-4
-		prev = rest
-		return still
+		now, st := r.truth(), r.sim.State()
+		if maxAbsDiff(now, from) >= 1e-4 {
+			from, since = now, st.Packets
+			return false
+		}
+		return st.Packets >= since+10
 	})
-	return rest
+	return from
+}
+
+// packets waits until the robot has received n more remote-control
+// packets (calling beat meanwhile).
+func (r *rig) packets(t *testing.T, n uint64, beat func()) {
+	t.Helper()
+	p := r.sim.State().Packets
+	r.waitFor(t, "more packets at the robot", 10*time.Second, func() bool {
+		beat()
+		return r.sim.State().Packets >= p+n
+	})
 }
 
 func (r *rig) truth() []float64 {
@@ -193,7 +207,7 @@ func TestStopAndHeartbeatOnTheSimulator(t *testing.T) {
 	}
 	atLapse := r.truth()
 	rest := r.settle(t, "waist at rest", func() {})
-	time.Sleep(300 * time.Millisecond)
+	r.packets(t, 15, func() {}) // 300 ms at 50 Hz
 	if d := maxAbsDiff(r.truth(), rest); d > 1e-4 {
 		t.Fatalf("robot moved %.4f rad after settling (no stale motion allowed)", d)
 	}
@@ -218,10 +232,7 @@ func TestStopAndHeartbeatOnTheSimulator(t *testing.T) {
 	atStop := r.truth()
 	beat := func() { ctrl.Heartbeat(time.Now()) }
 	stopped := r.settle(t, "elbow at rest", beat)
-	for range 10 {
-		beat()
-		time.Sleep(30 * time.Millisecond)
-	}
+	r.packets(t, 15, beat) // 300 ms at 50 Hz, beyond the 0.2 s heartbeat timeout
 	if d := maxAbsDiff(r.truth(), stopped); d > 1e-4 {
 		t.Fatalf("robot moved %.4f rad after the stop although heartbeats went on", d)
 	}
