@@ -39,6 +39,6 @@ func Example() {
 	s := p.Stats(impair.Up)
 	fmt.Println("sent", s.Sent, "lost", s.LostRandom)
 	cancel()
-	_ = <-done
+	<-done
 	// Output: sent 75 lost 25
 }
