@@ -32,8 +32,10 @@ type LinkState struct {
 	// before the first telemetry.
 	Lost bool
 	// LostAfter is the silence that counts as a lost link: two telemetry
-	// intervals (so one lost packet is tolerated) plus VendorLinkTimeout,
-	// at most TelemetryTimeout [s]. At the robot's 1 Hz that is 3 s.
+	// intervals (the largest of the last 8, so one lost packet is
+	// tolerated) plus VendorLinkTimeout, at most TelemetryTimeout [s]. At
+	// the robot's 1 Hz that is 3 s. The link is declared lost at the
+	// second send tick in a row that sees such a silence.
 	LostAfter time.Duration
 	// Losses counts the times the link was declared lost.
 	Losses uint64
@@ -75,8 +77,12 @@ type linkTracker struct {
 	state    LinkState
 	seq      uint64        // telemetry mailbox sequence seen
 	prevAt   time.Time     // arrival of the telemetry before the latest
-	lastAt   time.Time     // arrival of the latest telemetry
-	interval time.Duration // between the last two telemetry packets
+	lastAt   time.Time // arrival of the latest telemetry
+	// intervals are the last arrival intervals; their largest is the
+	// telemetry period (packets bunched by a stall look closer together).
+	intervals [8]time.Duration
+	next      int
+	over      int // consecutive ticks with the telemetry older than LostAfter
 	atTel    odometry.State
 	inflate  [3]float64 // added pose variance: x, y [m²], yaw [rad²]
 }
@@ -92,18 +98,30 @@ func (l *linkTracker) observe(now time.Time, seq uint64, telAt time.Time, haveTe
 	if seq != l.seq {
 		l.seq = seq
 		if !l.lastAt.IsZero() && telAt.After(l.lastAt) {
-			l.interval = telAt.Sub(l.lastAt)
+			l.intervals[l.next] = telAt.Sub(l.lastAt)
+			l.next = (l.next + 1) % len(l.intervals)
 		}
 		l.prevAt, l.lastAt = l.lastAt, telAt
 		l.atTel = odo
 		l.state.Lost = false
 	}
-	interval := l.interval
+	var interval time.Duration
+	for _, d := range l.intervals {
+		interval = max(interval, d)
+	}
 	if interval == 0 {
 		interval = time.Second // the robot's rate until measured
 	}
 	l.state.LostAfter = min(2*interval+VendorLinkTimeout, timeout)
-	if !l.state.Lost && now.Sub(l.lastAt) > l.state.LostAfter {
+	// Two ticks in a row: after a stall of this process the send loop may
+	// run before the receive goroutine has read the telemetry waiting in
+	// the socket; the second tick sees it.
+	if now.Sub(l.lastAt) > l.state.LostAfter {
+		l.over++
+	} else {
+		l.over = 0
+	}
+	if !l.state.Lost && l.over >= 2 {
 		l.state.Lost = true
 		l.state.Losses++
 		// The motion claimed since the last telemetry may not have

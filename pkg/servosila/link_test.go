@@ -63,8 +63,11 @@ func TestLinkTrackerDeclaresLostAndInflates(t *testing.T) {
 	if l.observe(last.Add(1200*time.Millisecond), 3, last, true, moved, 3*time.Second) {
 		t.Error("lost at exactly LostAfter")
 	}
-	if !l.observe(last.Add(1201*time.Millisecond), 3, last, true, moved, 3*time.Second) {
-		t.Fatal("not lost after LostAfter")
+	if l.observe(last.Add(1201*time.Millisecond), 3, last, true, moved, 3*time.Second) {
+		t.Fatal("lost at the first tick past LostAfter (the receiver may lag after a stall)")
+	}
+	if !l.observe(last.Add(1401*time.Millisecond), 3, last, true, moved, 3*time.Second) {
+		t.Fatal("not lost at the second tick past LostAfter")
 	}
 	if l.state.Losses != 1 {
 		t.Errorf("losses %d, want 1", l.state.Losses)
