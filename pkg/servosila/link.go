@@ -74,17 +74,16 @@ func (o *telemetryOrder) accept(tick uint64, at time.Time, lostAfter time.Durati
 // linkTracker is the send loop's part of the link state (guarded by the
 // driver's mutex).
 type linkTracker struct {
-	state    LinkState
-	seq      uint64        // telemetry mailbox sequence seen
-	prevAt   time.Time     // arrival of the telemetry before the latest
-	lastAt   time.Time // arrival of the latest telemetry
+	state  LinkState
+	seq    uint64    // telemetry mailbox sequence seen
+	lastAt time.Time // arrival of the latest telemetry
 	// intervals are the last arrival intervals; their largest is the
 	// telemetry period (packets bunched by a stall look closer together).
 	intervals [8]time.Duration
 	next      int
 	over      int // consecutive ticks with the telemetry older than LostAfter
-	atTel    odometry.State
-	inflate  [3]float64 // added pose variance: x, y [m²], yaw [rad²]
+	atTel     odometry.State
+	inflate   [3]float64 // added pose variance: x, y [m²], yaw [rad²]
 }
 
 // observe updates the link state at now from the telemetry mailbox; odo
@@ -101,7 +100,7 @@ func (l *linkTracker) observe(now time.Time, seq uint64, telAt time.Time, haveTe
 			l.intervals[l.next] = telAt.Sub(l.lastAt)
 			l.next = (l.next + 1) % len(l.intervals)
 		}
-		l.prevAt, l.lastAt = l.lastAt, telAt
+		l.lastAt = telAt
 		l.atTel = odo
 		l.state.Lost = false
 	}
