@@ -180,7 +180,10 @@ func TestMinimumStartVelocityKeepsSign(t *testing.T) {
 			st := r.holdUntil(t, cmd, "the command at the robot", func(s servosilasim.State) bool {
 				return s.Last.Axes != ([servosila.NumAxes]int16{})
 			})
-			st = r.holdUntil(t, cmd, "one physics step after it", func(s servosilasim.State) bool { return s.At.After(st.LastAt) })
+			// A physics step that ends after this observation took its
+			// lock after the packet was stored, so it executes it (one
+			// that merely started after the packet's arrival may not).
+			st = r.holdUntil(t, cmd, "one physics step after it", func(s servosilasim.State) bool { return s.At.After(st.At) })
 			got := st.Linear
 			if c.wantAngular {
 				got = st.Angular
