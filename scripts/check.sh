@@ -32,14 +32,46 @@ step "go test -race"
 go test -race -count=1 ./...
 
 step "benchmarks compile and run once"
-go test -run='^$' -bench=. -benchtime=1x ./... >/dev/null
+# The output is kept in a file and printed in full when a benchmark fails, so
+# the reason is never lost; on success only the summary lines are shown.
+benchlog=$(mktemp)
+if ! go test -run='^$' -bench=. -benchtime=1x ./... >"$benchlog" 2>&1; then
+	cat "$benchlog"
+	printf 'benchmarks failed (output above)\n'
+	exit 1
+fi
+grep -E '^(ok|FAIL|---)' "$benchlog" || true
+rm -f "$benchlog"
+
+# fuzz_one runs one fuzz target. On failure it prints the whole output and every
+# failing input the fuzzer saved (testdata/fuzz/<target>/<hash>, path and
+# contents), which is what `go test -run=<target>/<hash>` replays.
+fuzz_one() {
+	local pkg=$1 target=$2 log dir before after f
+	log=$(mktemp)
+	dir=$(go list -f '{{.Dir}}' "$pkg")/testdata/fuzz/$target
+	before=$(ls "$dir" 2>/dev/null | sort || true)
+	if go test -run='^$' -fuzz="^${target}\$" -fuzztime="$FUZZTIME" "$pkg" >"$log" 2>&1; then
+		rm -f "$log"
+		return 0
+	fi
+	cat "$log"
+	rm -f "$log"
+	after=$(ls "$dir" 2>/dev/null | sort || true)
+	for f in $(comm -13 <(printf '%s\n' "$before") <(printf '%s\n' "$after")); do
+		printf '\nfailing input %s:\n' "$dir/$f"
+		cat "$dir/$f"
+	done
+	printf '\nfuzz target %s in %s failed (output above)\n' "$target" "$pkg"
+	exit 1
+}
 
 if [ "$FUZZTIME" != 0 ]; then
 	step "fuzz targets, $FUZZTIME each"
 	for pkg in $(go list ./...); do
 		for target in $(go test -list '^Fuzz' "$pkg" | grep '^Fuzz' || true); do
 			printf '%s %s\n' "$pkg" "$target"
-			go test -run='^$' -fuzz="^${target}\$" -fuzztime="$FUZZTIME" "$pkg" >/dev/null
+			fuzz_one "$pkg" "$target"
 		done
 	done
 fi

@@ -253,6 +253,13 @@ func (s *servosilaSession) script(ctx context.Context, w io.Writer) error {
 		check(b.LinkUp, "stop came from the zeros, not from the link timeout")
 	}
 	fmt.Fprintln(w)
+	// Without a simulator the truth is unknown: at least the driver must
+	// have seen the robot all along (after a lost link the odometry, and
+	// the lines above, may show motion the robot did not carry out).
+	if ls := s.drv.Status().LinkState; ls.Losses > 0 || ls.Lost {
+		fmt.Fprintf(w, "link to the robot lost %d time(s) during the drive (telemetry silent for more than %v)\n", ls.Losses, ls.LostAfter)
+		check(false, "the link to the robot held")
+	}
 	if len(failed) > 0 {
 		return fmt.Errorf("scripted drive: %d check(s) failed: %v", len(failed), failed)
 	}

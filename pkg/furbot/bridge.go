@@ -41,8 +41,18 @@ type BridgeStats struct {
 	ControlSent uint64 // control frames sent
 	SendErrors  uint64 // control frames the socket refused
 	MissedTicks uint64 // loop periods skipped because a step overran
-	Gaps        uint64 // status intervals longer than the odometry's MaxGap (pose held)
+	Gaps        uint64 // status intervals longer than the odometry's MaxGap
 	Resyncs     uint64 // times the vehicle clock went back for good (restart) and was followed
+	// GapsBridged gaps were covered by the traction odometer's delta;
+	// GapsHeld held the pose (no reference, odometer reset, or a delta
+	// the vehicle cannot have travelled). See Odometer.Update.
+	GapsBridged, GapsHeld uint64
+	// Implausible counts well-formed frames that were not used: a value
+	// jumped further than the vehicle can move (ErrImplausible).
+	Implausible uint64
+	// Reanchors counts the times the plausibility checks took a frame as
+	// their new reference after a run of implausible ones.
+	Reanchors uint64
 }
 
 // resyncAfter is how many consecutive old frames make the bridge follow
@@ -81,6 +91,10 @@ type Bridge struct {
 	missed   atomic.Uint64
 	gaps     atomic.Uint64
 	resyncs  atomic.Uint64
+	bridged  atomic.Uint64
+	held     atomic.Uint64
+	implaus  atomic.Uint64
+	reanchor atomic.Uint64
 	steps    Lockstep // Manual mode
 	// Owned by the goroutine in Run (the loop, then the stop frames).
 	seq       uint32 // next control frame sequence number
@@ -185,11 +199,12 @@ func (b *Bridge) Latest() (Snapshot, bool) {
 // Stats returns a copy of the counters.
 func (b *Bridge) Stats() BridgeStats {
 	u := b.counters.Stats()
-	d := b.dropped.Load()
+	d := b.dropped.Load() + b.implaus.Load()
 	return BridgeStats{
 		Received: u.Received, Accepted: u.Accepted - min(d, u.Accepted), Foreign: u.Foreign, Invalid: u.Malformed,
-		Dropped: d, ControlSent: b.sent.Load(), SendErrors: b.sendErrs.Load(), MissedTicks: b.missed.Load(),
-		Gaps: b.gaps.Load(), Resyncs: b.resyncs.Load(),
+		Dropped: b.dropped.Load(), ControlSent: b.sent.Load(), SendErrors: b.sendErrs.Load(), MissedTicks: b.missed.Load(),
+		Gaps: b.gaps.Load(), Resyncs: b.resyncs.Load(), GapsBridged: b.bridged.Load(), GapsHeld: b.held.Load(),
+		Implausible: b.implaus.Load(), Reanchors: b.reanchor.Load(),
 	}
 }
 
@@ -250,11 +265,18 @@ func (b *Bridge) receiver() udplink.Handler {
 		frame Status
 		st    rxState
 		clock = vehicleClock{maxGap: b.cfg.Odometry.MaxGap}
+		plaus = plausibility{radius: b.cfg.Odometry.WheelRadius}
 	)
 	return func(pkt []byte, _ netip.AddrPort, _ time.Time) error {
 		at := b.cfg.Clock()
 		if err := DecodeStatus(pkt, &frame); err != nil {
 			return err
+		}
+		// A corrupted but well-formed frame is counted and not used; it is
+		// not an error of the link (udplink's Malformed).
+		if plaus.clock(frame.Timestamp, at) != nil {
+			b.implaus.Add(1)
+			return nil
 		}
 		ms, v := clock.next(frame.Timestamp)
 		switch {
@@ -263,12 +285,22 @@ func (b *Bridge) receiver() udplink.Handler {
 			return nil
 		case v.Resync:
 			b.resyncs.Add(1)
+			plaus.restart()
+			b.odo.Forget()
 		}
+		if plaus.check(&frame, ms, at) != nil {
+			b.implaus.Add(1)
+			return nil
+		}
+		b.reanchor.Store(plaus.reanchd)
 		if v.Gap {
 			b.gaps.Add(1)
 		}
 		st.status.Merge(&frame)
 		st.odom = b.odo.Update(&frame, ms, at)
+		g := b.odo.GapStats()
+		b.bridged.Store(g.Bridged)
+		b.held.Store(g.Held)
 		st.frames++
 		b.rx.Store(st, at)
 		return nil

@@ -343,7 +343,9 @@ func TestPublishingWaitsForEverySubsystem(t *testing.T) {
 	}
 	released := time.Now()
 	r.sim.SetFault(furbot.BlockHydraulics, false)
-	waitFor(t, 2*time.Second, "publishing", r.bridge.Started)
+	// Started is set before the first snapshot is handed out: wait for the
+	// snapshot itself.
+	waitFor(t, 20*time.Second, "the first snapshot", func() bool { return len(r.snapshots()) > 0 })
 	snaps := r.snapshots()
 	first := snaps[0]
 	t.Logf("before release: %d status frames accepted, %d control frames sent, 0 snapshots; first snapshot %.0f ms after the release",
@@ -355,11 +357,8 @@ func TestPublishingWaitsForEverySubsystem(t *testing.T) {
 
 func TestStartupSequenceGatesPublishing(t *testing.T) {
 	r := newRig(t, furbotsim.Config{Params: furbotsim.Params{StartupTime: 0.6}}, furbot.BridgeConfig{})
-	waitFor(t, 5*time.Second, "publishing", r.bridge.Started)
+	waitFor(t, 20*time.Second, "the first snapshot", func() bool { return len(r.snapshots()) > 0 })
 	snaps := r.snapshots()
-	if len(snaps) == 0 {
-		t.Fatal("no snapshot")
-	}
 	tsFirst := float64(snaps[0].Status.Timestamp) / 1000
 	t.Logf("first snapshot carries vehicle time %.3f s (start-up %.1f s)", tsFirst, 0.6)
 	if tsFirst < 0.6-0.011 {

@@ -112,6 +112,7 @@ func (o *OdomTracker) Traction(tr Traction, vehicleMs uint32, at time.Time) (st 
 		return odometry.State{}, false
 	case v.Resync:
 		o.stats.Resyncs++
+		o.odo.Forget()
 	}
 	if v.Gap {
 		o.stats.Gaps++

@@ -2,6 +2,7 @@ package furbot
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/odometry"
@@ -67,12 +68,36 @@ func OdometryParams() []Param { return params(odometryParams) }
 // (REP 103/105; base_link in the middle of the rear axle). It is not safe
 // for concurrent use: the bridge's receive goroutine owns it.
 type Odometer struct {
-	cfg   OdometryConfig
-	odo   *odometry.Odometry
-	epoch time.Time
-	prev  odometry.Twist2D // twist of the previous usable frame
-	have  bool
+	cfg    OdometryConfig
+	odo    *odometry.Odometry
+	epoch  time.Time
+	prev   odometry.Twist2D // twist of the previous usable frame
+	have   bool
+	lastMs uint64 // vehicle time of the previous usable frame [ms]
+	count  int32  // traction odometer of the previous usable frame [cm]
+	gaps   GapStats
 }
+
+// GapStats count what the odometry did across gaps longer than MaxGap.
+type GapStats struct {
+	// Bridged gaps were covered with the traction odometer's delta.
+	Bridged uint64
+	// Held gaps moved nothing: no odometer reference (first frame, or a
+	// vehicle restart), the odometer went back (reset), or its delta was
+	// more than the vehicle can travel in the gap.
+	Held uint64
+	// Implausible counts the held gaps whose odometer delta was too large.
+	Implausible uint64
+}
+
+// maxGapAccel bounds the acceleration assumed across a gap [m/s²], for
+// the plausibility of the odometer's delta (the simulated vehicle brakes
+// at 6 m/s² and accelerates at 2 m/s²).
+const maxGapAccel = 8.0
+
+// gapSlack is the odometer delta always allowed across a gap [m]
+// (quantisation of 1 cm, rounding of the vehicle clock).
+const gapSlack = 0.05
 
 // NewOdometer validates cfg, fills its defaults and starts at the origin.
 func NewOdometer(cfg OdometryConfig) (*Odometer, error) {
@@ -111,22 +136,107 @@ func (o *Odometer) Twist(s *Status) odometry.Twist2D {
 // it becomes the stamp of the returned state. A frame without the traction
 // block (or, for OdomBicycle, the steering block) is skipped: the next
 // usable frame covers its interval.
+//
+// An interval longer than MaxGap (a status blackout) is not integrated
+// from the twists, which say nothing about the gap: the traction
+// odometer's delta gives the distance (wrap-around at 2^31 or 2^32 cm
+// handled), travelled on the curvature measured at the gap's ends (the
+// vehicle holds its steering while the link is down) in the direction of
+// travel at its ends. Without a reference, after a reset (the odometer
+// went back) or with a delta the vehicle cannot have travelled, the pose
+// is held (GapStats).
 func (o *Odometer) Update(s *Status, vehicleMs uint64, at time.Time) odometry.State {
 	if s.Has(BlockTraction) && (o.cfg.Source != OdomBicycle || s.Has(BlockSteering)) {
 		tw := o.Twist(s)
-		mean := tw
-		if o.have {
-			mean = odometry.Twist2D{V: (o.prev.V + tw.V) / 2, W: (o.prev.W + tw.W) / 2}
+		end := o.epoch.Add(time.Duration(vehicleMs) * time.Millisecond)
+		if o.have && vehicleMs > o.lastMs && time.Duration(vehicleMs-o.lastMs)*time.Millisecond > o.cfg.MaxGap {
+			o.bridge(s, tw, vehicleMs)
+		} else {
+			mean := tw
+			if o.have {
+				mean = odometry.Twist2D{V: (o.prev.V + tw.V) / 2, W: (o.prev.W + tw.W) / 2}
+			}
+			// Integer inputs always give a finite twist, so Update cannot fail.
+			_ = o.odo.Update(mean, end)
 		}
-		// Integer inputs always give a finite twist, so Update cannot fail.
-		_ = o.odo.Update(mean, o.epoch.Add(time.Duration(vehicleMs)*time.Millisecond))
 		o.prev, o.have = tw, true
+		o.lastMs, o.count = vehicleMs, s.Traction.Odometer
 	}
 	st := o.odo.State()
 	st.Stamp = at
 	st.Twist = o.prev // the latest measurement, not the interval's mean
 	return st
 }
+
+// bridge covers the gap from o.lastMs to vehicleMs with the odometer.
+func (o *Odometer) bridge(s *Status, tw odometry.Twist2D, vehicleMs uint64) {
+	gap := time.Duration(vehicleMs-o.lastMs) * time.Millisecond
+	start := o.epoch.Add(time.Duration(o.lastMs) * time.Millisecond)
+	counts, ok := OdometerDelta(o.count, s.Traction.Odometer)
+	dt := gap.Seconds()
+	dist := float64(counts) * OdometerScale
+	vmax := math.Max(math.Abs(o.prev.V), math.Abs(tw.V))
+	switch {
+	case !ok:
+		o.gaps.Held++
+	case dist > vmax*dt+maxGapAccel*dt*dt/2+gapSlack:
+		o.gaps.Held++
+		o.gaps.Implausible++
+	default:
+		o.gaps.Bridged++
+		sign := 1.0
+		if o.prev.V+tw.V < 0 || (o.prev.V+tw.V == 0 && s.Traction.Reverse != 0) {
+			sign = -1
+		}
+		// Curvature [1/m]: mean over the ends that move.
+		var k float64
+		n := 0
+		for _, t := range [2]odometry.Twist2D{o.prev, tw} {
+			if math.Abs(t.V) > 0.05 {
+				k += t.W / t.V
+				n++
+			}
+		}
+		if n > 0 {
+			k /= float64(n)
+		}
+		v := sign * dist / dt
+		arc := odometry.Twist2D{V: v, W: k * v}
+		// odometry.Update integrates at most MaxGap at once: cover the gap
+		// in equal steps no longer than that (the arc is the same).
+		steps := int64(gap/o.cfg.MaxGap) + 2
+		for i := int64(1); i <= steps; i++ {
+			_ = o.odo.Update(arc, start.Add(time.Duration(int64(gap)*i/steps)))
+		}
+		return
+	}
+	_ = o.odo.Update(tw, start.Add(gap)) // longer than MaxGap: moves nothing, restamps
+}
+
+// OdometerDelta returns how far the traction odometer advanced from prev
+// to cur [counts of 1 cm], across a wrap-around at 2^31 (a 31-bit counter)
+// or 2^32 (an int32 that overflows). ok is false when it went back: the
+// odometer was reset (vehicle restart) and the delta is unknown.
+func OdometerDelta(prev, cur int32) (delta int64, ok bool) {
+	const wrapWindow = 1 << 29 // a wrap is a jump from near the top to near 0
+	d := int64(cur) - int64(prev)
+	switch {
+	case d >= 0:
+		return d, true
+	case d+1<<31 >= 0 && d+1<<31 < wrapWindow:
+		return d + 1<<31, true
+	case d+1<<32 >= 0 && d+1<<32 < wrapWindow:
+		return d + 1<<32, true
+	}
+	return 0, false
+}
+
+// GapStats returns the gap counters.
+func (o *Odometer) GapStats() GapStats { return o.gaps }
+
+// Forget drops the odometer reference (the vehicle restarted): the next
+// gap is held instead of bridged.
+func (o *Odometer) Forget() { o.have = false }
 
 // Reset moves base_link back to p in odom.
 func (o *Odometer) Reset(p odometry.Pose2D) {

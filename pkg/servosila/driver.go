@@ -66,6 +66,10 @@ type Driver struct {
 	chgs  atomic.Uint64 // packets sent early because the command changed
 	wake  chan struct{} // a token when the command in force changed
 	rxTel Telemetry     // decode buffer, owned by the receive goroutine
+	order telemetryOrder
+	// Link state counters written by the receive goroutine.
+	oldTel, resyncs atomic.Uint64
+	lostAfter       atomic.Int64 // LinkState.LostAfter [ns], for the receiver
 
 	mu        sync.Mutex
 	gen       uint64
@@ -75,6 +79,7 @@ type Driver struct {
 	telSeq    uint64
 	inForce   odometry.Twist2D // chassis velocity sent at the last tick
 	last      Sent
+	ls        linkTracker
 	rc        RemoteControl
 	buf       [64]byte // encode buffer (a packet is 57 bytes)
 	ran       bool
@@ -118,8 +123,12 @@ type Status struct {
 	Frame    uint64 // wrong frame type
 	Motors   uint64 // motor count out of range
 	Video    uint64 // video frames ignored
+	// Odometry is the dead reckoning; its pose covariance includes the
+	// inflation of every lost link (LinkState).
 	Odometry odometry.State
 	Arm      [len(ArmJoints)]JointStatus
+	// LinkState is the link as the telemetry shows it.
+	LinkState LinkState
 }
 
 // New validates cfg, fills its defaults and opens the UDP socket. Call Run
@@ -339,6 +348,9 @@ func (d *Driver) Status() Status {
 		Video:    d.drops.Video.Load(),
 		Odometry: d.odo.State(),
 	}
+	d.ls.apply(&s.Odometry)
+	s.LinkState = d.ls.state
+	s.LinkState.OldTelemetry, s.LinkState.Resyncs = d.oldTel.Load(), d.resyncs.Load()
 	for i, j := range ArmJoints {
 		s.Arm[i] = d.arm.Status(j)
 	}
@@ -460,9 +472,12 @@ func (d *Driver) tick(now time.Time) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.feedArm()
+	_, telAt, haveTel := d.tel.Load()
+	lost := d.ls.observe(now, d.tel.Seq(), telAt, haveTel, d.odo.State(), d.cfg.TelemetryTimeout)
+	d.lostAfter.Store(int64(d.ls.state.LostAfter))
 	var cmd Command
 	stale := true
-	if !d.estop {
+	if !d.estop && !lost {
 		if c, ok := d.twist.Fresh(now, d.cfg.CommandTimeout); ok && c.gen == d.gen {
 			cmd.Linear, cmd.Angular, stale = c.linear, c.angular, false
 		}
@@ -541,6 +556,14 @@ func (d *Driver) handle(pkt []byte, _ netip.AddrPort, at time.Time) error {
 	if n := d.cfg.MinMotors(); int(d.rxTel.MotorCount) < n {
 		d.drops.MotorCount.Add(1)
 		return fmt.Errorf("servosila: decode telemetry: %w: %d motors, need %d", ErrMotorCount, d.rxTel.MotorCount, n)
+	}
+	ok, resync := d.order.accept(d.rxTel.Tick, at, time.Duration(d.lostAfter.Load()))
+	if !ok {
+		d.oldTel.Add(1) // duplicated or reordered: older than what we have
+		return nil
+	}
+	if resync {
+		d.resyncs.Add(1)
 	}
 	d.tel.Store(d.rxTel, at)
 	return nil

@@ -150,9 +150,14 @@ func Diagnose(cfg Config, st Status, telemetryAt time.Time, haveTelemetry bool, 
 	case now.Sub(telemetryAt) > cfg.TelemetryTimeout:
 		s.Raise(diag.Error, fmt.Sprintf("telemetry is %.1f s old", now.Sub(telemetryAt).Seconds()))
 	}
+	if st.LinkState.Lost {
+		s.Raise(diag.Error, "link lost: sending zeros; odometry claims no motion, its covariance inflated")
+	}
 	if st.EStopped {
 		s.Raise(diag.Warn, "emergency stop latched")
 	}
+	s.Add("link losses", st.LinkState.Losses)
+	s.Add("dropped: old telemetry", st.LinkState.OldTelemetry)
 	if haveTelemetry {
 		s.Add("telemetry age", now.Sub(telemetryAt))
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"testing"
-	"time"
 
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/servosila"
@@ -90,8 +89,7 @@ func TestReconfigureLimitsTheSimulatedRobot(t *testing.T) {
 	if err := r.drv.Reconfigure([]rosparam.Parameter{{Name: "max_linear", Value: rosparam.Double(0.25)}}); err != nil {
 		t.Fatal(err)
 	}
-	r.hold(t, servosila.Command{Linear: 0.4}, 300*time.Millisecond)
-	r.waitFor(t, "robot at the new 0.25 m/s limit", time.Second, func(s servosilasim.State) bool {
+	r.holdUntil(t, servosila.Command{Linear: 0.4}, "robot at the new 0.25 m/s limit", func(s servosilasim.State) bool {
 		return math.Abs(s.Linear-0.25) < 0.01
 	})
 }

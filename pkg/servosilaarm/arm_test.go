@@ -78,21 +78,35 @@ func (r *rig) waitFor(t testing.TB, what string, within time.Duration, cond func
 	}
 }
 
-// settle waits until the robot's joints stay within 1e-4 rad for 100 ms
-// (heartbeats going on if beat), and returns where they are.
+// settle waits until the robot's arm joints have stayed within 1e-4 rad
+// while it received 10 remote-control packets (heartbeats going on if
+// beat), and returns where they are. It counts the robot's packets, not a
+// wall-clock window, so a loaded machine (where 100 ms can pass without a
+// physics step) slows it down without fooling it.
 func (r *rig) settle(t *testing.T, what string, beat func()) []float64 {
 	t.Helper()
-	var rest []float64
-	prev := r.truth()
-	r.waitFor(t, what, 2*time.Second, func() bool {
+	from, since := r.truth(), r.sim.State().Packets
+	r.waitFor(t, what, 10*time.Second, func() bool {
 		beat()
-		time.Sleep(100 * time.Millisecond)
-		rest = r.truth()
-		still := maxAbsDiff(rest, prev) < 1e-4
-		prev = rest
-		return still
+		now, st := r.truth(), r.sim.State()
+		if maxAbsDiff(now, from) >= 1e-4 {
+			from, since = now, st.Packets
+			return false
+		}
+		return st.Packets >= since+10
 	})
-	return rest
+	return from
+}
+
+// packets waits until the robot has received n more remote-control
+// packets (calling beat meanwhile).
+func (r *rig) packets(t *testing.T, n uint64, beat func()) {
+	t.Helper()
+	p := r.sim.State().Packets
+	r.waitFor(t, "more packets at the robot", 10*time.Second, func() bool {
+		beat()
+		return r.sim.State().Packets >= p+n
+	})
 }
 
 func (r *rig) truth() []float64 {
@@ -159,20 +173,23 @@ func jogRig(t *testing.T, r *rig) (*jog.Controller, *jog.Runner) {
 func TestAbsoluteGoalOnTheSimulator(t *testing.T) {
 	r := startRig(t, [servosila.NumJoints]float64{})
 	ctrl, _ := jogRig(t, r)
-	// Not a heartbeat test: a starved test goroutine (-race on a busy
-	// machine) must not end the move.
-	if err := ctrl.SetHeartbeatTimeout(5); err != nil {
+	// This test is about reaching the goal; the heartbeat deadman has its
+	// own test below. A 10 s timeout keeps a CPU stall of this goroutine
+	// (the heartbeat source) from ending the motion on a loaded machine.
+	if err := ctrl.SetHeartbeatTimeout(10); err != nil {
 		t.Fatal(err)
 	}
 	goal := []float64{0.4, -0.3, 0.5, 0.2}
 	if err := ctrl.StartJointMove(time.Now(), jog.JointMoveRequest{JointValues: goal, Speed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	r.waitFor(t, "goal reached", 5*time.Second, func() bool {
+	r.waitFor(t, "goal reached", 20*time.Second, func() bool {
 		ctrl.Heartbeat(time.Now())
 		return ctrl.Status().Mode == jog.Idle
 	})
-	got := r.truth()
+	// Idle is judged from telemetry, which lags the truth: the robot may
+	// still be closing in on the hold target. Judge it at rest.
+	got := r.settle(t, "arm at rest", func() { ctrl.Heartbeat(time.Now()) })
 	if d := maxAbsDiff(got, goal); d > 2*tolerance {
 		t.Fatalf("robot at %v, goal %v: %.4f rad off (%+v)", got, goal, d, ctrl.Status())
 	}
@@ -188,6 +205,16 @@ func TestAbsoluteGoalOnTheSimulator(t *testing.T) {
 func TestStopAndHeartbeatOnTheSimulator(t *testing.T) {
 	r := startRig(t, [servosila.NumJoints]float64{})
 	ctrl, runner := jogRig(t, r)
+	// While the test wants motion, a 10 s heartbeat timeout keeps a CPU
+	// stall of this goroutine (the heartbeat source) from ending it; the
+	// timeout phase below sets the real 0.2 s.
+	setTimeout := func(s float64) {
+		t.Helper()
+		if err := ctrl.SetHeartbeatTimeout(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setTimeout(10)
 	start := r.truth()
 	if err := ctrl.StartJointMove(time.Now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0}, Speed: 1}); err != nil {
 		t.Fatal(err)
@@ -196,17 +223,21 @@ func TestStopAndHeartbeatOnTheSimulator(t *testing.T) {
 		ctrl.Heartbeat(time.Now())
 		return r.truth()[0] > start[0]+0.1
 	})
-	// No more heartbeats: the controller begins the stop within 0.2 s +
-	// one cycle, and decelerates to rest in 0.25 s (0.5 rad/s at 2 rad/s²).
+	// No more heartbeats: the controller stops on its 0.2 s timeout. How
+	// soon is logged, not asserted: on a loaded machine the runner's loop
+	// can stall longer than that; the latency itself is asserted on an
+	// injected clock in pkg/jog (TestHeartbeatTimeoutStopsMotion).
+	setTimeout(0.2)
 	lapse := time.Now()
-	r.waitFor(t, "heartbeat timeout", time.Second, func() bool { return ctrl.Status().Mode != jog.JointDelta })
-	if s := ctrl.Status(); s.Reason != "heartbeat timeout" || time.Since(lapse) > 400*time.Millisecond {
-		t.Fatalf("ended by %q after %v", s.Reason, time.Since(lapse))
+	r.waitFor(t, "heartbeat timeout", 10*time.Second, func() bool { return ctrl.Status().Mode == jog.Idle })
+	latency := time.Since(lapse)
+	if s := ctrl.Status(); s.Reason != "heartbeat timeout" {
+		t.Fatalf("ended by %q after %v", s.Reason, latency)
 	}
 	r.waitFor(t, "stop ends", time.Second, func() bool { return ctrl.Status().Mode == jog.Idle })
 	atLapse := r.truth()
 	rest := r.settle(t, "waist at rest", func() {})
-	time.Sleep(300 * time.Millisecond)
+	r.packets(t, 15, func() {}) // 300 ms at 50 Hz
 	if d := maxAbsDiff(r.truth(), rest); d > 1e-4 {
 		t.Fatalf("robot moved %.4f rad after settling (no stale motion allowed)", d)
 	}
@@ -216,12 +247,8 @@ func TestStopAndHeartbeatOnTheSimulator(t *testing.T) {
 		t.Fatalf("robot went on %.4f rad after the heartbeat timeout", d)
 	}
 
-	// Stop: immediate, although heartbeats go on. (A long heartbeat
-	// timeout from here: a starved test goroutine under -race must not
-	// end this move before the stop.)
-	if err := ctrl.SetHeartbeatTimeout(5); err != nil {
-		t.Fatal(err)
-	}
+	// Stop: immediate, although heartbeats go on.
+	setTimeout(10)
 	if err := ctrl.StartJointMove(time.Now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{0, 0, -1, 0}, Speed: 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -237,10 +264,7 @@ func TestStopAndHeartbeatOnTheSimulator(t *testing.T) {
 	}
 	beat := func() { ctrl.Heartbeat(time.Now()) }
 	stopped := r.settle(t, "elbow at rest", beat)
-	for range 10 {
-		beat()
-		time.Sleep(30 * time.Millisecond)
-	}
+	r.packets(t, 15, beat) // 300 ms at 50 Hz, beyond the 0.2 s heartbeat timeout
 	if d := maxAbsDiff(r.truth(), stopped); d > 1e-4 {
 		t.Fatalf("robot moved %.4f rad after the stop although heartbeats went on", d)
 	}
@@ -257,6 +281,7 @@ func TestStopAndHeartbeatOnTheSimulator(t *testing.T) {
 	if d := maxAbsDiff(stopped, atStop); d > lag+0.0625+0.04 {
 		t.Fatalf("robot went on %.4f rad after the stop (lag %.4f rad)", d, lag)
 	}
+	t.Logf("heartbeat timeout seen %v after the last heartbeat (timeout 0.2 s)", latency)
 	t.Logf("waist jogged %.3f -> %.3f rad (%.4f rad after the timeout was seen); elbow stopped at %.3f rad (%.4f rad after the stop)",
 		start[0], rest[0], rest[0]-atLapse[0], stopped[2], stopped[2]-atStop[2])
 }
