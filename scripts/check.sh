@@ -29,7 +29,9 @@ step "staticcheck ($STATICCHECK)"
 go run "$STATICCHECK" ./...
 
 step "go test -race"
-go test -race -count=1 ./...
+# The console's browser tests run once, in scripts/check.d/console.sh (which
+# installs Chromium where it can and makes them mandatory there).
+TELEBRIDGE_BROWSER_TESTS=elsewhere go test -race -count=1 ./...
 
 step "benchmarks compile and run once"
 # The output is kept in a file and printed in full when a benchmark fails, so
