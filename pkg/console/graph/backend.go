@@ -48,7 +48,10 @@ type Backend struct {
 	port  Port
 	chain *kinematics.Chain // the jog arm, nil without
 	info  console.Info
-	now   func() time.Time
+	// tol is the Servosila driver's position tolerance [rad]: a target
+	// within it counts as reached.
+	tol float64
+	now func() time.Time
 
 	// cameras serve the image topics; set by SetCameras before serving.
 	cameras map[string]*mjpeg.Stream
@@ -75,7 +78,7 @@ func New(cfg NodeConfig, port Port, now func() time.Time) (*Backend, error) {
 	if now == nil {
 		now = time.Now
 	}
-	b := &Backend{cfg: cfg, names: names, port: port, now: now}
+	b := &Backend{cfg: cfg, names: names, port: port, now: now, tol: servosila.DefaultNodeConfig().Driver.Arm.Tolerance}
 	if cfg.Jog {
 		f, err := os.Open(cfg.JogURDF)
 		if err != nil {
@@ -183,11 +186,17 @@ func (b *Backend) ServosilaTarget(_ context.Context, j int, angle float64) error
 	if j < 0 || j >= console.NumArmJoints {
 		return fmt.Errorf("graph: joint %d has no position control", j)
 	}
+	return b.publishTarget(j, angle, stateMoving)
+}
+
+// publishTarget publishes angle [rad] as joint j's position target and
+// records the state the console shows for it.
+func (b *Backend) publishTarget(j int, angle float64, state string) error {
 	if err := b.port.PublishJointState(b.names.ServosilaJointTarget, console.ServosilaJoints[j:j+1], []float64{angle}, nil); err != nil {
 		return fmt.Errorf("graph: servosila joint target: %w", err)
 	}
 	b.mu.Lock()
-	b.srv.targets[j] = console.TargetState{State: stateMoving, Target: angle}
+	b.srv.targets[j] = console.TargetState{State: state, Target: angle}
 	b.mu.Unlock()
 	return nil
 }
@@ -208,13 +217,7 @@ func (b *Backend) ServosilaCancelTarget(ctx context.Context, j int) error {
 	if !ok {
 		return fmt.Errorf("graph: cancel %s: no joint state yet to hold at", console.ServosilaJoints[j])
 	}
-	if err := b.port.PublishJointState(b.names.ServosilaJointTarget, console.ServosilaJoints[j:j+1], []float64{pos}, nil); err != nil {
-		return fmt.Errorf("graph: servosila cancel target: %w", err)
-	}
-	b.mu.Lock()
-	b.srv.targets[j] = console.TargetState{State: stateCancelled, Target: pos}
-	b.mu.Unlock()
-	return nil
+	return b.publishTarget(j, pos, stateCancelled)
 }
 
 // ServosilaHeadlight calls the driver's headlight service.

@@ -117,7 +117,6 @@ func (b *Backend) OnServosilaOdom(x, y float64, q geom.Quat, linear, angular flo
 func (b *Backend) OnServosilaJointStates(names []string, position []float64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	tol := servosila.DefaultNodeConfig().Driver.Arm.Tolerance
 	for i, name := range names {
 		if i >= len(position) || math.IsNaN(position[i]) || math.IsInf(position[i], 0) {
 			continue
@@ -130,7 +129,7 @@ func (b *Backend) OnServosilaJointStates(names []string, position []float64) {
 			if j >= console.NumArmJoints {
 				continue
 			}
-			if t := &b.srv.targets[j]; t.State == stateMoving && math.Abs(position[i]-t.Target) <= tol {
+			if t := &b.srv.targets[j]; t.State == stateMoving && math.Abs(position[i]-t.Target) <= b.tol {
 				t.State = stateReached
 			}
 		}
