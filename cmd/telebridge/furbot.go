@@ -119,26 +119,22 @@ func runFurbot(ctx context.Context, args []string, io stdio) error {
 	return err
 }
 
-// waitStarted waits until the bridge publishes (every subsystem works).
+// waitStarted waits until the bridge publishes (every subsystem works), a
+// component fails (errs), or limit passes.
 func waitStarted(ctx context.Context, b *furbot.Bridge, errs <-chan error, limit time.Duration) error {
-	deadline := time.NewTimer(limit)
-	defer deadline.Stop()
-	tk := time.NewTicker(20 * time.Millisecond)
-	defer tk.Stop()
-	for !b.Started() {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case err := <-errs:
-			return err
-		case <-deadline.C:
-			st := b.Stats()
-			return fmt.Errorf("the vehicle did not report every subsystem working within %v (%d status frames, %d invalid, %d foreign)",
-				limit, st.Accepted, st.Invalid, st.Foreign)
-		case <-tk.C:
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	started := make(chan error, 1)
+	go func() { started <- b.WaitStarted(ctx) }()
+	select {
+	case err := <-started:
+		if err != nil {
+			return fmt.Errorf("the vehicle did not report every subsystem working within %v: %w", limit, err)
 		}
+		return nil
+	case err := <-errs:
+		return err
 	}
-	return nil
 }
 
 // commander re-sends the current command at 20 Hz, like a cmd_vel

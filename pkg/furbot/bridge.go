@@ -83,6 +83,8 @@ type Bridge struct {
 	latest   mailbox.Latest[Snapshot]
 	estop    atomic.Bool
 	started  atomic.Bool
+	startedC chan struct{} // closed when publishing starts
+	doneC    chan struct{} // closed when Run returns
 	running  atomic.Bool
 	counters udplink.Counters
 	dropped  atomic.Uint64
@@ -130,7 +132,7 @@ func NewBridge(cfg BridgeConfig) (*Bridge, error) {
 	}
 	cfg.Controller, cfg.Odometry = ctl.Config(), odo.Config()
 	return &Bridge{cfg: cfg, conn: conn, period: period, ctl: ctl, odo: odo, accept: udplink.From(cfg.StatusFrom),
-		steps: NewLockstep()}, nil
+		steps: NewLockstep(), startedC: make(chan struct{}), doneC: make(chan struct{})}, nil
 }
 
 // Config returns the configuration in use, defaults filled.
@@ -189,6 +191,27 @@ func (b *Bridge) SetEStop(on bool) { b.estop.Store(on) }
 // reported a working state at least once).
 func (b *Bridge) Started() bool { return b.started.Load() }
 
+// ErrBridgeStopped is returned by WaitStarted when Run returned before
+// publishing started.
+var ErrBridgeStopped = errors.New("furbot: bridge stopped before every subsystem worked")
+
+// WaitStarted blocks until publishing starts (every subsystem has reported
+// a working state), Run returns (ErrBridgeStopped), or ctx ends; the error
+// then says how many status frames came, so that a wrong address is told
+// from a vehicle that is not ready. Safe for concurrent use.
+func (b *Bridge) WaitStarted(ctx context.Context) error {
+	select {
+	case <-b.startedC:
+		return nil
+	case <-b.doneC:
+		return ErrBridgeStopped
+	case <-ctx.Done():
+		st := b.Stats()
+		return fmt.Errorf("furbot: wait for every subsystem working: %w (%d status frames, %d invalid, %d foreign)",
+			ctx.Err(), st.Accepted, st.Invalid, st.Foreign)
+	}
+}
+
 // Latest returns the latest published snapshot, and false before
 // publishing starts.
 func (b *Bridge) Latest() (Snapshot, bool) {
@@ -228,6 +251,7 @@ func (b *Bridge) Run(ctx context.Context) error {
 	if !b.running.CompareAndSwap(false, true) {
 		return ErrBridgeRunning
 	}
+	defer close(b.doneC)
 	defer b.conn.Close()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -351,8 +375,8 @@ func (b *Bridge) loop() func(rate.Tick) error {
 		} else {
 			b.sent.Add(1)
 		}
-		if ready && !b.started.Load() {
-			b.started.Store(true)
+		if ready && b.started.CompareAndSwap(false, true) {
+			close(b.startedC)
 		}
 		if !b.started.Load() {
 			return nil

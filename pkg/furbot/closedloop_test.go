@@ -2,9 +2,11 @@ package furbot_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"net"
 	"net/netip"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -519,5 +521,40 @@ func TestBridgeSendsStopFramesOnShutdown(t *testing.T) {
 	waitFor(t, 5*time.Second, "standstill", func() bool { return sim.Truth().V == 0 })
 	if err := b.Run(context.Background()); err != furbot.ErrBridgeRunning {
 		t.Errorf("second Run: %v, want ErrBridgeRunning", err)
+	}
+}
+
+func TestWaitStarted(t *testing.T) {
+	r := newRig(t, furbotsim.Config{}, furbot.BridgeConfig{})
+	r.sim.SetFault(furbot.BlockHydraulics, true)
+	waitFor(t, 5*time.Second, "status frames", func() bool { return r.bridge.Stats().Accepted > 0 })
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	err := r.bridge.WaitStarted(ctx)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "status frames") {
+		t.Fatalf("hydraulics in fault: WaitStarted = %v, want a deadline error that counts the status frames", err)
+	}
+	r.sim.SetFault(furbot.BlockHydraulics, false)
+	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := r.bridge.WaitStarted(ctx); err != nil || !r.bridge.Started() {
+		t.Fatalf("fault released: WaitStarted = %v, Started %v", err, r.bridge.Started())
+	}
+}
+
+func TestWaitStartedEndsWithRun(t *testing.T) {
+	b, err := furbot.NewBridge(furbot.BridgeConfig{Listen: "127.0.0.1:0", Vehicle: netip.MustParseAddrPort("127.0.0.1:9")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx) }()
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if err := b.WaitStarted(context.Background()); !errors.Is(err, furbot.ErrBridgeStopped) {
+		t.Fatalf("WaitStarted after Run returned = %v, want ErrBridgeStopped", err)
 	}
 }

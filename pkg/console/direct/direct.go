@@ -201,18 +201,10 @@ func (b *Backend) startFurbot(ctx, runCtx, simCtx context.Context) error {
 		return nil // a real vehicle reports when it is ready
 	}
 	// The simulator is ready within its start-up time.
-	deadline := time.NewTimer(10 * time.Second)
-	defer deadline.Stop()
-	tk := time.NewTicker(20 * time.Millisecond)
-	defer tk.Stop()
-	for !br.Started() {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-deadline.C:
-			return errors.New("furbot simulator: not every subsystem working within 10 s")
-		case <-tk.C:
-		}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := br.WaitStarted(wctx); err != nil {
+		return fmt.Errorf("furbot simulator: %w", err)
 	}
 	return nil
 }
