@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/internal/runtest"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/furbotsim"
 )
@@ -47,22 +48,8 @@ func newRig(t *testing.T, simCfg furbotsim.Config, bcfg furbot.BridgeConfig) *ri
 		t.Fatal(err)
 	}
 	r.bridge = b
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		if err := sim.Run(ctx); err != nil {
-			t.Errorf("sim: %v", err)
-		}
-	}()
-	go func() {
-		defer wg.Done()
-		if err := b.Run(ctx); err != nil {
-			t.Errorf("bridge: %v", err)
-		}
-	}()
-	t.Cleanup(func() { cancel(); wg.Wait() })
+	runtest.Go(t, "sim", sim.Run)
+	runtest.Go(t, "bridge", b.Run)
 	return r
 }
 

@@ -1,13 +1,13 @@
 package furbot_test
 
 import (
-	"context"
 	"math"
 	"net/netip"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/internal/runtest"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/furbotsim"
 	"github.com/telebridge/telebridge/pkg/impair"
@@ -51,25 +51,8 @@ func newImpRig(t *testing.T, seed uint64, up, down impair.Impairment) *impRig {
 		t.Fatal(err)
 	}
 	r.bridge = b
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	for name, run := range map[string]func(context.Context) error{"proxy": p.Run, "bridge": b.Run} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := run(ctx); err != nil {
-				t.Errorf("%s: %v", name, err)
-			}
-		}()
-	}
-	t.Cleanup(func() {
-		cancel()
-		wg.Wait()
-		r.mu.Lock()
-		stop := r.stopSim
-		r.mu.Unlock()
-		stop()
-	})
+	runtest.Go(t, "proxy", p.Run)
+	runtest.Go(t, "bridge", b.Run)
 	waitFor(t, 20*time.Second, "the bridge to start", b.Started)
 	return r
 }
@@ -81,16 +64,9 @@ func (r *impRig) startSim(listen string) {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := sim.Run(ctx); err != nil {
-			r.t.Errorf("sim: %v", err)
-		}
-	}()
+	stop := runtest.Go(r.t, "sim", sim.Run)
 	r.mu.Lock()
-	r.sim, r.stopSim = sim, func() { cancel(); <-done }
+	r.sim, r.stopSim = sim, stop
 	r.mu.Unlock()
 }
 

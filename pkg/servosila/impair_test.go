@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/internal/runtest"
 	"github.com/telebridge/telebridge/pkg/diag"
 	"github.com/telebridge/telebridge/pkg/impair"
 	"github.com/telebridge/telebridge/pkg/servosila"
@@ -50,28 +51,9 @@ func newImpRig(t *testing.T, seed uint64, up, down impair.Impairment) *impRig {
 		t.Fatal(err)
 	}
 	r.drv = drv
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	run := func(name string, f func(context.Context) error) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := f(ctx); err != nil {
-				t.Errorf("%s: %v", name, err)
-			}
-		}()
-	}
-	run("proxy", p.Run)
-	run("driver", drv.Run)
-	run("operator", r.operate)
-	t.Cleanup(func() {
-		cancel()
-		wg.Wait()
-		r.mu.Lock()
-		stop := r.stopSim
-		r.mu.Unlock()
-		stop()
-	})
+	runtest.Go(t, "proxy", p.Run)
+	runtest.Go(t, "driver", drv.Run)
+	runtest.Go(t, "operator", r.operate)
 	return r
 }
 
@@ -81,16 +63,9 @@ func (r *impRig) startSim(listen string) {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := sim.Run(ctx); err != nil {
-			r.t.Errorf("sim: %v", err)
-		}
-	}()
+	stop := runtest.Go(r.t, "sim", sim.Run)
 	r.mu.Lock()
-	r.sim, r.stopSim = sim, func() { cancel(); <-done }
+	r.sim, r.stopSim = sim, stop
 	r.mu.Unlock()
 }
 
