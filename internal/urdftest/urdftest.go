@@ -9,73 +9,21 @@
 package urdftest
 
 import (
-	"encoding/xml"
+	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
-	"strings"
+
+	"github.com/telebridge/telebridge/pkg/urdf"
 )
 
-// Robot is a URDF document: its links and joints.
-type Robot struct {
-	Name   string  `xml:"name,attr"`
-	Links  []Link  `xml:"link"`
-	Joints []Joint `xml:"joint"`
-}
+// Robot is a decoded description, with the checks of this package.
+type Robot struct{ urdf.Robot }
 
-// Link is a URDF link; Inertial is nil for a link without one.
-type Link struct {
-	Name     string    `xml:"name,attr"`
-	Inertial *Inertial `xml:"inertial"`
-}
-
-// Inertial is a link's mass [kg] and inertia [kg m²] (attributes as
-// written; nil when the element is missing).
-type Inertial struct {
-	Mass *struct {
-		Value string `xml:"value,attr"`
-	} `xml:"mass"`
-	Inertia *struct {
-		IXX string `xml:"ixx,attr"`
-		IXY string `xml:"ixy,attr"`
-		IXZ string `xml:"ixz,attr"`
-		IYY string `xml:"iyy,attr"`
-		IYZ string `xml:"iyz,attr"`
-		IZZ string `xml:"izz,attr"`
-	} `xml:"inertia"`
-}
-
-// Joint is a URDF joint.
-type Joint struct {
-	Name   string `xml:"name,attr"`
-	Type   string `xml:"type,attr"`
-	Parent struct {
-		Link string `xml:"link,attr"`
-	} `xml:"parent"`
-	Child struct {
-		Link string `xml:"link,attr"`
-	} `xml:"child"`
-	Origin *struct {
-		XYZ string `xml:"xyz,attr"`
-		RPY string `xml:"rpy,attr"`
-	} `xml:"origin"`
-	Axis *struct {
-		XYZ string `xml:"xyz,attr"`
-	} `xml:"axis"`
-	Limit *struct {
-		Lower    *string `xml:"lower,attr"`
-		Upper    *string `xml:"upper,attr"`
-		Effort   *string `xml:"effort,attr"`
-		Velocity *string `xml:"velocity,attr"`
-	} `xml:"limit"`
-	Mimic *struct {
-		Joint string `xml:"joint,attr"`
-	} `xml:"mimic"`
-}
+// Joint is one of a Robot's joints, with the accessors of this package.
+type Joint struct{ *urdf.Joint }
 
 // Path returns the path of a description in the repository's
 // launch/urdf/, from any package directory.
@@ -90,23 +38,23 @@ func Load(path string) (*Robot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("urdftest: load: %w", err)
 	}
-	var r Robot
-	if err := xml.Unmarshal(b, &r); err != nil {
+	r, err := urdf.Decode(bytes.NewReader(b))
+	if err != nil {
 		return nil, fmt.Errorf("urdftest: load %s: %w", path, err)
 	}
-	return &r, nil
+	return &Robot{*r}, nil
 }
 
 // Moving reports whether j is a joint robot_state_publisher takes from
 // joint_states (not fixed, not a mimic).
-func (j *Joint) Moving() bool { return j.Type != "fixed" && j.Mimic == nil }
+func (j Joint) Moving() bool { return j.Type != "fixed" && j.Mimic == nil }
 
 // MovingJoints returns the names of the joints robot_state_publisher needs
 // on joint_states, in document order.
 func (r *Robot) MovingJoints() []string {
 	var out []string
 	for i := range r.Joints {
-		if r.Joints[i].Moving() {
+		if (Joint{&r.Joints[i]}).Moving() {
 			out = append(out, r.Joints[i].Name)
 		}
 	}
@@ -117,7 +65,7 @@ func (r *Robot) MovingJoints() []string {
 func (r *Robot) Joint(name string) *Joint {
 	for i := range r.Joints {
 		if r.Joints[i].Name == name {
-			return &r.Joints[i]
+			return &Joint{&r.Joints[i]}
 		}
 	}
 	return nil
@@ -142,13 +90,13 @@ func (r *Robot) Root() (string, error) {
 }
 
 // Limits returns a joint's lower and upper limits and velocity limit.
-func (j *Joint) Limits() (lower, upper, velocity float64, err error) {
-	if j.Limit == nil || j.Limit.Lower == nil || j.Limit.Upper == nil || j.Limit.Velocity == nil {
+func (j Joint) Limits() (lower, upper, velocity float64, err error) {
+	if j.Limit == nil || j.Limit.Lower == "" || j.Limit.Upper == "" || j.Limit.Velocity == "" {
 		return 0, 0, 0, fmt.Errorf("urdftest: joint %q: incomplete <limit>", j.Name)
 	}
-	if lower, err = number(*j.Limit.Lower); err == nil {
-		if upper, err = number(*j.Limit.Upper); err == nil {
-			velocity, err = number(*j.Limit.Velocity)
+	if lower, err = urdf.Number(j.Limit.Lower); err == nil {
+		if upper, err = urdf.Number(j.Limit.Upper); err == nil {
+			velocity, err = urdf.Number(j.Limit.Velocity)
 		}
 	}
 	if err != nil {
@@ -159,11 +107,11 @@ func (j *Joint) Limits() (lower, upper, velocity float64, err error) {
 
 // OriginXYZ returns the translation of a joint's origin [m] (zero without
 // one).
-func (j *Joint) OriginXYZ() ([3]float64, error) {
+func (j Joint) OriginXYZ() ([3]float64, error) {
 	if j.Origin == nil {
 		return [3]float64{}, nil
 	}
-	return vec(j.Origin.XYZ)
+	return urdf.Vec3(j.Origin.XYZ, [3]float64{})
 }
 
 // Check returns every violation of the rules robot_state_publisher's
@@ -177,7 +125,7 @@ func (j *Joint) OriginXYZ() ([3]float64, error) {
 func (r *Robot) Check() error {
 	var errs []error
 	fail := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
-	links := map[string]*Link{}
+	links := map[string]*urdf.Link{}
 	for i := range r.Links {
 		l := &r.Links[i]
 		if l.Name == "" || links[l.Name] != nil {
@@ -193,7 +141,7 @@ func (r *Robot) Check() error {
 	joints := map[string]bool{}
 	parentOf := map[string]string{}
 	for i := range r.Joints {
-		j := &r.Joints[i]
+		j := Joint{&r.Joints[i]}
 		if j.Name == "" || joints[j.Name] {
 			fail("joint %q: empty or duplicate name", j.Name)
 		}
@@ -206,10 +154,10 @@ func (r *Robot) Check() error {
 		}
 		parentOf[j.Child.Link] = j.Parent.Link
 		if j.Origin != nil {
-			if _, err := vec(j.Origin.XYZ); err != nil {
+			if _, err := urdf.Vec3(j.Origin.XYZ, [3]float64{}); err != nil {
 				fail("joint %q origin xyz: %w", j.Name, err)
 			}
-			if _, err := vec(j.Origin.RPY); err != nil {
+			if _, err := urdf.Vec3(j.Origin.RPY, [3]float64{}); err != nil {
 				fail("joint %q origin rpy: %w", j.Name, err)
 			}
 		}
@@ -219,9 +167,9 @@ func (r *Robot) Check() error {
 			fail("joint %q: type %q", j.Name, j.Type)
 		}
 		if j.Type == "revolute" || j.Type == "prismatic" {
-			if j.Limit == nil || j.Limit.Effort == nil {
+			if j.Limit == nil || j.Limit.Effort == "" {
 				fail("joint %q: <limit> without effort", j.Name)
-			} else if _, err := number(*j.Limit.Effort); err != nil {
+			} else if _, err := urdf.Number(j.Limit.Effort); err != nil {
 				fail("joint %q effort: %w", j.Name, err)
 			}
 			lo, hi, _, err := j.Limits()
@@ -232,7 +180,7 @@ func (r *Robot) Check() error {
 			}
 		}
 		if j.Type != "fixed" && j.Axis != nil {
-			a, err := vec(j.Axis.XYZ)
+			a, err := urdf.Vec3(j.Axis.XYZ, [3]float64{})
 			if err != nil || a == [3]float64{} {
 				fail("joint %q: bad axis %q", j.Name, j.Axis.XYZ)
 			}
@@ -257,17 +205,17 @@ func (r *Robot) Check() error {
 	return errors.Join(errs...)
 }
 
-func checkInertial(in *Inertial) error {
+func checkInertial(in *urdf.Inertial) error {
 	if in.Mass == nil || in.Inertia == nil {
 		return errors.New("inertial without mass or inertia")
 	}
-	m, err := number(in.Mass.Value)
+	m, err := urdf.Number(in.Mass.Value)
 	if err != nil || !(m > 0) {
 		return fmt.Errorf("mass %q is not positive", in.Mass.Value)
 	}
 	var v [6]float64
 	for i, s := range []string{in.Inertia.IXX, in.Inertia.IXY, in.Inertia.IXZ, in.Inertia.IYY, in.Inertia.IYZ, in.Inertia.IZZ} {
-		if v[i], err = number(s); err != nil {
+		if v[i], err = urdf.Number(s); err != nil {
 			return fmt.Errorf("inertia: %w", err)
 		}
 	}
@@ -281,33 +229,4 @@ func checkInertial(in *Inertial) error {
 		return fmt.Errorf("inertia %v: violates the triangle inequality", v)
 	}
 	return nil
-}
-
-// number parses a required URDF number.
-func number(s string) (float64, error) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("bad number %q", s)
-	}
-	return v, nil
-}
-
-// vec parses "x y z"; empty is zero (the URDF default).
-func vec(s string) ([3]float64, error) {
-	f := strings.Fields(s)
-	var v [3]float64
-	if len(f) == 0 {
-		return v, nil
-	}
-	if len(f) != 3 {
-		return v, fmt.Errorf("want 3 numbers, got %q", s)
-	}
-	for i, w := range f {
-		x, err := number(w)
-		if err != nil {
-			return v, err
-		}
-		v[i] = x
-	}
-	return v, nil
 }

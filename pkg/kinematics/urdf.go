@@ -1,60 +1,15 @@
 package kinematics
 
 import (
-	"encoding/xml"
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/telebridge/telebridge/pkg/geom"
+	"github.com/telebridge/telebridge/pkg/urdf"
 	"gonum.org/v1/gonum/spatial/r3"
 )
-
-// urdfRobot mirrors the parts of a URDF document the chain needs.
-type urdfRobot struct {
-	Name   string      `xml:"name,attr"`
-	Links  []urdfLink  `xml:"link"`
-	Joints []urdfJoint `xml:"joint"`
-}
-
-type urdfLink struct {
-	Name string `xml:"name,attr"`
-}
-
-type urdfJoint struct {
-	Name   string `xml:"name,attr"`
-	Type   string `xml:"type,attr"`
-	Parent struct {
-		Link string `xml:"link,attr"`
-	} `xml:"parent"`
-	Child struct {
-		Link string `xml:"link,attr"`
-	} `xml:"child"`
-	Origin *struct {
-		XYZ string `xml:"xyz,attr"`
-		RPY string `xml:"rpy,attr"`
-	} `xml:"origin"`
-	Axis *struct {
-		XYZ string `xml:"xyz,attr"`
-	} `xml:"axis"`
-	Limit *struct {
-		Lower    string `xml:"lower,attr"`
-		Upper    string `xml:"upper,attr"`
-		Velocity string `xml:"velocity,attr"`
-		Effort   string `xml:"effort,attr"`
-	} `xml:"limit"`
-	Safety *struct {
-		SoftLower string `xml:"soft_lower_limit,attr"`
-		SoftUpper string `xml:"soft_upper_limit,attr"`
-		KPosition string `xml:"k_position,attr"`
-		KVelocity string `xml:"k_velocity,attr"`
-	} `xml:"safety_controller"`
-	Mimic *struct {
-		Joint string `xml:"joint,attr"`
-	} `xml:"mimic"`
-}
 
 // ParseURDF reads a URDF robot description and returns the chain from the
 // link base to the link tip. An empty base means the root link (the one
@@ -74,11 +29,11 @@ type urdfJoint struct {
 // and Upper are that range, HardLower and HardUpper the <limit>'s.
 // Continuous joints have no position limits.
 func ParseURDF(r io.Reader, base, tip string) (*Chain, error) {
-	var robot urdfRobot
-	if err := xml.NewDecoder(r).Decode(&robot); err != nil {
-		return nil, fmt.Errorf("%w: urdf: %w", ErrBadChain, err)
+	robot, err := urdf.Decode(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadChain, err)
 	}
-	c, err := robot.chain(base, tip)
+	c, err := chainOf(robot, base, tip)
 	if err != nil {
 		return nil, fmt.Errorf("urdf %q: %w", robot.Name, err)
 	}
@@ -91,11 +46,11 @@ func ParseURDFString(s, base, tip string) (*Chain, error) {
 	return ParseURDF(strings.NewReader(s), base, tip)
 }
 
-func (robot *urdfRobot) chain(base, tip string) (*Chain, error) {
+func chainOf(robot *urdf.Robot, base, tip string) (*Chain, error) {
 	if len(robot.Joints) == 0 {
 		return nil, fmt.Errorf("%w: no joints", ErrBadChain)
 	}
-	byChild := map[string]*urdfJoint{}
+	byChild := map[string]*urdf.Joint{}
 	children := map[string][]string{}
 	links := map[string]bool{}
 	for _, l := range robot.Links {
@@ -138,7 +93,7 @@ func (robot *urdfRobot) chain(base, tip string) (*Chain, error) {
 		return nil, fmt.Errorf("%w: no link %q", ErrBadChain, tip)
 	}
 	// Walk up from the tip to the base.
-	var path []*urdfJoint
+	var path []*urdf.Joint
 	for l := tip; l != base; {
 		j := byChild[l]
 		if j == nil {
@@ -154,7 +109,7 @@ func (robot *urdfRobot) chain(base, tip string) (*Chain, error) {
 	pending := geom.Identity() // fixed transforms since the last moving joint
 	for i := len(path) - 1; i >= 0; i-- {
 		uj := path[i]
-		origin, err := uj.origin()
+		origin, err := jointOrigin(uj)
 		if err != nil {
 			return nil, err
 		}
@@ -162,7 +117,7 @@ func (robot *urdfRobot) chain(base, tip string) (*Chain, error) {
 		if uj.Type == "fixed" {
 			continue
 		}
-		j, err := uj.joint()
+		j, err := chainJoint(uj)
 		if err != nil {
 			return nil, err
 		}
@@ -201,7 +156,7 @@ func deepestLeaf(base string, children map[string][]string) (string, error) {
 	return best, nil
 }
 
-func (uj *urdfJoint) origin() (geom.Transform, error) {
+func jointOrigin(uj *urdf.Joint) (geom.Transform, error) {
 	if uj.Origin == nil {
 		return geom.Identity(), nil
 	}
@@ -216,7 +171,7 @@ func (uj *urdfJoint) origin() (geom.Transform, error) {
 	return geom.Transform{Translation: xyz, Rotation: geom.FromRPY(rpy.X, rpy.Y, rpy.Z)}, nil
 }
 
-func (uj *urdfJoint) joint() (Joint, error) {
+func chainJoint(uj *urdf.Joint) (Joint, error) {
 	j := Joint{Name: uj.Name}
 	switch uj.Type {
 	case "revolute":
@@ -300,34 +255,10 @@ func (uj *urdfJoint) joint() (Joint, error) {
 
 // parseFloat parses a URDF number; an empty attribute is 0 (the URDF
 // default for limits).
-func parseFloat(s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, nil
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("bad number %q", s)
-	}
-	return v, nil
-}
+func parseFloat(s string) (float64, error) { return urdf.NumberOr(s, 0) }
 
 // parseVec parses "x y z"; an empty attribute gives def.
 func parseVec(s string, def r3.Vec) (r3.Vec, error) {
-	f := strings.Fields(s)
-	if len(f) == 0 {
-		return def, nil
-	}
-	if len(f) != 3 {
-		return r3.Vec{}, fmt.Errorf("want 3 numbers, got %q", s)
-	}
-	var v [3]float64
-	for i, w := range f {
-		x, err := parseFloat(w)
-		if err != nil {
-			return r3.Vec{}, err
-		}
-		v[i] = x
-	}
-	return r3.Vec{X: v[0], Y: v[1], Z: v[2]}, nil
+	v, err := urdf.Vec3(s, [3]float64{def.X, def.Y, def.Z})
+	return r3.Vec{X: v[0], Y: v[1], Z: v[2]}, err
 }
