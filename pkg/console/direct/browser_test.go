@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"gonum.org/v1/gonum/spatial/r3"
 
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/direct"
@@ -385,6 +386,50 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("Cartesian jog moves the tool along the base z axis only while held", func(t *testing.T) {
+		r.t = t
+		r.tab(p1, "jog")
+		arm, chain := r.be.Arm(), r.be.ArmChain()
+		tool := func() r3.Vec {
+			p, err := chain.FK(arm.Positions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p.Translation
+		}
+		if f := eval[string](r, p1, `document.getElementById('jframe').value`); f != chain.Base {
+			t.Fatalf("reference frame %q, want the base %q", f, chain.Base)
+		}
+		p0 := tool()
+		r.mouse(p1, "jc-z-plus", true)
+		waitFor(t, 10*time.Second, "the tool 3 cm up", func() bool { return tool().Z > p0.Z+0.03 })
+		r.mouse(p1, "jc-z-plus", false)
+		rel := tool()
+		prev, stable := rel, 0
+		waitFor(t, 5*time.Second, "the arm to stop", func() bool {
+			time.Sleep(20 * time.Millisecond) // sample spacing, not a synchronisation
+			q := tool()
+			if q == prev {
+				stable++
+			} else {
+				stable = 0
+			}
+			prev = q
+			return stable >= 10
+		})
+		if d := r3.Norm(r3.Sub(prev, rel)); d > 0.02 {
+			t.Fatalf("tool ran on %.3f m after the release", d)
+		}
+		d := r3.Sub(prev, p0)
+		// Incremental Cartesian steps are reached point to point in joint
+		// space (docs/jog.md), so the path bows a little: judge the
+		// direction of the whole move.
+		if side := math.Hypot(d.X, d.Y); side > 0.2*d.Z {
+			t.Fatalf("tool moved %+.4f m: %.4f m sideways for %.4f m up", d, side, d.Z)
+		}
+		t.Logf("tool moved up %.4f m, %.4f m sideways", d.Z, math.Hypot(d.X, d.Y))
+	})
+
 	t.Run("cameras show four non-blank images", func(t *testing.T) {
 		r.t = t
 		r.tab(p1, "cameras")
@@ -478,6 +523,14 @@ func TestBrowser(t *testing.T) {
 		r.shot(p3, "furbot")
 		r.do(p3, key("w", false))
 		waitFor(t, 15*time.Second, "the Furbot stopped", func() bool { return math.Abs(sim.Truth().V) < 0.01 })
+		// The on-screen pad: pressing above its centre drives forward,
+		// releasing it stops.
+		xy := eval[[]float64](r, p3, `(()=>{const b=document.getElementById('pad').getBoundingClientRect();return [b.x+b.width/2,b.y+b.height*0.2]})()`)
+		x1 := sim.Truth().X
+		r.do(p3, chromedp.MouseEvent(chromedp.MousePressed, xy[0], xy[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
+		waitFor(t, 15*time.Second, "the Furbot driving forward from the pad", func() bool { tr := sim.Truth(); return tr.V > 0.2 && tr.X > x1+0.1 })
+		r.do(p3, chromedp.MouseEvent(chromedp.MouseReleased, xy[0], xy[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
+		waitFor(t, 15*time.Second, "the Furbot stopped after the pad's release", func() bool { return math.Abs(sim.Truth().V) < 0.01 })
 		// E-stop: the vehicle gets the flag; W held then moves nothing.
 		r.do(p3, key(" ", true), key(" ", false), key("w", true))
 		waitFor(t, 5*time.Second, "control frames with the e-stop flag", func() bool {

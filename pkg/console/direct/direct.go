@@ -300,6 +300,10 @@ func (b *Backend) FurbotSim() *furbotsim.Sim { return b.fSim }
 // Arm returns the simulated jog arm (nil without one).
 func (b *Backend) Arm() *armsim.Arm { return b.arm }
 
+// ArmChain returns the jog arm's kinematic chain (nil without an arm): with
+// Arm's positions, the true tool pose by forward kinematics.
+func (b *Backend) ArmChain() *kinematics.Chain { return b.chain }
+
 // Close stops the drivers (each sends its stop: zero packets, full-brake
 // frames, a hold), then the cameras and the simulators, and returns the
 // first errors that ended any of them.
