@@ -61,7 +61,8 @@ func runJog(ctx context.Context, args []string, io stdio) error {
 	}
 	p := jog.DefaultParams()
 	p.RobotData.FixedFrame, p.RobotData.FlangeFrame = chain.Base, chain.TipName
-	ctrl, err := jog.New(jog.Config{Chain: chain, Params: &p})
+	// The simulated arm takes relative Cartesian commands too.
+	ctrl, err := jog.New(jog.Config{Chain: chain, Params: &p, Relative: true})
 	if err != nil {
 		return fmt.Errorf("jog: %w", err)
 	}
@@ -114,7 +115,7 @@ func (d *jogDemo) cycles(ctx context.Context, n int, beat bool) (int, error) {
 		}
 		t, ok, err := d.ctrl.Step(now)
 		if ok {
-			if werr := d.arm.WriteJointTarget(t); werr != nil {
+			if werr := jog.Write(d.arm, t); werr != nil {
 				return i, werr
 			}
 			if t.Hold {
@@ -180,7 +181,7 @@ func (d *jogDemo) script(ctx context.Context) error {
 	at, _ := d.arm.JointPositions(d.q)
 	_ = d.ctrl.UpdateJointState(d.q, at)
 	if hold, ok := d.ctrl.Stop(d.arm.Now()); ok {
-		_ = d.arm.WriteJointTarget(hold)
+		_ = jog.Write(d.arm, hold)
 		d.say("stop: decelerating to rest in %v", hold.TimeFromStart.Round(time.Millisecond))
 	}
 	if _, err := d.cycles(ctx, rate, true); err != nil {
@@ -189,7 +190,34 @@ func (d *jogDemo) script(ctx context.Context) error {
 	if err := d.line(ctx, rate); err != nil {
 		return err
 	}
+	if err := d.relative(ctx, rate); err != nil {
+		return err
+	}
 	d.say("end: %s", d.pose())
+	return nil
+}
+
+// relative jogs the tool along the base's z again, with every point sent
+// to the arm as a relative command in the tool's frame (RELT), then stops.
+func (d *jogDemo) relative(ctx context.Context, rate int) error {
+	if err := d.ctrl.SetParam("cartesian_delta_command_type", rosparam.String(jog.CommandRELT)); err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	defer func() { _ = d.ctrl.SetParam("cartesian_delta_command_type", rosparam.String(jog.CommandPTP)) }()
+	before := d.arm.Relative()
+	if err := d.ctrl.StartCartesianMove(d.arm.Now(), jog.CartesianMoveRequest{PoseReference: d.chain.Base, MoveDelta: true, Pose: jog.EulerPose{Z: -1}, Speed: 1}); err != nil {
+		d.say("cartesian move refused: %v", err)
+		return nil
+	}
+	d.say("incremental Cartesian move -z in %s as RELT commands, 1 s, from %s", d.chain.Base, d.pose())
+	if _, err := d.cycles(ctx, rate, true); err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	d.say("heartbeats stop")
+	if _, err := d.cycles(ctx, rate, false); err != nil {
+		return fmt.Errorf("jog: %w", err)
+	}
+	d.say("%s; the arm took %d relative commands", d.pose(), d.arm.Relative()-before)
 	return nil
 }
 

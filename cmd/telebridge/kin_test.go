@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -126,10 +127,13 @@ func TestJogDemo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"hold sent (heartbeat timeout)", "goal reached", "incremental Cartesian move", "stop: decelerating", "LIN goal reached"} {
+	for _, want := range []string{"hold sent (heartbeat timeout)", "goal reached", "incremental Cartesian move", "stop: decelerating", "LIN goal reached", "as RELT commands"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("no %q in:\n%s", want, out)
 		}
+	}
+	if !regexp.MustCompile(`the arm took [1-9][0-9]* relative commands`).MatchString(out) {
+		t.Fatalf("the arm took no relative commands:\n%s", out)
 	}
 	if code, _, errs := runParamsCmd(t, "jog", "--urdf", ur5URDF, "--joints", "1,2"); code != 1 || !strings.Contains(errs, "2 values") {
 		t.Fatalf("bad joints: exit %d %s", code, errs)

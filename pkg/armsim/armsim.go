@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/telebridge/telebridge/pkg/geom"
 	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/rate"
@@ -32,12 +33,19 @@ type Config struct {
 	Initial []float64
 	// Start is the simulated clock's start. Default: 2000-01-01 UTC.
 	Start time.Time
+	// Chain is the arm's kinematics (FromChain sets it); with it the arm
+	// also takes relative Cartesian commands (WriteRelativeTarget), as a
+	// robot controller that takes REL, RELW and RELT commands does.
+	Chain *kinematics.Chain
+	// World is T_base_world, the world frame of RELW commands; zero:
+	// the base.
+	World geom.Transform
 }
 
 // FromChain returns a Config for a kinematic chain: its joint names,
 // limits and velocity limits (defaultVelocity where the chain has none).
 func FromChain(c *kinematics.Chain, defaultVelocity float64) Config {
-	cfg := Config{Names: c.JointNames()}
+	cfg := Config{Names: c.JointNames(), Chain: c}
 	for _, j := range c.Joints {
 		v := j.MaxVelocity
 		if v == 0 {
@@ -69,6 +77,10 @@ type Arm struct {
 	rate           []float64
 	segT, segSince float64 // [s]
 	overSpeed      uint64  // Advance calls with a joint above its velocity limit
+
+	ik       *kinematics.Solver // relative commands (with a chain)
+	ikGoal   []float64
+	relative uint64 // relative commands taken
 }
 
 // New validates cfg and returns an arm at rest at its initial position.
@@ -95,7 +107,63 @@ func New(cfg Config) (*Arm, error) {
 		p0: make([]float64, n), v0: make([]float64, n), v1: make([]float64, n), rate: make([]float64, n)}
 	copy(a.pos, cfg.Initial)
 	copy(a.goal, a.pos)
+	if cfg.Chain != nil {
+		if cfg.Chain.DOF() != n {
+			return nil, fmt.Errorf("armsim: new: a chain of %d joints for %d names", cfg.Chain.DOF(), n)
+		}
+		// One attempt from the current joints: a robot's controller stays
+		// on its branch.
+		ik, err := kinematics.NewSolver(cfg.Chain, kinematics.Config{MaxAttempts: 1})
+		if err != nil {
+			return nil, fmt.Errorf("armsim: new: %w", err)
+		}
+		a.ik, a.ikGoal = ik, make([]float64, n)
+	}
+	if a.cfg.World == (geom.Transform{}) {
+		a.cfg.World = geom.Identity()
+	}
 	return a, nil
+}
+
+// WriteRelativeTarget implements jog.RelativeOutput: it applies
+// t.Relative to the tool's current pose (from the truth, as a robot does),
+// solves the joints of that pose from the current ones and follows them
+// as WriteJointTarget follows t's point (its velocities and
+// TimeFromStart). The joint positions of t are not used. It needs
+// Config.Chain.
+func (a *Arm) WriteRelativeTarget(t jog.JointTarget) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ik == nil {
+		return fmt.Errorf("%w: relative command without a kinematic chain", ErrTarget)
+	}
+	if err := t.Relative.Delta.Validate(); err != nil {
+		return fmt.Errorf("%w: relative command: %w", ErrTarget, err)
+	}
+	tool, err := a.cfg.Chain.FK(a.pos)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrTarget, err)
+	}
+	goal, err := t.Relative.Apply(tool, a.cfg.World)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrTarget, err)
+	}
+	if _, err := a.ik.Solve(a.ikGoal, goal, a.pos); err != nil {
+		return fmt.Errorf("%w: relative command %s: %w", ErrTarget, t.Relative.Type, err)
+	}
+	t.Positions = a.ikGoal
+	if err := a.writeLocked(t); err != nil {
+		return err
+	}
+	a.relative++
+	return nil
+}
+
+// Relative returns how many relative commands the arm took.
+func (a *Arm) Relative() uint64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.relative
 }
 
 // WriteJointTarget implements jog.Output. A target with Velocities is
@@ -110,6 +178,11 @@ func New(cfg Config) (*Arm, error) {
 func (a *Arm) WriteJointTarget(t jog.JointTarget) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	return a.writeLocked(t)
+}
+
+// writeLocked takes a joint target; the caller holds the lock.
+func (a *Arm) writeLocked(t jog.JointTarget) error {
 	n := len(a.pos)
 	if len(t.Positions) != n || len(t.JointNames) != n {
 		return fmt.Errorf("%w: %d names and %d positions for %d joints", ErrTarget, len(t.JointNames), len(t.Positions), n)
@@ -289,4 +362,7 @@ func (a *Arm) Run(ctx context.Context, period time.Duration) error {
 	})
 }
 
-var _ jog.Arm = (*Arm)(nil)
+var (
+	_ jog.Arm            = (*Arm)(nil)
+	_ jog.RelativeOutput = (*Arm)(nil)
+)

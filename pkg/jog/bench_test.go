@@ -12,7 +12,7 @@ func benchmarkStep(b *testing.B, start func(r *rig) error) {
 }
 
 func benchmarkStepWith(b *testing.B, p *jog.Params, start func(r *rig) error) {
-	r := newRig(b, jog.Config{Params: p}, home)
+	r := newRig(b, jog.Config{Params: p, Relative: p != nil && jog.IsRelative(p.CartesianDelta.CommandType)}, home)
 	if err := start(r); err != nil {
 		b.Fatal(err)
 	}
@@ -35,6 +35,14 @@ func BenchmarkStepJointDelta(b *testing.B) {
 
 func BenchmarkStepCartesianDelta(b *testing.B) {
 	benchmarkStep(b, func(r *rig) error {
+		return r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{MoveDelta: true, Pose: jog.EulerPose{X: 1, RZ: 1}, Speed: 1})
+	})
+}
+
+// BenchmarkStepCartesianDeltaRELW: the same with every point also sent
+// as a relative command in the world's axes (two more FK and a tf lookup).
+func BenchmarkStepCartesianDeltaRELW(b *testing.B) {
+	benchmarkStepWith(b, relParams(jog.CommandRELW), func(r *rig) error {
 		return r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{MoveDelta: true, Pose: jog.EulerPose{X: 1, RZ: 1}, Speed: 1})
 	})
 }

@@ -56,6 +56,11 @@ type Config struct {
 	// JointStateTimeout stops the motion when the measured joints are
 	// older than this [s]. Default 0.5 s.
 	JointStateTimeout time.Duration
+	// Relative says that the arm's output takes relative Cartesian
+	// commands (a RelativeOutput). Without it, a
+	// cartesian_delta_command_type of REL, RELW or RELT is refused (New,
+	// ApplyParams), since a joint trajectory cannot carry one.
+	Relative bool
 }
 
 // Mode is what the controller is doing.
@@ -166,6 +171,10 @@ type Controller struct {
 	pendPose geom.Transform
 	havePend bool
 	goalCmd  string // command type of the current absolute goal
+	// relType is the relative command type of the current incremental
+	// Cartesian move ("" none); relWorld the last T_base_world (RELW).
+	relType  string
+	relWorld geom.Transform
 
 	// The commanded state: the point last sent, position and velocity.
 	qc, vc []float64
@@ -208,6 +217,9 @@ func New(cfg Config) (*Controller, error) {
 		p = *cfg.Params
 	}
 	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("jog: new: %w", err)
+	}
+	if err := checkRelative(&p, cfg.Relative); err != nil {
 		return nil, fmt.Errorf("jog: new: %w", err)
 	}
 	if cfg.GoalTolerance < 0 || cfg.DefaultVelocity < 0 || cfg.JointStateTimeout < 0 {
@@ -285,6 +297,15 @@ func New(cfg Config) (*Controller, error) {
 	return c, nil
 }
 
+// checkRelative refuses a relative command type for an output that takes
+// joint targets only.
+func checkRelative(p *Params, relative bool) error {
+	if t := p.CartesianDelta.CommandType; IsRelative(t) && !relative {
+		return fmt.Errorf("%w: cartesian_delta_command_type %s sends increments to a robot that takes relative Cartesian commands: %w (use PTP)", ErrParam, t, ErrRelativeOutput)
+	}
+	return nil
+}
+
 func (c *Controller) applyParams() {
 	c.timeout = time.Duration(c.p.HeartbeatTimeout * float64(time.Second))
 	c.period = time.Duration(float64(time.Second) / c.p.UpdateRate)
@@ -356,6 +377,9 @@ func (c *Controller) ApplyParams(update []rosparam.Parameter) error {
 	defer c.mu.Unlock()
 	next := c.p.clone()
 	if err := next.Apply(update); err != nil {
+		return err
+	}
+	if err := checkRelative(&next, c.cfg.Relative); err != nil {
 		return err
 	}
 	if len(next.JointAccelerations) != 0 && len(next.JointAccelerations) != len(c.amax) {

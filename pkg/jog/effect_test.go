@@ -114,7 +114,9 @@ func sameTruth(a, b [][]float64) bool {
 // the arm does (the simulator's truth, in a scenario where it matters) or
 // accepts a single value and refuses any other with a clear message.
 // The node-level parameters (robot_data.*, joint_limits.*) are covered by
-// the node and limit tests named in docs/parameters.md.
+// the node and limit tests named in docs/parameters.md;
+// cartesian_delta_command_type's relative types change the commands the
+// arm gets, not its path, and are tested in relative_test.go.
 func TestEveryParameterHasAnEffect(t *testing.T) {
 	ptp := func(p *jog.Params) { p.JointsDelta.CommandType = "PTP" }
 	ptpcpGoals := func(p *jog.Params) { p.JointsGoal.CommandType, p.JointsGoal.Blending = "PTPCP", 0.1 }
@@ -204,14 +206,12 @@ func TestEveryParameterHasAnEffect(t *testing.T) {
 		{"joints_goal_acceleration_type", "RAD/S2", "one of PERCENT"},
 		{"joints_goal_blending_type", "PERCENT", "one of M"},
 		{"joints_goal_command_type", "LIN", "one of PTP, PTPCP"},
-		{"cartesian_delta_command_type", "REL", "relative Cartesian commands"},
-		{"cartesian_delta_command_type", "RELW", "relative Cartesian commands"},
-		{"cartesian_delta_command_type", "RELT", "relative Cartesian commands"},
 		{"cartesian_delta_command_type", "PTPCP", "one of PTP"},
 		{"cartesian_delta_velocity_type", "M/S", "one of PERCENT"},
 		{"cartesian_delta_acceleration_type", "M/S2", "one of PERCENT"},
 		{"cartesian_delta_blending_type", "PERCENT", "one of M"},
-		{"cartesian_goal_command_type_translational_movement", "REL", "relative Cartesian commands"},
+		{"cartesian_goal_command_type_translational_movement", "REL", "only cartesian_delta_command_type"},
+		{"joints_delta_command_type", "RELT", "only cartesian_delta_command_type"},
 		{"cartesian_goal_velocity_type", "M/S", "one of PERCENT"},
 		{"cartesian_goal_acceleration_type", "M/S2", "one of PERCENT"},
 		{"cartesian_blending_type", "PERCENT", "one of M"},

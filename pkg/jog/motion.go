@@ -86,6 +86,10 @@ func (c *Controller) begin(now time.Time, m Mode, speed float64) {
 		c.fresh = true
 	}
 	c.mode, c.speed, c.beat, c.reason = m, speed, now, ""
+	c.relType = ""
+	if m == CartesianDelta && IsRelative(c.p.CartesianDelta.CommandType) {
+		c.relType = c.p.CartesianDelta.CommandType
+	}
 	c.havePose, c.holdPending, c.hasPending, c.retarget = false, false, false, true
 	c.haveCur, c.havePend = false, false
 	c.queue = c.queue[:0]
@@ -175,7 +179,41 @@ func (c *Controller) hold(now time.Time, dst []float64) JointTarget {
 func (c *Controller) emitBuf(now time.Time, d time.Duration, hold bool, pos, vel []float64) JointTarget {
 	c.sent++
 	c.out.Stamp, c.out.Positions, c.out.Velocities, c.out.TimeFromStart, c.out.Hold = now, pos, vel, d, hold
+	c.out.Relative = c.relative(pos)
 	return c.out
+}
+
+// relative returns the point pos as a relative command of the current
+// incremental Cartesian move's type, or none; the caller holds the lock.
+// The increment is taken from the measured tool, as a robot that takes
+// relative commands applies it to where its tool is.
+func (c *Controller) relative(pos []float64) RelativeCommand {
+	if c.relType == "" || !c.haveState {
+		return RelativeCommand{}
+	}
+	tool, err := c.chain.FK(c.measured)
+	if err != nil {
+		return RelativeCommand{}
+	}
+	target, err := c.chain.FK(pos)
+	if err != nil {
+		return RelativeCommand{}
+	}
+	rd := c.p.RobotData
+	r := RelativeCommand{Type: c.relType, Frame: rd.FixedFrame}
+	switch c.relType {
+	case CommandRELW:
+		r.Frame = rd.WorldFrame
+		if w, err := c.lookup(rd.WorldFrame); err == nil {
+			c.relWorld = w
+		} else if c.relWorld == (geom.Transform{}) {
+			c.relWorld = geom.Identity()
+		}
+	case CommandRELT:
+		r.Frame = rd.FlangeFrame
+	}
+	r.Delta, _ = RelativeDelta(c.relType, tool, target, c.relWorld) // the type is known
+	return r
 }
 
 // emitCommanded sends the commanded state, due one period from now.

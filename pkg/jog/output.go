@@ -22,6 +22,11 @@ type JointTarget struct {
 	// Hold is true for the target that ends a motion: the measured
 	// position, to be held.
 	Hold bool
+	// Relative is set on every point of an incremental Cartesian move
+	// (and its stop) when cartesian_delta_command_type is REL, RELW or
+	// RELT: the same point as the increment from the tool's measured pose,
+	// for a robot that takes relative Cartesian commands (see Write).
+	Relative RelativeCommand
 }
 
 // Output receives the joint targets. The ROS 2 layer publishes them as

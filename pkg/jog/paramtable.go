@@ -84,15 +84,14 @@ func readOnly(e entry) entry {
 	return e
 }
 
-// commandType is a command type parameter: one of choices; the relative
-// types get their own refusal.
+// commandType is a command type parameter: one of choices; a relative
+// type where it is not a choice gets its own refusal.
 func commandType(name, desc, def string, choices []string, field func(*Params) *string) entry {
 	e := str(name, desc, def, choices, field)
 	inner := e.Validate
 	e.Validate = func(v rosparam.ParameterValue) error {
-		switch v.StringValue {
-		case "REL", "RELW", "RELT":
-			return fmt.Errorf("%s sends the increment to a robot that takes relative Cartesian commands; telebridge sends absolute joint trajectories: use one of %s", v.StringValue, strings.Join(choices, ", "))
+		if IsRelative(v.StringValue) && !slices.Contains(choices, v.StringValue) {
+			return fmt.Errorf("%s is a relative Cartesian command: only cartesian_delta_command_type takes one; use one of %s", v.StringValue, strings.Join(choices, ", "))
 		}
 		return inner(v)
 	}
@@ -162,9 +161,10 @@ func buildEntries() []entry {
 		"PTP: the arm stops at every queued goal; PTPCP: it blends into the next queued goal within joints_goal_blending",
 		"Blending radius between queued absolute joint goals with PTPCP [rad or m per joint]",
 		func(p *Params) *MoveSettings { return &p.JointsGoal })...)
-	t = append(t, moveGroup("cartesian_delta", "incremental Cartesian", MoveSettings{true, "PTP", "PERCENT", "PERCENT", "M", 5, 100, 0.01}, []string{CommandPTP},
+	t = append(t, moveGroup("cartesian_delta", "incremental Cartesian", MoveSettings{true, "PTP", "PERCENT", "PERCENT", "M", 5, 100, 0.01},
+		[]string{CommandPTP, CommandREL, CommandRELW, CommandRELT},
 		"A new incremental Cartesian command takes over at once; false: the target in progress stays and the new direction applies from the next one",
-		"PTP: each step target is reached point to point in joint space (REL, RELW, RELT are refused: they are relative robot commands)",
+		"PTP: each point goes to the arm as joint positions; REL, RELW, RELT: the same points go as the increment from the measured tool, in the base's, the world's or the tool's axes, to an arm that takes relative Cartesian commands (refused at start-up for an arm that takes joint trajectories only)",
 		"The next incremental Cartesian target is computed only when the commanded tool is this close to the current one (0: the arm stops at every target)",
 		func(p *Params) *MoveSettings { return &p.CartesianDelta })...)
 	t = append(t,

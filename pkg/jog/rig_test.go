@@ -57,6 +57,13 @@ type rig struct {
 
 func newRig(t testing.TB, cfg jog.Config, initial []float64) *rig {
 	t.Helper()
+	return newRigArm(t, cfg, initial, nil)
+}
+
+// newRigArm is newRig with the simulated arm's configuration changed by
+// arm (if not nil) before it is made.
+func newRigArm(t testing.TB, cfg jog.Config, initial []float64, arm func(*armsim.Config)) *rig {
+	t.Helper()
 	if cfg.Chain == nil {
 		cfg.Chain = ur5(t)
 	}
@@ -71,12 +78,15 @@ func newRig(t testing.TB, cfg jog.Config, initial []float64) *rig {
 	acfg := armsim.FromChain(cfg.Chain, 0.5)
 	acfg.Lower, acfg.Upper = lo, hi
 	acfg.Initial = initial
-	arm, err := armsim.New(acfg)
+	if arm != nil {
+		arm(&acfg)
+	}
+	sim, err := armsim.New(acfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &rig{t: t, ctrl: ctrl, arm: arm, period: ctrl.Period(), q: make([]float64, cfg.Chain.DOF())}
-	r.truth = append(r.truth, arm.Positions())
+	r := &rig{t: t, ctrl: ctrl, arm: sim, period: ctrl.Period(), q: make([]float64, cfg.Chain.DOF())}
+	r.truth = append(r.truth, sim.Positions())
 	r.sense()
 	return r
 }
@@ -101,7 +111,7 @@ func (r *rig) cycle() (jog.JointTarget, bool, error) {
 	if ok {
 		tg.Positions = append([]float64(nil), tg.Positions...)
 		tg.Velocities = append([]float64(nil), tg.Velocities...)
-		if werr := r.arm.WriteJointTarget(tg); werr != nil {
+		if werr := jog.Write(r.arm, tg); werr != nil {
 			r.t.Fatal(werr)
 		}
 		r.targets = append(r.targets, tg)

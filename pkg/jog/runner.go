@@ -38,6 +38,9 @@ func NewRunner(ctrl *Controller, src JointSource, out Output) (*Runner, error) {
 	if ctrl == nil || src == nil || out == nil {
 		return nil, errors.New("jog: new runner: nil controller, source or output")
 	}
+	if _, ok := out.(RelativeOutput); ctrl.cfg.Relative && !ok {
+		return nil, fmt.Errorf("jog: new runner: the controller sends relative commands (Config.Relative): %w", ErrRelativeOutput)
+	}
 	return &Runner{ctrl: ctrl, src: src, out: out, q: make([]float64, ctrl.chain.DOF())}, nil
 }
 
@@ -78,7 +81,7 @@ func (r *Runner) tick(now time.Time, missed uint64) {
 // start, which begins from the measured joints, so the arm never gets the
 // rest of a motion it did not follow.
 func (r *Runner) write(t JointTarget) {
-	if err := r.out.WriteJointTarget(t); err != nil {
+	if err := Write(r.out, t); err != nil {
 		r.stats.OutputErrors++
 		r.ctrl.Abort(fmt.Sprintf("output refused a target: %v", err))
 		return
@@ -102,7 +105,7 @@ func (r *Runner) Stop(now time.Time) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	if err := r.out.WriteJointTarget(t); err != nil {
+	if err := Write(r.out, t); err != nil {
 		r.stats.OutputErrors++
 		return false, fmt.Errorf("jog: stop: write hold: %w", err)
 	}

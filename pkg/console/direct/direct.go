@@ -220,7 +220,7 @@ func (b *Backend) startJog(runCtx context.Context) error {
 	// timeout is the backstop for a console that died, a little longer so
 	// that a page's late re-send is judged by the console alone.
 	p.HeartbeatTimeout = JogHeartbeatTimeout.Seconds()
-	ctrl, err := jog.New(jog.Config{Chain: chain, Params: &p})
+	ctrl, err := jog.New(jog.Config{Chain: chain, Params: &p, Relative: true}) // the simulated arm takes relative commands too
 	if err != nil {
 		return fmt.Errorf("jog: %w", err)
 	}
