@@ -6,47 +6,22 @@ import (
 	"math"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"gonum.org/v1/gonum/spatial/r3"
 
+	"github.com/telebridge/telebridge/internal/browsertest"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/direct"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	"github.com/telebridge/telebridge/pkg/servosilasim"
 )
-
-// BrowserEnv set to "required" makes a missing browser fail the browser
-// tests instead of skipping them (scripts/check.d/console.sh sets it);
-// "elsewhere" skips them (scripts/check.sh sets it for its plain go test
-// step, since console.sh runs them right after).
-const BrowserEnv = "TELEBRIDGE_BROWSER_TESTS"
-
-func chromium(t *testing.T) string {
-	if os.Getenv(BrowserEnv) == "elsewhere" {
-		t.Skipf("browser test skipped: %s=elsewhere (scripts/check.d/console.sh runs it)", BrowserEnv)
-	}
-	for _, n := range []string{"chromium", "chromium-browser", "google-chrome", "chrome"} {
-		if p, err := exec.LookPath(n); err == nil {
-			return p
-		}
-	}
-	if os.Getenv(BrowserEnv) == "required" {
-		t.Fatalf("no chromium binary on PATH and %s=required", BrowserEnv)
-	}
-	t.Skipf("browser test skipped: no chromium binary on PATH (apt-get install chromium; set %s=required to make this fail)", BrowserEnv)
-	return ""
-}
 
 // rig is the console under test: the real server with the direct backend
 // and every simulator, and a headless Chromium.
@@ -60,7 +35,7 @@ type rig struct {
 }
 
 func newRig(t *testing.T) *rig {
-	exe := chromium(t)
+	browsertest.Chromium(t) // skip before starting anything
 	ctx, cancel := context.WithCancel(context.Background())
 	be, err := direct.Start(ctx, direct.Config{})
 	if err != nil {
@@ -76,31 +51,7 @@ func newRig(t *testing.T) *rig {
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true), chromedp.Flag("no-first-run", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true), chromedp.UserDataDir(t.TempDir()),
-		// Background tabs must keep their timers: two pages run at once.
-		chromedp.Flag("disable-background-timer-throttling", true), chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.Flag("disable-backgrounding-occluded-windows", true),
-	}
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	bctx, bcancel := chromedp.NewContext(actx)
-	art := os.Getenv("CONSOLE_ARTIFACTS")
-	if art == "" {
-		art = t.TempDir()
-	}
-	if err := os.MkdirAll(art, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	r := &rig{t: t, be: be, srv: srv, url: srv.URL(ln.Addr()), browser: bctx, artifacts: art}
-	// The first run starts the browser for the life of bctx.
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("start %s: %v", exe, err)
-	}
 	t.Cleanup(func() {
-		bcancel()
-		acancel()
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("server: %v", err)
@@ -109,104 +60,51 @@ func newRig(t *testing.T) *rig {
 			t.Errorf("backend: %v", err)
 		}
 	})
-	return r
+	// Registered after the server's cleanup, so it runs first.
+	browser := browsertest.Start(t, ctx)
+	return &rig{t: t, be: be, srv: srv, url: srv.URL(ln.Addr()), browser: browser, artifacts: browsertest.Artifacts(t)}
 }
 
 // page opens a new tab on the console.
 func (r *rig) page() (context.Context, context.CancelFunc) {
-	ctx, cancel := chromedp.NewContext(r.browser)
-	// The first run opens the tab and binds it to its context: not a
-	// context with a deadline.
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1500, 950), chromedp.Navigate(r.url)); err != nil {
-		r.t.Fatalf("browser: %v", err)
-	}
-	return ctx, cancel
+	return browsertest.Page(r.t, r.browser, r.url)
 }
 
 func (r *rig) do(ctx context.Context, a ...chromedp.Action[chromedp.Void]) {
 	r.t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	if err := chromedp.Do(tctx, a...); err != nil {
-		r.t.Fatalf("browser: %v", err)
-	}
+	browsertest.Do(r.t, ctx, a...)
 }
 
 func eval[T any](r *rig, ctx context.Context, js string) T {
 	r.t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	v, err := chromedp.Run(tctx, chromedp.Evaluate[T](js))
-	if err != nil {
-		r.t.Fatalf("browser: %s: %v", js, err)
-	}
-	return v
+	return browsertest.Eval[T](r.t, ctx, js)
 }
 
-var keyCodes = map[string]struct {
-	code string
-	vk   int64
-}{"w": {"KeyW", 87}, "a": {"KeyA", 65}, "s": {"KeyS", 83}, "d": {"KeyD", 68}, " ": {"Space", 32}}
+var key = browsertest.Key
 
-// key presses (down) or releases (up) one key, as a keyboard would.
-func key(k string, down bool) chromedp.Action[chromedp.Void] {
-	typ := input.DispatchKeyEventTypeKeyUp
-	if down {
-		typ = input.DispatchKeyEventTypeKeyDown
-	}
-	kc := keyCodes[k]
-	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, input.DispatchKeyEvent, input.DispatchKeyEventParams{Type: typ, Key: k, Code: kc.code, WindowsVirtualKeyCode: kc.vk})
-		return err
-	})
-}
-
-// mouse presses or releases the left button on the centre of element id.
 func (r *rig) mouse(ctx context.Context, id string, down bool) {
 	r.t.Helper()
-	xy := eval[[]float64](r, ctx, fmt.Sprintf(`(()=>{const b=document.getElementById(%q).getBoundingClientRect();return [b.x+b.width/2,b.y+b.height/2]})()`, id))
-	typ := chromedp.MouseReleased
-	if down {
-		typ = chromedp.MousePressed
-	}
-	r.do(ctx, chromedp.MouseEvent(typ, xy[0], xy[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	browsertest.Mouse(r.t, ctx, id, down)
 }
 
 func (r *rig) click(ctx context.Context, sel string) {
 	r.t.Helper()
-	r.do(ctx, chromedp.Click(chromedp.CSS(sel)))
+	browsertest.Click(r.t, ctx, sel)
 }
 
-// waitFor polls cond until it holds or the deadline passes.
 func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
 	t.Helper()
-	end := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(end) {
-			t.Fatalf("timed out after %v waiting for %s", limit, what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	browsertest.WaitFor(t, limit, what, cond)
 }
 
 func (r *rig) truth() servosilasim.State { return r.be.ServosilaSim().State() }
 
-// keyUpAt returns when the page saw the last key release (its wall
-// clock, the same as the simulator's on this machine): the stop time
-// counts from there, not from the test's dispatch, which a loaded machine
-// can delay.
+// keyUpAt returns when the page saw the last key release.
 func (r *rig) keyUpAt(ctx context.Context) time.Time { return r.keyAt(ctx, "keyup") }
 
-// keyAt returns when the page saw the last key event of kind ("keyup",
-// "keydown").
 func (r *rig) keyAt(ctx context.Context, kind string) time.Time {
 	r.t.Helper()
-	ms := eval[string](r, ctx, `document.body.dataset.`+kind+` || ""`)
-	v, err := strconv.ParseInt(ms, 10, 64)
-	if err != nil {
-		r.t.Fatalf("page recorded no key-up: %q", ms)
-	}
-	return time.UnixMilli(v)
+	return browsertest.KeyAt(r.t, ctx, kind)
 }
 
 // stoppedAt waits until the simulator executes no chassis motion and
@@ -237,22 +135,12 @@ func (r *rig) standsFor(n uint64, while string) {
 
 func (r *rig) shot(ctx context.Context, name string) {
 	r.t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	b, err := chromedp.Run(tctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		r.t.Fatalf("screenshot: %v", err)
-	}
-	p := filepath.Join(r.artifacts, "console-"+name+".png")
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		r.t.Fatal(err)
-	}
-	r.t.Logf("screenshot %s", p)
+	browsertest.Shot(r.t, ctx, r.artifacts, name)
 }
 
 func (r *rig) tab(ctx context.Context, name string) {
 	r.t.Helper()
-	r.click(ctx, `#tabs button[data-tab="`+name+`"]`)
+	browsertest.Tab(r.t, ctx, name)
 }
 
 // TestBrowser drives the console in a real headless Chromium against the
@@ -434,19 +322,7 @@ func TestBrowser(t *testing.T) {
 		r.t = t
 		r.tab(p1, "cameras")
 		waitFor(t, 20*time.Second, "four camera images with content", func() bool {
-			return eval[bool](r, p1, `(() => {
-				const imgs = [...document.querySelectorAll('#camgrid img')];
-				if (imgs.length !== 4) return false;
-				return imgs.every((img) => {
-					if (!img.naturalWidth) return false;
-					const c = document.createElement('canvas'); c.width = 64; c.height = 48;
-					const g = c.getContext('2d'); g.drawImage(img, 0, 0, 64, 48);
-					const d = g.getImageData(0, 0, 64, 48).data;
-					let min = 255, max = 0;
-					for (let i = 0; i < d.length; i += 4) { min = Math.min(min, d[i]); max = Math.max(max, d[i]); }
-					return max - min > 30;
-				});
-			})()`)
+			return eval[bool](r, p1, browsertest.CamerasShowImages(4))
 		})
 		waitFor(t, 5*time.Second, "camera rates on the page", func() bool {
 			c := eval[string](r, p1, `document.getElementById('camlargecap').textContent`)

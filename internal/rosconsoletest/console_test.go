@@ -1,0 +1,460 @@
+package rosconsoletest
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/telebridge/telebridge/internal/browsertest"
+	"github.com/telebridge/telebridge/pkg/furbot"
+	"github.com/telebridge/telebridge/pkg/furbotsim"
+	"github.com/telebridge/telebridge/pkg/servosila"
+	"github.com/telebridge/telebridge/pkg/servosilasim"
+)
+
+// Env set to 1 runs the test (scripts/ros2-test.d/console.sh sets it,
+// with a sourced colcon install of telebridge).
+const Env = "TELEBRIDGE_ROS_CONSOLE_TEST"
+
+// deadman is the console's command timeout (pkg/console's default).
+const deadman = 300 * time.Millisecond
+
+// rig is the ROS graph under test: the simulators in this process, the
+// stacks and the operator_console node launched with ros2 launch, and a
+// headless Chromium on the console's page.
+type rig struct {
+	t       *testing.T
+	sv      *servosilasim.Sim
+	fb      *furbotsim.Sim
+	url     string
+	logs    string
+	browser context.Context
+	art     string
+}
+
+func newRig(t *testing.T) *rig {
+	if os.Getenv(Env) != "1" {
+		t.Skipf("ROS console test skipped: %s is not 1 (scripts/ros2-test.d/console.sh runs it against a colcon install)", Env)
+	}
+	if _, err := exec.LookPath("ros2"); err != nil {
+		t.Fatalf("%s=1 but no ros2 on PATH: source /opt/ros/humble and the install's setup.bash", Env)
+	}
+	browsertest.Chromium(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	sv, err := servosilasim.New(servosilasim.Config{Listen: "127.0.0.1:0", TelemetryRate: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, err := furbotsim.New(furbotsim.Config{Listen: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []func(context.Context) error{sv.Run, fb.Run} {
+		done := make(chan error, 1)
+		go func() { done <- run(ctx) }()
+		t.Cleanup(func() {
+			cancel()
+			if err := <-done; err != nil && ctx.Err() == nil {
+				t.Errorf("simulator: %v", err)
+			}
+		})
+	}
+	logs := os.Getenv("ROS_CONSOLE_LOGS")
+	if logs == "" {
+		logs = t.TempDir()
+	}
+	port := freePort(t, "tcp")
+	r := &rig{t: t, sv: sv, fb: fb, url: fmt.Sprintf("http://127.0.0.1:%d/", port), logs: logs}
+	r.launch("servosila", "servosila.launch.py", "robot_address:="+sv.Addr().String())
+	r.launch("furbot", "furbot.launch.py", "namespace:=furbot", "vehicle_address:="+fb.Addr().String(),
+		fmt.Sprintf("listen:=127.0.0.1:%d", freePort(t, "udp")))
+	r.launch("jog", "jog.launch.py", "sim:=true")
+	r.launch("cameras", "cameras.launch.py", "sim:=true")
+	r.launch("console", "console.launch.py", fmt.Sprintf("listen:=127.0.0.1:%d", port), "furbot:=true",
+		"furbot_namespace:=/furbot", "jog:=true", "cameras:=[front_left, front_right, rear, zoom]")
+	browsertest.WaitFor(t, 60*time.Second, "the console node to serve "+r.url, func() bool {
+		res, err := http.Get(r.url)
+		if err != nil {
+			time.Sleep(200 * time.Millisecond) // retry spacing, not a synchronisation
+			return false
+		}
+		res.Body.Close()
+		return res.StatusCode == http.StatusOK
+	})
+	r.browser = browsertest.Start(t, ctx)
+	r.art = browsertest.Artifacts(t)
+	return r
+}
+
+// freePort returns a port that was free on 127.0.0.1 a moment ago.
+func freePort(t *testing.T, network string) int {
+	t.Helper()
+	if network == "udp" {
+		c, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		return c.LocalAddr().(*net.UDPAddr).Port
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// launch starts `ros2 launch telebridge FILE ARGS...` in a process group
+// of its own, its output in logs/NAME.log; the test's cleanup stops the
+// group (SIGINT, then SIGKILL after 15 s) and prints the log's tail if
+// the test failed.
+func (r *rig) launch(name, file string, args ...string) {
+	r.t.Helper()
+	path := filepath.Join(r.logs, name+".log")
+	f, err := os.Create(path)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	cmd := exec.Command("ros2", append([]string{"launch", "telebridge", file}, args...)...)
+	cmd.Stdout, cmd.Stderr = f, f
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		f.Close()
+		r.t.Fatalf("launch %s: %v", file, err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	r.t.Cleanup(func() {
+		pgid := cmd.Process.Pid
+		_ = syscall.Kill(-pgid, syscall.SIGINT)
+		select {
+		case <-waited:
+		case <-time.After(15 * time.Second):
+			r.t.Errorf("launch %s ignored SIGINT for 15 s: killed", name)
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			<-waited
+		}
+		f.Close()
+		if r.t.Failed() {
+			b, _ := os.ReadFile(path)
+			lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+			r.t.Logf("last lines of %s:\n%s", path, strings.Join(lines[max(0, len(lines)-25):], "\n"))
+		}
+	})
+}
+
+func (r *rig) page() (context.Context, context.CancelFunc) {
+	return browsertest.Page(r.t, r.browser, r.url)
+}
+
+func (r *rig) do(ctx context.Context, a ...chromedp.Action[chromedp.Void]) {
+	r.t.Helper()
+	browsertest.Do(r.t, ctx, a...)
+}
+
+func (r *rig) text(ctx context.Context, id string) string {
+	r.t.Helper()
+	return browsertest.Eval[string](r.t, ctx, fmt.Sprintf(`document.getElementById(%q).textContent`, id))
+}
+
+func (r *rig) truth() servosilasim.State { return r.sv.State() }
+
+// stoppedAt waits until the simulated robot executes no chassis motion
+// and returns when the packet that stopped it arrived.
+func (r *rig) stoppedAt(limit time.Duration) time.Time {
+	r.t.Helper()
+	var st servosilasim.State
+	browsertest.WaitFor(r.t, limit, "the simulated robot to stop", func() bool {
+		st = r.truth()
+		return st.Linear == 0 && st.Angular == 0
+	})
+	return st.LastAt
+}
+
+// standsFor watches n more remote-control packets and fails if the
+// chassis moves meanwhile.
+func (r *rig) standsFor(n uint64, while string) {
+	r.t.Helper()
+	p := r.truth().Packets
+	browsertest.WaitFor(r.t, 10*time.Second, fmt.Sprintf("%d packets %s", n, while), func() bool {
+		st := r.truth()
+		if st.Linear != 0 || st.Angular != 0 {
+			r.t.Fatalf("the robot moves %s: %.3f m/s, %.3f rad/s", while, st.Linear, st.Angular)
+		}
+		return st.Packets >= p+n
+	})
+}
+
+// TestROSConsole drives operator_console, launched against the ROS
+// stacks, in a real headless Chromium and judges by the simulators' truth
+// (the Servosila and Furbot simulators run in this process; the jog arm's
+// truth is arm_sim's joint_states). The same checks as the direct
+// backend's TestBrowser, through the ROS graph.
+func TestROSConsole(t *testing.T) {
+	r := newRig(t)
+	p1, close1 := r.page()
+	defer close1()
+	browsertest.WaitFor(t, 30*time.Second, "page 1 in control", func() bool { return browsertest.Role(t, p1) == "IN CONTROL" })
+
+	t.Run("hold W drives forward, key-up stops within the deadman", func(t *testing.T) {
+		r.t = t
+		a := r.truth()
+		r.do(p1, browsertest.Key("w", true))
+		browsertest.WaitFor(t, 10*time.Second, "forward motion", func() bool { return r.truth().Linear > 0 })
+		browsertest.WaitFor(t, 10*time.Second, "0.1 m forward", func() bool { return r.truth().Distance-a.Distance >= 0.1 })
+		browsertest.Shot(t, p1, r.art, "ros-servosila")
+		r.do(p1, browsertest.Key("w", false))
+		stop := r.stoppedAt(5 * time.Second)
+		d := stop.Sub(browsertest.KeyAt(t, p1, "keyup"))
+		t.Logf("key-up to the stopping packet at the simulator (through the ROS graph): %v", d)
+		if d > deadman {
+			t.Fatalf("stopped %v after key-up, want <= %v", d, deadman)
+		}
+	})
+
+	t.Run("waist target and Accept reach the target", func(t *testing.T) {
+		r.t = t
+		goal := r.truth().Joints[servosila.Waist] - 0.3
+		r.do(p1, chromedp.SetValue(chromedp.CSS("#tg-waist"), fmt.Sprintf("%.3f", goal)))
+		browsertest.Click(t, p1, "#ta-waist")
+		browsertest.WaitFor(t, 30*time.Second, "waist at the target", func() bool {
+			st := r.truth()
+			return math.Abs(st.Joints[servosila.Waist]-goal) <= 0.011 && st.JointVel[servosila.Waist] == 0
+		})
+	})
+
+	t.Run("Space latches the e-stop through a held key, release works", func(t *testing.T) {
+		r.t = t
+		r.do(p1, browsertest.Key("w", true))
+		browsertest.WaitFor(t, 10*time.Second, "forward motion", func() bool { return r.truth().Linear > 0 })
+		r.do(p1, browsertest.Key(" ", true), browsertest.Key(" ", false))
+		r.stoppedAt(2 * time.Second)
+		r.standsFor(5, "during the e-stop with W held")
+		browsertest.WaitFor(t, 10*time.Second, "the page shows the driver's latch", func() bool { return r.text(p1, "estate") == "E-STOP LATCHED" })
+		browsertest.Shot(t, p1, r.art, "ros-estop")
+		r.do(p1, browsertest.Key("w", false))
+		browsertest.Click(t, p1, "#release")
+		browsertest.WaitFor(t, 10*time.Second, "the page shows the release", func() bool { return r.text(p1, "estate") != "E-STOP LATCHED" })
+		r.do(p1, browsertest.Key("w", true))
+		browsertest.WaitFor(t, 10*time.Second, "motion after release", func() bool { return r.truth().Linear > 0 })
+		r.do(p1, browsertest.Key("w", false))
+		r.stoppedAt(5 * time.Second)
+	})
+
+	t.Run("key-down to the first UDP packet with the command", func(t *testing.T) {
+		r.t = t
+		const n = 20
+		var lat []time.Duration
+		for i := range n {
+			// Presses spread over the driver's 5 Hz keep-alive period.
+			time.Sleep(200 * time.Millisecond * time.Duration(i) / n) // phase offset, not a synchronisation
+			r.do(p1, browsertest.Key("w", true))
+			var st servosilasim.State
+			browsertest.WaitFor(t, 5*time.Second, "a packet with the command", func() bool {
+				st = r.truth()
+				return st.Last.Axes != [servosila.NumAxes]int16{}
+			})
+			lat = append(lat, st.LastAt.Sub(browsertest.KeyAt(t, p1, "keydown")))
+			r.do(p1, browsertest.Key("w", false))
+			r.stoppedAt(5 * time.Second)
+			browsertest.WaitFor(t, 5*time.Second, "a zero packet", func() bool { return r.truth().Last.Axes == [servosila.NumAxes]int16{} })
+		}
+		slices.Sort(lat)
+		p50, p99 := lat[n/2], lat[n-1]
+		t.Logf("ROS backend: key-down to first UDP packet with the command, %d presses: p50 %v, p99 (worst) %v, min %v", n, p50, p99, lat[0])
+		_ = os.WriteFile(filepath.Join(r.art, "ros-latency.txt"), fmt.Appendf(nil, "n %d p50 %v p99 %v min %v max %v\n", n, p50, p99, lat[0], lat[n-1]), 0o644)
+	})
+
+	t.Run("cameras show four non-blank images", func(t *testing.T) {
+		r.t = t
+		browsertest.Tab(t, p1, "cameras")
+		browsertest.WaitFor(t, 30*time.Second, "four camera images with content", func() bool {
+			return browsertest.Eval[bool](t, p1, browsertest.CamerasShowImages(4))
+		})
+		browsertest.Shot(t, p1, r.art, "ros-cameras")
+		browsertest.Tab(t, p1, "servosila")
+	})
+
+	t.Run("jog moves the arm only while held", func(t *testing.T) {
+		r.t = t
+		js := r.recordJointStates()
+		browsertest.Tab(t, p1, "jog")
+		q0 := js.first(t)
+		browsertest.Mouse(t, p1, "jj-0-plus", true)
+		browsertest.WaitFor(t, 15*time.Second, "joint 1 moving (arm_sim's joint_states)", func() bool { return js.first(t) > q0+0.05 })
+		browsertest.Shot(t, p1, r.art, "ros-jog")
+		browsertest.Mouse(t, p1, "jj-0-plus", false)
+		rel := js.first(t)
+		prev, stable := rel, 0
+		browsertest.WaitFor(t, 10*time.Second, "the arm to stop", func() bool {
+			time.Sleep(50 * time.Millisecond) // sample spacing, not a synchronisation
+			q := js.first(t)
+			if q == prev {
+				stable++
+			} else {
+				stable = 0
+			}
+			prev = q
+			return stable >= 10
+		})
+		if d := prev - rel; d > 0.1 {
+			t.Fatalf("arm ran on %.3f rad after the release", d)
+		}
+		t.Logf("joint 1: %.3f -> %.3f rad while held, %.4f rad after the release", q0, rel, prev-rel)
+		browsertest.Tab(t, p1, "servosila")
+	})
+
+	t.Run("a second page is view-only and cannot move the robot", func(t *testing.T) {
+		r.t = t
+		p2, close2 := r.page()
+		defer close2()
+		browsertest.WaitFor(t, 10*time.Second, "page 2 view-only", func() bool { return strings.HasPrefix(browsertest.Role(t, p2), "VIEW ONLY") })
+		r.do(p2, browsertest.Key("w", true))
+		r.standsFor(5, "with W held on the view-only page")
+		r.do(p2, browsertest.Key("w", false))
+		// Its e-stop works while page 1 drives.
+		r.do(p1, browsertest.Key("w", true))
+		browsertest.WaitFor(t, 10*time.Second, "page 1 driving", func() bool { return r.truth().Linear > 0 })
+		r.do(p2, browsertest.Key(" ", true), browsertest.Key(" ", false))
+		r.stoppedAt(2 * time.Second)
+		r.standsFor(3, "after the view-only page's e-stop")
+		r.do(p1, browsertest.Key("w", false))
+		browsertest.Click(t, p1, "#release")
+		browsertest.WaitFor(t, 10*time.Second, "release from page 1", func() bool { return r.text(p1, "estate") != "E-STOP LATCHED" })
+	})
+
+	t.Run("closing the tab while W is held stops the robot", func(t *testing.T) {
+		r.t = t
+		r.do(p1, browsertest.Key("w", true))
+		browsertest.WaitFor(t, 10*time.Second, "forward motion", func() bool { return r.truth().Linear > 0 })
+		close1()
+		closed := time.Now()
+		d := r.stoppedAt(5 * time.Second).Sub(closed)
+		t.Logf("tab closed to the stopping packet (through the ROS graph): %v", d)
+		if d > deadman {
+			t.Fatalf("stopped %v after the tab closed, want <= %v", d, deadman)
+		}
+	})
+
+	t.Run("furbot drive", func(t *testing.T) {
+		r.t = t
+		p3, close3 := r.page()
+		defer close3()
+		browsertest.WaitFor(t, 10*time.Second, "page 3 connected", func() bool {
+			role := browsertest.Role(t, p3)
+			return role == "IN CONTROL" || strings.HasPrefix(role, "VIEW ONLY")
+		})
+		if browsertest.Role(t, p3) != "IN CONTROL" {
+			browsertest.Click(t, p3, "#take")
+		}
+		browsertest.WaitFor(t, 5*time.Second, "page 3 in control", func() bool { return browsertest.Role(t, p3) == "IN CONTROL" })
+		browsertest.Tab(t, p3, "furbot")
+		x0 := r.fb.Truth().X
+		r.do(p3, browsertest.Key("w", true))
+		browsertest.WaitFor(t, 20*time.Second, "the Furbot driving forward", func() bool { tr := r.fb.Truth(); return tr.V > 0.3 && tr.X > x0+0.1 })
+		browsertest.Shot(t, p3, r.art, "ros-furbot")
+		r.do(p3, browsertest.Key("w", false))
+		browsertest.WaitFor(t, 20*time.Second, "the Furbot stopped", func() bool { return math.Abs(r.fb.Truth().V) < 0.01 })
+		r.do(p3, browsertest.Key(" ", true), browsertest.Key(" ", false), browsertest.Key("w", true))
+		browsertest.WaitFor(t, 10*time.Second, "control frames with the e-stop flag", func() bool {
+			c, _, ok := r.fb.LastControl()
+			return ok && c.Flags&furbot.FlagEStop != 0
+		})
+		t1 := r.fb.Truth()
+		browsertest.WaitFor(t, 10*time.Second, "1 s of simulated time with W held", func() bool {
+			tr := r.fb.Truth()
+			if d := tr.X - t1.X; d > 0.01 {
+				t.Fatalf("the Furbot moved %.3f m with the e-stop latched", d)
+			}
+			return tr.T-t1.T >= 1
+		})
+		r.do(p3, browsertest.Key("w", false))
+		browsertest.Click(t, p3, "#release")
+		browsertest.WaitFor(t, 10*time.Second, "control frames without the e-stop flag", func() bool {
+			c, _, ok := r.fb.LastControl()
+			return ok && c.Flags&furbot.FlagEStop == 0
+		})
+	})
+}
+
+// jointStates is a `ros2 topic echo --csv /joint_states` recording.
+type jointStates struct{ path string }
+
+// recordJointStates records arm_sim's joint_states until the test ends.
+func (r *rig) recordJointStates() *jointStates {
+	r.t.Helper()
+	path := filepath.Join(r.logs, "joint_states.csv")
+	f, err := os.Create(path)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	cmd := exec.Command("ros2", "topic", "echo", "--csv", "/joint_states", "sensor_msgs/msg/JointState")
+	cmd.Env = append(os.Environ(), "PYTHONUNBUFFERED=1")
+	cmd.Stdout, cmd.Stderr = f, f
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
+		_ = cmd.Wait()
+		f.Close()
+	})
+	js := &jointStates{path: path}
+	browsertest.WaitFor(r.t, 20*time.Second, "joint_states from arm_sim", func() bool {
+		_, ok := js.last()
+		if !ok {
+			time.Sleep(100 * time.Millisecond) // poll spacing
+		}
+		return ok
+	})
+	return js
+}
+
+// last returns the latest recorded position of the first joint. A CSV
+// line is: stamp sec, nanosec, frame_id, 6 names, 6 positions, ...
+func (j *jointStates) last() (float64, bool) {
+	f, err := os.Open(j.path)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	var v float64
+	ok := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Split(sc.Text(), ",")
+		if len(fields) < 15 {
+			continue
+		}
+		if x, err := strconv.ParseFloat(strings.TrimSpace(fields[9]), 64); err == nil {
+			v, ok = x, true
+		}
+	}
+	return v, ok
+}
+
+func (j *jointStates) first(t *testing.T) float64 {
+	t.Helper()
+	v, ok := j.last()
+	if !ok {
+		t.Fatalf("no joint_states recorded in %s", j.path)
+	}
+	return v
+}
