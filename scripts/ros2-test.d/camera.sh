@@ -186,7 +186,8 @@ cam_compressed() {
 	m=$(within 20 cam_echo /mj/image_raw/compressed) || return 1
 	echo "$m" | head -n 8
 	grep -q 'format: jpeg' <<<"$m" && grep -q 'frame_id: mj_optical_frame' <<<"$m" &&
-		timeout 10 ros2 topic echo --once /mj/image_raw/compressed --field data 2>/dev/null | head -c 40 | grep -Eq '255, 216'
+		{ m=$(timeout 10 ros2 topic echo --once --full-length /mj/image_raw/compressed --field data 2>&1) || true; } &&
+		echo "data: ${m:0:40}" && grep -q '255, 216' <<<"${m:0:200}"
 }
 check "camera: an MJPG camera publishes image_raw/compressed (jpeg, starts FF D8)" cam_compressed
 check "camera: the MJPG camera has no image_raw topic" \

@@ -4,17 +4,36 @@
 # names and rates, the stamps of odom, tf and joint_states against each
 # other, no TF_OLD_DATA or extrapolation warnings; the Furbot with a
 # namespace and a frame prefix; Nav2's controller_server brought up where
-# Nav2 is installed. Issue 10 item 7. NOT RUN YET: written on a machine
-# without ROS 2.
+# Nav2 is installed. Issue 10 item 7.
 
 if ! ros2 pkg prefix robot_state_publisher >/dev/null 2>&1 || ! ros2 pkg prefix tf2_ros >/dev/null 2>&1; then
 	echo "describe: SKIPPED: robot_state_publisher or tf2_ros is not installed (ros-humble-robot-state-publisher, ros-humble-tf2-ros)"
 	return 0
 fi
 
-# ds_tf FROM TO: tf2_echo finds the transform within 10 s.
+# ds_tf FROM TO: tf2_echo finds the transform within 10 s; prints it.
+# (tf2_echo never ends by itself: its output goes to a file that is
+# polled, since a pipe into grep -q would end it with SIGPIPE, which
+# pipefail counts as a failure.)
 ds_tf() {
-	timeout 10 ros2 run tf2_ros tf2_echo "$1" "$2" 2>&1 | grep -m 1 -q -- '- Translation'
+	local f="$logs/tf2_echo.out" pid ok=1
+	timeout 12 ros2 run tf2_ros tf2_echo "$1" "$2" >"$f" 2>&1 &
+	pid=$!
+	for _ in $(seq 40); do
+		if grep -q -- '- Translation' "$f"; then
+			ok=0
+			break
+		fi
+		sleep 0.25
+	done
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	if [ $ok -eq 0 ]; then
+		echo "$1 -> $2: $(grep -m 1 -- '- Translation' "$f"), $(grep -m 1 -- 'RPY (degree)' "$f")" | tee -a "$logs/describe.notes"
+	else
+		tail -n 5 "$f"
+	fi
+	return $ok
 }
 
 # ds_names TOPIC NAME...: the next JointState on TOPIC names every NAME.

@@ -99,7 +99,10 @@ fb_stale() {
 check "furbot: a stale cmd_vel brakes the simulated vehicle to a stop" fb_stale
 
 fb_estop() {
-	timeout 9 ros2 topic pub -r 20 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 1.0}}" >/dev/null 2>&1 || true &
+	# The publisher runs until the last sample is read (each service call
+	# takes a second or more on a busy machine; a fixed publishing time
+	# could end before the check does).
+	timeout 40 ros2 topic pub -r 20 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 1.0}}" >/dev/null 2>&1 &
 	local pub=$!
 	sleep 4
 	local v0 v1 b f v2
@@ -110,7 +113,8 @@ fb_estop() {
 	ros2 service call /furbot_bridge/release std_srvs/srv/Trigger >/dev/null || return 1
 	sleep 2.5
 	v2=$(fb_truth v)
-	wait $pub
+	kill -INT "$pub" 2>/dev/null || true
+	wait $pub || true
 	fb_note "e-stop at ${v0} m/s with cmd_vel 1.0 m/s: 2 s later ${v1} m/s, frames brake ${b} flags ${f}; 2.5 s after release ${v2} m/s"
 	gt "$v0" 0.5 && between "$v1" -0.01 0.01 && [ "$b" = 1000 ] && [ "$f" = 2 ] && between "$v2" 0.8 1.05
 }

@@ -8,7 +8,9 @@
 launch jog jog.launch.py sim:=true
 
 # jg_record SECONDS FILE: records joint_states as CSV lines (stamp sec,
-# nanosec, frame, names..., positions...).
+# nanosec, frame, names..., positions..., velocities..., efforts...); jn()
+# in the awk programs below counts the names (the fields after the frame
+# that are not numbers).
 jg_record() {
 	PYTHONUNBUFFERED=1 timeout -s INT "$1" ros2 topic echo --csv /joint_states sensor_msgs/msg/JointState >"$2" 2>/dev/null || true
 }
@@ -16,15 +18,15 @@ jg_record() {
 jg_now() { date +%s.%N; }
 # jg_last FILE: the last recorded positions, space-separated.
 jg_last() {
-	awk -F, 'NF > 3 { n = (NF - 5) / 2; s = ""; for (i = 4 + n; i < 4 + 2 * n; i++) s = s " " $i; last = s } END { print substr(last, 2) }' "$1"
+	awk -F, 'function jn(  i) { for (i = 4; i <= NF && $i !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/; i++) ; return i - 4 } NF > 3 { n = jn(); s = ""; for (i = 4 + n; i < 4 + 2 * n; i++) s = s " " $i; last = s } END { print substr(last, 2) }' "$1"
 }
 # jg_motion FILE T: when the positions last changed (by more than 1e-9 rad
 # from one message to the next) relative to T [s], how much they moved in
 # the 0.3 s before T, and how many messages came; "none" without changes.
 jg_motion() {
 	awk -F, -v t="$2" '
-		NF > 3 {
-			n = (NF - 5) / 2; ts = $1 + $2 / 1e9; moved = 0
+		function jn(  i) { for (i = 4; i <= NF && $i !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/; i++) ; return i - 4 } NF > 3 {
+			n = jn(); ts = $1 + $2 / 1e9; moved = 0
 			for (i = 4 + n; i < 4 + 2 * n; i++) {
 				if (seen && ($i - prev[i] > 1e-9 || prev[i] - $i > 1e-9)) moved = 1
 				if (seen && ts > t - 0.3 && ts <= t) { d = $i - prev[i]; before += d < 0 ? -d : d }
@@ -209,7 +211,7 @@ check "jog: an absolute joint goal is reached within tolerance" jg_goal
 # jitter of the stamps).
 jg_dynamics() {
 	awk -F, '
-		NF > 3 { n = (NF - 5) / 2; k++; t[k] = $1 + $2 / 1e9; for (i = 0; i < n; i++) p[k, i] = $(4 + n + i) }
+		function jn(  i) { for (i = 4; i <= NF && $i !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/; i++) ; return i - 4 } NF > 3 { n = jn(); k++; t[k] = $1 + $2 / 1e9; for (i = 0; i < n; i++) p[k, i] = $(4 + n + i) }
 		END {
 			vmax = 0; amax = 0
 			for (a = 1; a <= k; a++) {
@@ -375,7 +377,7 @@ jg_lin() {
 	jg_beats_stop
 	ros2 param set /jog_server cartesian_goal_command_type_translational_movement PTP >/dev/null
 	got=$(jg_fk "$(jg_last "$rec")")
-	dev=$(awk -F, 'NF > 3 { n = (NF - 5) / 2; s = ""; for (i = 4 + n; i < 4 + 2 * n; i++) s = s (s == "" ? "" : ",") $i; print s }' "$rec" |
+	dev=$(awk -F, 'function jn(  i) { for (i = 4; i <= NF && $i !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/; i++) ; return i - 4 } NF > 3 { n = jn(); s = ""; for (i = 4 + n; i < 4 + 2 * n; i++) s = s (s == "" ? "" : ",") $i; print s }' "$rec" |
 		while read -r q; do jg_fk "$(echo "$q" | tr , ' ')"; done |
 		awk -v a="$pose" -v b="$goal" 'BEGIN { split(a, p, " "); split(b, g, " "); for (i = 1; i <= 3; i++) { d[i] = g[i] - p[i]; dd += d[i] * d[i] } }
 			{ f = 0; for (i = 1; i <= 3; i++) f += ($i - p[i]) * d[i]; f /= dd; if (f < 0) f = 0; if (f > 1) f = 1
