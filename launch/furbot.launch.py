@@ -27,9 +27,10 @@ from launch_ros.actions import Node
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import telebridge_description as description  # noqa: E402  (launch/telebridge_description.py)
 
-# The protocol's ports, on loopback for the simulator.
-SIM_VEHICLE = "127.0.0.1:18004"  # the simulator listens for control frames
-SIM_BRIDGE = "127.0.0.1:18003"   # the bridge listens for status frames
+# The protocol's ports, on loopback for the simulator (sim_vehicle_port,
+# sim_bridge_port).
+SIM_VEHICLE_PORT = "18004"  # the simulator listens for control frames
+SIM_BRIDGE_PORT = "18003"   # the bridge listens for status frames
 DESCRIPTION = "furbot.urdf"
 
 
@@ -40,6 +41,8 @@ def generate_launch_description():
     use_sim_time = LaunchConfiguration("use_sim_time")
     namespace = LaunchConfiguration("namespace")
     prefix = LaunchConfiguration("frame_prefix")
+    sim_vehicle = ["127.0.0.1:", LaunchConfiguration("sim_vehicle_port")]
+    sim_bridge = ["127.0.0.1:", LaunchConfiguration("sim_bridge_port")]
     # The frame ids each node takes, prefixed.
     frames = {
         "furbot_bridge": {"base_frame": [prefix, "base_link"]},
@@ -73,14 +76,18 @@ def generate_launch_description():
         DeclareLaunchArgument("listen", default_value=":18003",
                               description="local UDP address for status frames (ignored with sim:=true)"),
         DeclareLaunchArgument("use_sim_time", default_value="false", description="take time from /clock"),
+        DeclareLaunchArgument("sim_vehicle_port", default_value=SIM_VEHICLE_PORT,
+                              description="UDP port of the simulated vehicle on 127.0.0.1 (with sim:=true)"),
+        DeclareLaunchArgument("sim_bridge_port", default_value=SIM_BRIDGE_PORT,
+                              description="UDP port the bridge takes status frames on with sim:=true"),
     ]
     for name in ("furbot_bridge", "furbot_twist_control", "furbot_odometry"):
         args.append(DeclareLaunchArgument(name + "_params", default_value=os.path.join(share, "params", name + ".yaml"),
                                           description="parameters of " + name))
     return LaunchDescription(args + [
-        ExecuteProcess(cmd=[sim_binary, "--listen", SIM_VEHICLE, "--status-to", SIM_BRIDGE, "--print", "200ms"],
+        ExecuteProcess(cmd=[sim_binary, "--listen", sim_vehicle, "--status-to", sim_bridge, "--print", "200ms"],
                        name="furbot_sim", output="screen", condition=IfCondition(sim)),
-        bridge(IfCondition(sim), SIM_VEHICLE, SIM_BRIDGE),
+        bridge(IfCondition(sim), sim_vehicle, sim_bridge),
         bridge(UnlessCondition(sim), LaunchConfiguration("vehicle_address"), LaunchConfiguration("listen")),
         node("furbot_twist_control"),
         node("furbot_odometry"),

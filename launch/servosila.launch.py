@@ -26,7 +26,7 @@ from launch_ros.actions import Node
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import telebridge_description as description  # noqa: E402  (launch/telebridge_description.py)
 
-SIM_ADDRESS = "127.0.0.1:10000"
+SIM_PORT = "10000"  # the simulator's UDP port on loopback (sim_port)
 DESCRIPTION = "servosila_engineer.urdf"
 
 
@@ -36,6 +36,7 @@ def generate_launch_description():
     sim = LaunchConfiguration("sim")
     params_file = LaunchConfiguration("params_file")
     prefix = LaunchConfiguration("frame_prefix")
+    sim_address = ["127.0.0.1:", LaunchConfiguration("sim_port")]
 
     def driver(condition, address):
         return Node(
@@ -61,9 +62,12 @@ def generate_launch_description():
                               description="parameters of servosila_driver"),
         DeclareLaunchArgument("use_sim_time", default_value="false",
                               description="take time from /clock"),
-        ExecuteProcess(cmd=[sim_binary, "--listen", SIM_ADDRESS, "--telemetry-rate", "5", "--print", "200ms"],
+        DeclareLaunchArgument("sim_port", default_value=SIM_PORT,
+                              description="UDP port of the simulated robot on 127.0.0.1 (with sim:=true; "
+                                          "another port lets two simulated robots run side by side)"),
+        ExecuteProcess(cmd=[sim_binary, "--listen", sim_address, "--telemetry-rate", "5", "--print", "200ms"],
                        name="servosila_sim", output="screen", condition=IfCondition(sim)),
-        driver(IfCondition(sim), SIM_ADDRESS),
+        driver(IfCondition(sim), sim_address),
         driver(UnlessCondition(sim), LaunchConfiguration("robot_address")),
         description.state_publisher(),
     ])

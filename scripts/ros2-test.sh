@@ -22,6 +22,14 @@ source "$install/setup.bash"
 set -u
 
 logs=$(mktemp -d /tmp/telebridge-ros2-test.XXXXXX)
+# The simulators' loopback ports of this run, apart per DDS domain, so that
+# test runs side by side (TELEBRIDGE_TEST_DOMAIN_ID) do not meet on a port:
+# base + 0 Servosila (sim_port), + 1 and + 2 Furbot vehicle and bridge
+# (sim_vehicle_port, sim_bridge_port), + 3 to + 5 the reboot checks.
+tb_port=$((20000 + 10 * ROS_DOMAIN_ID))
+sim_servosila="sim_port:=$tb_port"
+sim_furbot_vehicle="sim_vehicle_port:=$((tb_port + 1))"
+sim_furbot_bridge="sim_bridge_port:=$((tb_port + 2))"
 passed=0 failed=0
 launched=()
 # Each launch runs in its own process group (setsid), and is stopped by

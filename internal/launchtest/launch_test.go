@@ -3,6 +3,7 @@ package launchtest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -148,6 +149,14 @@ func TestServosilaLaunch(t *testing.T) {
 		t.Errorf("sim:=true: driver at %v", v)
 	}
 	checkStatePublisher(t, r, servosila.DescriptionFile, "", "")
+
+	// sim_port moves the simulator and the driver together.
+	r = launch(t, "robot_state_publisher", "servosila.launch.py", "sim:=true", "sim_port:=10500")
+	drv, _ = r.node(servosila.NodeName)
+	if v, _ := drv.param("robot_address"); v != "127.0.0.1:10500" || len(r.Processes) != 1 ||
+		!strings.Contains(fmt.Sprint(r.Processes[0]["cmd"]), "--listen 127.0.0.1:10500") {
+		t.Errorf("sim_port:=10500: driver at %v, processes %v", v, r.Processes)
+	}
 }
 
 // Without robot_state_publisher, or with description:=false, the robot

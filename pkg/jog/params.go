@@ -254,8 +254,11 @@ func (p *Params) Validate() error {
 	return nil
 }
 
-// ValidateUpdate is the cross-parameter check for rosparam.Config.Validate:
-// it applies update to the current values and validates the whole.
+// ValidateUpdate is the jog_server node's cross-parameter check for
+// rosparam.Config.Validate: it applies update to the current values and
+// validates the whole. The node's output is a JointTrajectory, so the
+// relative command types are refused (ErrRelativeOutput), at start-up and
+// live.
 func ValidateUpdate(update []rosparam.Parameter, current func(name string) rosparam.ParameterValue) error {
 	var p Params
 	for _, e := range entries {
@@ -265,7 +268,10 @@ func ValidateUpdate(update []rosparam.Parameter, current func(name string) rospa
 		}
 		_ = e.set(&p, v)
 	}
-	return p.Apply(update)
+	if err := p.Apply(update); err != nil {
+		return err
+	}
+	return checkRelative(&p, false)
 }
 
 func (e *entry) set(p *Params, v rosparam.ParameterValue) error {

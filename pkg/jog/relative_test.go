@@ -185,3 +185,17 @@ type jointsOnly struct{}
 func (jointsOnly) WriteJointTarget(jog.JointTarget) error { return nil }
 
 func (jointsOnly) JointPositions(dst []float64) (time.Time, error) { return time.Time{}, nil }
+
+// TestValidateUpdateRefusesRelative: the jog_server node's check refuses a
+// relative command type (its output is a JointTrajectory), live and at
+// start-up alike.
+func TestValidateUpdateRefusesRelative(t *testing.T) {
+	current := func(string) rosparam.ParameterValue { return rosparam.ParameterValue{} }
+	err := jog.ValidateUpdate([]rosparam.Parameter{{Name: "cartesian_delta_command_type", Value: rosparam.String("REL")}}, current)
+	if !errors.Is(err, jog.ErrRelativeOutput) || !strings.Contains(err.Error(), "relative Cartesian commands") {
+		t.Fatalf("REL: %v", err)
+	}
+	if err := jog.ValidateUpdate([]rosparam.Parameter{{Name: "cartesian_delta_command_type", Value: rosparam.String("PTP")}}, current); err != nil {
+		t.Fatalf("PTP: %v", err)
+	}
+}

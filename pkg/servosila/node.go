@@ -144,14 +144,14 @@ func JointCommand(names []string, values []float64) (joints []Joint, out []float
 func Diagnose(cfg Config, st Status, telemetryAt time.Time, haveTelemetry bool, now time.Time) diag.Status {
 	s := diag.Status{Name: NodeName + ": robot link", HardwareID: cfg.Robot}
 	s.Raise(diag.OK, "receiving telemetry")
-	switch {
+	// The lost link comes first: it says what the driver does about it.
+	switch age := now.Sub(telemetryAt); {
 	case !haveTelemetry:
 		s.Raise(diag.Error, "no telemetry received from "+cfg.Robot)
-	case now.Sub(telemetryAt) > cfg.TelemetryTimeout:
-		s.Raise(diag.Error, fmt.Sprintf("telemetry is %.1f s old", now.Sub(telemetryAt).Seconds()))
-	}
-	if st.LinkState.Lost {
-		s.Raise(diag.Error, "link lost: sending zeros; odometry claims no motion, its covariance inflated")
+	case st.LinkState.Lost:
+		s.Raise(diag.Error, fmt.Sprintf("link lost (telemetry %.1f s old): sending zeros; odometry claims no motion, its covariance inflated", age.Seconds()))
+	case age > cfg.TelemetryTimeout:
+		s.Raise(diag.Error, fmt.Sprintf("telemetry is %.1f s old", age.Seconds()))
 	}
 	if st.EStopped {
 		s.Raise(diag.Warn, "emergency stop latched")

@@ -124,6 +124,9 @@ func TestDiagnose(t *testing.T) {
 		{"fresh telemetry", Status{}, t0, true, t0.Add(time.Second), diag.OK, "receiving"},
 		{"e-stop latched", Status{EStopped: true}, t0, true, t0.Add(time.Second), diag.Warn, "emergency stop"},
 		{"stale telemetry beats e-stop", Status{EStopped: true}, t0, true, t0.Add(10 * time.Second), diag.Error, "10.0 s old"},
+		// On a robot that went away the telemetry is old too: the message
+		// says the link is lost and what the driver does about it.
+		{"link lost beats old telemetry", Status{LinkState: LinkState{Lost: true}}, t0, true, t0.Add(4 * time.Second), diag.Error, "link lost (telemetry 4.0 s old)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

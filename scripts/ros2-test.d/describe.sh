@@ -94,7 +94,7 @@ ds_no_tf_warnings() {
 }
 
 # --- Servosila: driver, simulator, robot_state_publisher
-launch describe_servosila servosila.launch.py sim:=true
+launch describe_servosila servosila.launch.py sim:=true "$sim_servosila"
 ds_log="$logs/describe_servosila.log"
 check "describe: servosila robot_state_publisher holds the description" \
 	within 30 bash -c 'ros2 param get /robot_state_publisher robot_description 2>/dev/null | grep -q servosila_engineer'
@@ -110,7 +110,7 @@ check "describe: servosila no TF_OLD_DATA or extrapolation warnings" ds_no_tf_wa
 stop_launch
 
 # --- Furbot, in a namespace with a frame prefix
-launch describe_furbot furbot.launch.py sim:=true namespace:=f1 frame_prefix:=f1/
+launch describe_furbot furbot.launch.py sim:=true "$sim_furbot_vehicle" "$sim_furbot_bridge" namespace:=f1 frame_prefix:=f1/
 ds_flog="$logs/describe_furbot.log"
 check "describe: furbot joint_states in the namespace names the wheels and steering" \
 	within 30 ds_names /f1/joint_states rear_left_wheel_joint rear_right_wheel_joint \
@@ -123,7 +123,7 @@ check "describe: furbot odom, tf and joint_states stamps within one status perio
 	ds_stamps /f1 f1/odom f1/base_link 0.01
 check "describe: furbot no TF_OLD_DATA or extrapolation warnings" ds_no_tf_warnings "$ds_flog"
 # ros2 launch orphans its nodes on SIGTERM (see furbot.sh): SIGINT first.
-pkill -INT -f '/lib/telebridge/[f]urbot' || true
+pkill -INT -f "$install/telebridge/lib/telebridge/[f]urbot" || true
 stop_launch
 
 # --- Nav2's controller on each robot, where Nav2 is installed
@@ -135,7 +135,7 @@ if ros2 pkg prefix nav2_controller >/dev/null 2>&1 && ros2 pkg prefix nav2_lifec
 			within 40 bash -c 'ros2 lifecycle get /controller_server 2>/dev/null | grep -q "^active"'
 		check "describe: nav2 on the $robot: no TF_OLD_DATA or extrapolation warnings" \
 			ds_no_tf_warnings "$logs/describe_nav2_$robot.log"
-		pkill -INT -f '/lib/telebridge/[f]urbot' || true
+		pkill -INT -f "$install/telebridge/lib/telebridge/[f]urbot" || true
 		stop_launch
 	done
 else

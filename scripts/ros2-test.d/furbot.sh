@@ -1,11 +1,11 @@
 # Furbot stack (sourced by ros2-test.sh): furbot_bridge, furbot_twist_control
 # and furbot_odometry against the simulated vehicle, launched with
 # `ros2 launch telebridge furbot.launch.py sim:=true` (furbot-sim on
-# 127.0.0.1:18004, the bridge on 127.0.0.1:18003). The simulator prints its
+# 127.0.0.1:tb_port+1, the bridge on tb_port+2: ros2-test.sh). The simulator prints its
 # true state and the latest control frame it received every 200 ms into
 # the launch log; the checks read it to see what the vehicle really does.
 
-launch furbot furbot.launch.py sim:=true
+launch furbot furbot.launch.py sim:=true "$sim_furbot_vehicle" "$sim_furbot_bridge"
 fb_log="$logs/furbot.log"
 fb_bin="$install/telebridge/lib/telebridge"
 # fb_note LINE: prints LINE (the check's output) and keeps it for the
@@ -47,7 +47,7 @@ check "furbot: the simulator receives control frames from the bridge" \
 check "furbot: ros2 param list shows each node's table" \
 	bash -c 'ros2 param list /furbot_twist_control | grep -q "  kp" && ros2 param list /furbot_bridge | grep -q control_timeout && ros2 param list /furbot_odometry | grep -q wheel_radius'
 check "furbot: ros2 param get reads the bridge's vehicle address" \
-	bash -c 'ros2 param get /furbot_bridge vehicle_address | grep -q "String value is: 127.0.0.1:18004"'
+	bash -c "ros2 param get /furbot_bridge vehicle_address | grep -q \"String value is: 127.0.0.1:$((tb_port + 1))\""
 check "furbot: ros2 param set changes a live controller gain (max_speed)" \
 	bash -c 'ros2 param set /furbot_twist_control max_speed 4.0 | grep -q "Set parameter successful" && ros2 param get /furbot_twist_control max_speed | grep -q "Double value is: 4.0"'
 check "furbot: ros2 param set refuses a read-only one (wheelbase, rate)" \

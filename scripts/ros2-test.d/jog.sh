@@ -11,8 +11,29 @@ launch jog jog.launch.py sim:=true
 # nanosec, frame, names..., positions..., velocities..., efforts...); jn()
 # in the awk programs below counts the names (the fields after the frame
 # that are not numbers).
+# The SECONDS count from the first message: the CLI takes a second or more
+# to start on a busy machine (at most 15 s are waited for it); its stderr
+# goes to FILE.err.
 jg_record() {
-	PYTHONUNBUFFERED=1 timeout -s INT "$1" ros2 topic echo --csv /joint_states sensor_msgs/msg/JointState >"$2" 2>/dev/null || true
+	PYTHONUNBUFFERED=1 timeout -s INT $((${1%.*} + 20)) ros2 topic echo --csv /joint_states sensor_msgs/msg/JointState >"$2" 2>"$2.err" &
+	local pid=$!
+	for _ in $(seq 150); do
+		[ -s "$2" ] && break
+		sleep 0.1
+	done
+	sleep "$1"
+	kill -INT "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+}
+# jg_started FILE: waits (at most 15 s) until a background jg_record has
+# its first message, so that what follows is recorded.
+jg_started() {
+	for _ in $(seq 150); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "no joint_states recorded in $1 within 15 s" >&2
+	return 1
 }
 # jg_now: the wall clock [s].
 jg_now() { date +%s.%N; }
@@ -81,6 +102,9 @@ check "jog: ros2 param set changes a live parameter (step_joints)" \
 		ros2 param get /jog_server step_joints | grep -q "Double value is: 0.25"'
 check "jog: ros2 param set refuses a read-only one (update_rate)" \
 	bash -c 'ros2 param set /jog_server update_rate 50.0 2>&1 | grep -q "read-only"'
+check "jog: ros2 param set refuses REL (relative commands) for the JointTrajectory output" \
+	bash -c 'out=$(ros2 param set /jog_server cartesian_delta_command_type REL 2>&1); echo "$out"; grep -q "relative Cartesian commands" <<<"$out" &&
+		ros2 param get /jog_server cartesian_delta_command_type | grep -q "String value is: PTP"'
 jg_set_timeout() {
 	ros2 service call /dnb_remote_robot_control/set_heartbeat_timeout telebridge_interfaces/srv/SetFloat "{data: $1}" | grep -q 'success=True' &&
 		ros2 param get /jog_server heartbeat_timeout | grep -q "Double value is: $1"
@@ -121,6 +145,7 @@ jg_lapse() {
 	local rec="$logs/jog-lapse.csv" t m
 	jg_record 4 "$rec" &
 	local recorder=$!
+	jg_started "$rec"
 	sleep 2
 	t=$(jg_now)
 	jg_beats_stop
@@ -173,6 +198,7 @@ jg_stop_now() {
 	jg_joint_move true "0,0,-1,0,0,0" || { jg_beats_stop; return 1; }
 	jg_record 5 "$rec" &
 	local recorder=$!
+	jg_started "$rec"
 	sleep 2.5
 	jg_stop || { jg_beats_stop; return 1; }
 	wait "$recorder"
@@ -242,6 +268,7 @@ jg_accel() {
 	jg_beats_start
 	jg_record 6 "$rec" &
 	local recorder=$!
+	jg_started "$rec"
 	sleep 1
 	jg_joint_move false "$(echo "$goal" | tr ' ' ,)" || { jg_beats_stop; wait "$recorder"; return 1; }
 	wait "$recorder"
@@ -370,6 +397,7 @@ jg_lin() {
 	jg_beats_start
 	jg_record 4 "$rec" &
 	local recorder=$!
+	jg_started "$rec"
 	ros2 service call /remotecontrol_start_move_cartesian telebridge_interfaces/srv/StartCartesianMove \
 		"{pose_reference: '', move_delta: false, pose: {x: $1, y: $2, z: $3, rz: $4, ry: $5, rx: $6}, speed: 1.0}" |
 		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { jg_beats_stop; wait "$recorder"; return 1; }
@@ -399,6 +427,7 @@ jg_sigterm() {
 	jg_joint_move true "-1,0,0,0,0,0" || { jg_beats_stop; return 1; }
 	jg_record 4 "$rec" &
 	local recorder=$!
+	jg_started "$rec"
 	sleep 2.5
 	t=$(jg_now)
 	kill -TERM "$pid"

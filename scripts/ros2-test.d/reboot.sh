@@ -5,10 +5,11 @@
 # the checks require that it is the same process after the reboot, that the
 # new simulator sees it and drives as commanded, and that the odometry did
 # not jump across the reboot. Truth comes from the simulators' own prints.
-# The ports differ from the launch files' sim:=true ports so that a stack
-# left behind by another check cannot answer.
+# The ports (ros2-test.sh's tb_port + 3 to + 5) differ from the sim:=true
+# ports so that a stack left behind by another check cannot answer.
 
 rb_bin="$install/telebridge/lib/telebridge"
+rb_servosila_port=$((tb_port + 3)) rb_vehicle_port=$((tb_port + 4)) rb_bridge_port=$((tb_port + 5))
 rb_sims=()
 
 # rb_sim NAME ARGS...: starts a simulator binary in its own process group,
@@ -37,15 +38,15 @@ rb_odom_x() {
 	timeout 10 ros2 topic echo --once /odom nav_msgs/msg/Odometry --field pose.pose.position.x 2>/dev/null | head -n 1
 }
 
-# --- Servosila: driver on 127.0.0.1:10100, the robot rebooted mid-drive.
-rb_sim reboot_servosila_1 "$rb_bin/servosila-sim" --listen 127.0.0.1:10100 --telemetry-rate 5 --print 200ms
-launch reboot_servosila servosila.launch.py robot_address:=127.0.0.1:10100 description:=false
+# --- Servosila: robot on 127.0.0.1:$rb_servosila_port, the robot rebooted mid-drive.
+rb_sim reboot_servosila_1 "$rb_bin/servosila-sim" --listen 127.0.0.1:$rb_servosila_port --telemetry-rate 5 --print 200ms
+launch reboot_servosila servosila.launch.py robot_address:=127.0.0.1:$rb_servosila_port description:=false
 check "reboot: servosila driver up and the first robot hears it" \
 	within 30 grep -aq 'link true' "$logs/reboot_servosila_1.log"
 
 rb_servosila() {
 	local pid pub x1 v odom0 odom1 diag
-	pid=$(pgrep -f 'lib/telebridge/servosila_driver' | head -n 1)
+	pid=$(pgrep -f "$rb_bin/servosila_driver" | head -n 1)
 	timeout 16 ros2 topic pub -r 10 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 0.3}}" >/dev/null 2>&1 &
 	pub=$!
 	sleep 3
@@ -56,16 +57,21 @@ rb_servosila() {
 	# rebooted robot drives).
 	diag=$(timeout 5 ros2 topic echo --once /diagnostics diagnostic_msgs/msg/DiagnosticArray 2>/dev/null | grep -ai 'link lost' | head -n 1)
 	odom0=$(rb_odom_x)
-	rb_sim reboot_servosila_2 "$rb_bin/servosila-sim" --listen 127.0.0.1:10100 --telemetry-rate 5 --print 200ms
+	rb_sim reboot_servosila_2 "$rb_bin/servosila-sim" --listen 127.0.0.1:$rb_servosila_port --telemetry-rate 5 --print 200ms
 	sleep 5
-	x1=$(rb_field "$logs/reboot_servosila_2.log" 'link true' x)
 	v=$(rb_field "$logs/reboot_servosila_2.log" 'link true' v)
-	odom1=$(rb_odom_x)
+	# Compared at rest: the drive ends (cmd_vel stops, the driver's command
+	# timeout stops the robot), then the truth and the odometry are read, so
+	# that the seconds a ros2 CLI call takes do not count as motion.
+	kill -INT $pub 2>/dev/null || true
 	wait $pub 2>/dev/null || true
-	echo "driver pid before ${pid}, after $(pgrep -f 'lib/telebridge/servosila_driver' | head -n 1)"
+	sleep 1.5
+	x1=$(rb_field "$logs/reboot_servosila_2.log" 'link true' x)
+	odom1=$(rb_odom_x)
+	echo "driver pid before ${pid}, after $(pgrep -f "$rb_bin/servosila_driver" | head -n 1)"
 	echo "diagnostics while the robot was down: ${diag:-nothing about a lost link}"
 	echo "rebooted robot: x ${x1:-none} m, v ${v:-none} m/s (cmd_vel 0.3); odom x ${odom0} (robot down) -> ${odom1} m"
-	[ -n "$pid" ] && pgrep -f 'lib/telebridge/servosila_driver' | grep -qx "$pid" && [ -n "$diag" ] &&
+	[ -n "$pid" ] && pgrep -f "$rb_bin/servosila_driver" | grep -qx "$pid" && [ -n "$diag" ] &&
 		[ -n "$x1" ] && gt "$x1" 0.5 && between "$v" 0.27 0.33 &&
 		between "$(awk -v a="$odom0" -v b="$odom1" 'BEGIN { print b - a }')" \
 			"$(awk -v x="$x1" 'BEGIN { print x - 0.2 }')" "$(awk -v x="$x1" 'BEGIN { print x + 0.1 }')"
@@ -74,15 +80,15 @@ check "servosila: the driver recovers from a robot reboot mid-drive (same proces
 stop_launch
 rb_cleanup
 
-# --- Furbot: bridge on 127.0.0.1:18103, vehicle on 127.0.0.1:18104.
-rb_sim reboot_furbot_1 "$rb_bin/furbot-sim" --listen 127.0.0.1:18104 --status-to 127.0.0.1:18103 --print 200ms
-launch reboot_furbot furbot.launch.py vehicle_address:=127.0.0.1:18104 listen:=127.0.0.1:18103 description:=false
+# --- Furbot: bridge on 127.0.0.1:$rb_bridge_port, vehicle on 127.0.0.1:$rb_vehicle_port.
+rb_sim reboot_furbot_1 "$rb_bin/furbot-sim" --listen 127.0.0.1:$rb_vehicle_port --status-to 127.0.0.1:$rb_bridge_port --print 200ms
+launch reboot_furbot furbot.launch.py vehicle_address:=127.0.0.1:$rb_vehicle_port listen:=127.0.0.1:$rb_bridge_port description:=false
 check "reboot: furbot bridge up and the first vehicle gets control frames" \
 	within 30 grep -aq 'last control:' "$logs/reboot_furbot_1.log"
 
 rb_furbot() {
 	local pid pub x1 v odom0 odom1
-	pid=$(pgrep -f 'lib/telebridge/furbot_bridge' | head -n 1)
+	pid=$(pgrep -f "$rb_bin/furbot_bridge" | head -n 1)
 	timeout 30 ros2 topic pub -r 20 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 1.0}}" >/dev/null 2>&1 &
 	pub=$!
 	sleep 6
@@ -90,17 +96,20 @@ rb_furbot() {
 	sleep 1.5
 	# The vehicle is gone: no status frames, no odometry to add from here.
 	odom0=$(rb_odom_x)
-	rb_sim reboot_furbot_2 "$rb_bin/furbot-sim" --listen 127.0.0.1:18104 --status-to 127.0.0.1:18103 --print 200ms
+	rb_sim reboot_furbot_2 "$rb_bin/furbot-sim" --listen 127.0.0.1:$rb_vehicle_port --status-to 127.0.0.1:$rb_bridge_port --print 200ms
 	# The vehicle's start-up sequence, then the drive resumes.
 	sleep 15
-	x1=$(rb_field "$logs/reboot_furbot_2.log" 'control frames' x)
 	v=$(rb_field "$logs/reboot_furbot_2.log" 'control frames' v)
-	odom1=$(rb_odom_x)
-	kill $pub 2>/dev/null
+	# Compared at rest (see the Servosila check): the drive ends, the
+	# controller brakes the vehicle to a stop, then both are read.
+	kill -INT $pub 2>/dev/null || true
 	wait $pub 2>/dev/null || true
-	echo "bridge pid before ${pid}, after $(pgrep -f 'lib/telebridge/furbot_bridge' | head -n 1)"
+	sleep 4
+	x1=$(rb_field "$logs/reboot_furbot_2.log" 'control frames' x)
+	odom1=$(rb_odom_x)
+	echo "bridge pid before ${pid}, after $(pgrep -f "$rb_bin/furbot_bridge" | head -n 1)"
 	echo "rebooted vehicle: x ${x1:-none} m, v ${v:-none} m/s (cmd_vel 1.0); odom x ${odom0} (vehicle down) -> ${odom1} m"
-	[ -n "$pid" ] && pgrep -f 'lib/telebridge/furbot_bridge' | grep -qx "$pid" &&
+	[ -n "$pid" ] && pgrep -f "$rb_bin/furbot_bridge" | grep -qx "$pid" &&
 		[ -n "$x1" ] && gt "$x1" 1 && between "$v" 0.9 1.1 &&
 		# The new vehicle's odometer restarts from zero: the odometry
 		# gains what it drove, within 0.2 m, and no jump.

@@ -3,7 +3,7 @@
 # sim:=true`. The simulator prints its true state every 200 ms into the
 # launch log; the checks read it to see what the robot really does.
 
-launch servosila servosila.launch.py sim:=true
+launch servosila servosila.launch.py sim:=true "$sim_servosila"
 sv_log="$logs/servosila.log"
 
 # sv_truth FIELD: the simulator's latest value of x, y, yaw, v or w.
@@ -100,7 +100,7 @@ sv_shutdown() {
 	timeout 6 ros2 topic pub -r 10 /cmd_vel geometry_msgs/msg/Twist "{angular: {z: 0.5}}" >/dev/null 2>&1 || true &
 	local pub=$!
 	sleep 2
-	pkill -INT -f 'lib/telebridge/servosila_driver' || return 1
+	pkill -INT -f "$install/telebridge/lib/telebridge/servosila_driver" || return 1
 	# Well inside the simulator's own 1 s link timeout: only the driver's
 	# zero packets can have stopped it this soon.
 	sleep 0.4
