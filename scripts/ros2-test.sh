@@ -89,6 +89,28 @@ within() {
 gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'; }
 between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
 
+# pub_start NAME ARGS...: starts `ros2 topic pub ARGS...` in the background
+# (its pid in pub_pid, its output in $logs/NAME.pub) and returns once it has
+# published its first message (at most 15 s): the CLI takes a second or
+# more to start on a busy machine, which a fixed sleep would count as
+# driving time. pub_stop ends it.
+pub_start() {
+	local name=$1
+	shift
+	PYTHONUNBUFFERED=1 timeout 60 ros2 topic pub "$@" >"$logs/$name.pub" 2>&1 &
+	pub_pid=$!
+	for _ in $(seq 150); do
+		grep -q 'publishing #1' "$logs/$name.pub" && return 0
+		sleep 0.1
+	done
+	echo "pub_start $name: nothing published within 15 s" >&2
+	return 1
+}
+pub_stop() {
+	kill -INT "$pub_pid" 2>/dev/null || true
+	wait "$pub_pid" 2>/dev/null || true
+}
+
 # launch NAME ARGS...: starts `ros2 launch telebridge ARGS...` in the
 # background, logging to $logs/NAME.log.
 launch() {

@@ -108,8 +108,12 @@ cam_calibrate() {
 	local req='{camera_info: {width: 640, height: 480, distortion_model: plumb_bob, d: [0.1, 0.0, 0.0, 0.0, 0.0],'
 	req+=' k: [500.0, 0.0, 320.0, 0.0, 501.0, 240.0, 0.0, 0.0, 1.0], r: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],'
 	req+=' p: [500.0, 0.0, 320.0, 0.0, 0.0, 501.0, 240.0, 0.0, 0.0, 0.0, 1.0, 0.0]}}'
-	ros2 service call /zoom/set_camera_info sensor_msgs/srv/SetCameraInfo "$req" |
-		tee /dev/stderr | grep -q 'success=True' || return 1
+	# The whole reply first: grep -q on a pipe may end before the writer,
+	# whose SIGPIPE pipefail would count as a failure.
+	local out
+	out=$(ros2 service call /zoom/set_camera_info sensor_msgs/srv/SetCameraInfo "$req" 2>&1) || true
+	echo "$out"
+	grep -q 'success=True' <<<"$out" || return 1
 	within 20 cam_k_set
 }
 # cam_k_set: the next zoom/camera_info carries the K set above.

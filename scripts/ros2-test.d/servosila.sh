@@ -35,13 +35,12 @@ sv_rate() {
 check "servosila: telemetry arrives at the simulator's 5 Hz" sv_rate
 
 # sv_truth_while_driving TWIST SECONDS FIELD: publishes TWIST on cmd_vel at
-# 10 Hz for SECONDS + 1 s and prints the simulator's FIELD after SECONDS.
+# 10 Hz and prints the simulator's FIELD SECONDS after the first message.
 sv_truth_while_driving() {
-	timeout $(($2 + 1)) ros2 topic pub -r 10 /cmd_vel geometry_msgs/msg/Twist "$1" >/dev/null 2>&1 || true &
-	local pub=$!
+	pub_start sv_drive -r 10 /cmd_vel geometry_msgs/msg/Twist "$1" || { pub_stop; return 1; }
 	sleep "$2"
 	sv_truth "$3"
-	wait $pub
+	pub_stop
 }
 
 sv_drive() {
@@ -94,21 +93,23 @@ check "servosila: ros2 param set refuses an invalid value" \
 	bash -c 'ros2 param set /servosila_driver max_linear 50.0 2>&1 | grep -q "failed"'
 
 check "servosila: /diagnostics reports the robot link" \
-	bash -c 'timeout 10 ros2 topic echo --once /diagnostics diagnostic_msgs/msg/DiagnosticArray | grep -q "servosila_driver: robot link"'
+	bash -c 'out=$(timeout 10 ros2 topic echo --once /diagnostics diagnostic_msgs/msg/DiagnosticArray 2>&1); grep -q "servosila_driver: robot link" <<<"$out"'
 
 sv_shutdown() {
-	timeout 6 ros2 topic pub -r 10 /cmd_vel geometry_msgs/msg/Twist "{angular: {z: 0.5}}" >/dev/null 2>&1 || true &
-	local pub=$!
-	sleep 2
+	pub_start sv_turn -r 10 /cmd_vel geometry_msgs/msg/Twist "{angular: {z: 0.5}}" || { pub_stop; return 1; }
+	sleep 1.5
+	local w0
+	w0=$(sv_truth w)
+	echo "simulator yaw rate while turning: ${w0} rad/s"
 	pkill -INT -f "$install/telebridge/lib/telebridge/servosila_driver" || return 1
 	# Well inside the simulator's own 1 s link timeout: only the driver's
 	# zero packets can have stopped it this soon.
 	sleep 0.4
 	local w
 	w=$(sv_truth w)
-	wait $pub
+	pub_stop
 	echo "simulator yaw rate after the driver was interrupted while turning: ${w} rad/s"
-	grep -aq 'robot told to stop' "$sv_log" && between "$w" -0.001 0.001
+	between "$w0" 0.45 0.55 && grep -aq 'robot told to stop' "$sv_log" && between "$w" -0.001 0.001
 }
 check "servosila: SIGINT stops the robot before the driver exits" sv_shutdown
 stop_launch
