@@ -68,9 +68,11 @@ rb_servosila() {
 	sleep 1.5
 	x1=$(rb_field "$logs/reboot_servosila_2.log" 'link true' x)
 	odom1=$(rb_odom_x)
-	echo "driver pid before ${pid}, after $(pgrep -f "$rb_bin/servosila_driver" | head -n 1)"
-	echo "diagnostics while the robot was down: ${diag:-nothing about a lost link}"
-	echo "rebooted robot: x ${x1:-none} m, v ${v:-none} m/s (cmd_vel 0.3); odom x ${odom0} (robot down) -> ${odom1} m"
+	{
+		echo "servosila: driver pid before ${pid}, after $(pgrep -f "$rb_bin/servosila_driver" | head -n 1)"
+		echo "servosila: diagnostics while the robot was down: ${diag:-nothing about a lost link}"
+		echo "servosila: rebooted robot: x ${x1:-none} m, v ${v:-none} m/s (cmd_vel 0.3); odom x ${odom0} (robot down) -> ${odom1} m"
+	} | tee -a "$logs/reboot.notes"
 	[ -n "$pid" ] && pgrep -f "$rb_bin/servosila_driver" | grep -qx "$pid" && [ -n "$diag" ] &&
 		[ -n "$x1" ] && gt "$x1" 0.5 && between "$v" 0.27 0.33 &&
 		between "$(awk -v a="$odom0" -v b="$odom1" 'BEGIN { print b - a }')" \
@@ -107,8 +109,10 @@ rb_furbot() {
 	sleep 4
 	x1=$(rb_field "$logs/reboot_furbot_2.log" 'control frames' x)
 	odom1=$(rb_odom_x)
-	echo "bridge pid before ${pid}, after $(pgrep -f "$rb_bin/furbot_bridge" | head -n 1)"
-	echo "rebooted vehicle: x ${x1:-none} m, v ${v:-none} m/s (cmd_vel 1.0); odom x ${odom0} (vehicle down) -> ${odom1} m"
+	{
+		echo "furbot: bridge pid before ${pid}, after $(pgrep -f "$rb_bin/furbot_bridge" | head -n 1)"
+		echo "furbot: rebooted vehicle: x ${x1:-none} m, v ${v:-none} m/s (cmd_vel 1.0); odom x ${odom0} (vehicle down) -> ${odom1} m"
+	} | tee -a "$logs/reboot.notes"
 	[ -n "$pid" ] && pgrep -f "$rb_bin/furbot_bridge" | grep -qx "$pid" &&
 		[ -n "$x1" ] && gt "$x1" 1 && between "$v" 0.9 1.1 &&
 		# The new vehicle's odometer restarts from zero: the odometry
@@ -119,3 +123,4 @@ rb_furbot() {
 check "furbot: the bridge recovers from a vehicle reboot mid-drive, same process, odometry continuous" rb_furbot
 stop_launch
 rb_cleanup
+[ -f "$logs/reboot.notes" ] && sed 's/^/     reboot figures: /' "$logs/reboot.notes"
