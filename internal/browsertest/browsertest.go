@@ -18,6 +18,8 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+
+	"github.com/telebridge/telebridge/pkg/servosilasim"
 )
 
 // Env set to "required" makes a missing browser fail the browser tests
@@ -229,4 +231,50 @@ func CamerasShowImages(n int) string {
 			return max - min > 30;
 		});
 	})()`, n)
+}
+
+// StoppedAt waits until the simulated Servosila executes no chassis
+// motion (truth is its state) and returns when the packet that stopped it
+// arrived (the simulator's clock).
+func StoppedAt(t testing.TB, limit time.Duration, truth func() servosilasim.State) time.Time {
+	t.Helper()
+	var st servosilasim.State
+	WaitFor(t, limit, "the simulated robot to stop", func() bool {
+		st = truth()
+		return st.Linear == 0 && st.Angular == 0
+	})
+	return st.LastAt
+}
+
+// StandsFor watches n more remote-control packets at the simulated
+// Servosila and fails the test if its chassis moves meanwhile.
+func StandsFor(t testing.TB, n uint64, while string, limit time.Duration, truth func() servosilasim.State) {
+	t.Helper()
+	p := truth().Packets
+	WaitFor(t, limit, fmt.Sprintf("%d packets %s", n, while), func() bool {
+		st := truth()
+		if st.Linear != 0 || st.Angular != 0 {
+			t.Fatalf("the robot moves %s: %.3f m/s, %.3f rad/s", while, st.Linear, st.Angular)
+		}
+		return st.Packets >= p+n
+	})
+}
+
+// Settled samples every spacing until n samples in a row are equal (the
+// arm came to rest) or limit passes, and returns the last sample.
+func Settled[T comparable](t testing.TB, limit, spacing time.Duration, n int, what string, sample func() T) T {
+	t.Helper()
+	prev, stable := sample(), 0
+	WaitFor(t, limit, what, func() bool {
+		time.Sleep(spacing) // sample spacing, not a synchronisation
+		q := sample()
+		if q == prev {
+			stable++
+		} else {
+			stable = 0
+		}
+		prev = q
+		return stable >= n
+	})
+	return prev
 }

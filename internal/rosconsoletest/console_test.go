@@ -179,26 +179,13 @@ func (r *rig) truth() servosilasim.State { return r.sv.State() }
 // and returns when the packet that stopped it arrived.
 func (r *rig) stoppedAt(limit time.Duration) time.Time {
 	r.t.Helper()
-	var st servosilasim.State
-	browsertest.WaitFor(r.t, limit, "the simulated robot to stop", func() bool {
-		st = r.truth()
-		return st.Linear == 0 && st.Angular == 0
-	})
-	return st.LastAt
+	return browsertest.StoppedAt(r.t, limit, r.truth)
 }
 
-// standsFor watches n more remote-control packets and fails if the
 // chassis moves meanwhile.
 func (r *rig) standsFor(n uint64, while string) {
 	r.t.Helper()
-	p := r.truth().Packets
-	browsertest.WaitFor(r.t, 10*time.Second, fmt.Sprintf("%d packets %s", n, while), func() bool {
-		st := r.truth()
-		if st.Linear != 0 || st.Angular != 0 {
-			r.t.Fatalf("the robot moves %s: %.3f m/s, %.3f rad/s", while, st.Linear, st.Angular)
-		}
-		return st.Packets >= p+n
-	})
+	browsertest.StandsFor(r.t, n, while, 10*time.Second, r.truth)
 }
 
 // TestROSConsole drives operator_console, launched against the ROS
@@ -301,18 +288,7 @@ func TestROSConsole(t *testing.T) {
 		browsertest.Shot(t, p1, r.art, "ros-jog")
 		browsertest.Mouse(t, p1, "jj-0-plus", false)
 		rel := js.first(t)
-		prev, stable := rel, 0
-		browsertest.WaitFor(t, 10*time.Second, "the arm to stop", func() bool {
-			time.Sleep(50 * time.Millisecond) // sample spacing, not a synchronisation
-			q := js.first(t)
-			if q == prev {
-				stable++
-			} else {
-				stable = 0
-			}
-			prev = q
-			return stable >= 10
-		})
+		prev := browsertest.Settled(t, 10*time.Second, 50*time.Millisecond, 10, "the arm to stop", func() float64 { return js.first(t) })
 		if d := prev - rel; d > 0.1 {
 			t.Fatalf("arm ran on %.3f rad after the release", d)
 		}

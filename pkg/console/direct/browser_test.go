@@ -111,26 +111,13 @@ func (r *rig) keyAt(ctx context.Context, kind string) time.Time {
 // returns when the packet that stopped it arrived (simulator's clock).
 func (r *rig) stoppedAt(limit time.Duration) time.Time {
 	r.t.Helper()
-	var st servosilasim.State
-	waitFor(r.t, limit, "the simulated robot to stop", func() bool {
-		st = r.truth()
-		return st.Linear == 0 && st.Angular == 0
-	})
-	return st.LastAt
+	return browsertest.StoppedAt(r.t, limit, r.truth)
 }
 
-// standsFor watches the simulator for n more remote-control packets and
 // fails if the chassis moves meanwhile.
 func (r *rig) standsFor(n uint64, while string) {
 	r.t.Helper()
-	p := r.truth().Packets
-	waitFor(r.t, 5*time.Second, fmt.Sprintf("%d packets %s", n, while), func() bool {
-		st := r.truth()
-		if st.Linear != 0 || st.Angular != 0 {
-			r.t.Fatalf("the robot moves %s: %.3f m/s, %.3f rad/s", while, st.Linear, st.Angular)
-		}
-		return st.Packets >= p+n
-	})
+	browsertest.StandsFor(r.t, n, while, 5*time.Second, r.truth)
 }
 
 func (r *rig) shot(ctx context.Context, name string) {
@@ -253,19 +240,7 @@ func TestBrowser(t *testing.T) {
 		r.mouse(p1, "jj-0-plus", false)
 		rel := arm.Positions()[0]
 		// After the release the arm settles and then stays.
-		prev := rel
-		stable := 0
-		waitFor(t, 5*time.Second, "the arm to stop", func() bool {
-			time.Sleep(20 * time.Millisecond) // sample spacing, not a synchronisation
-			q := arm.Positions()[0]
-			if q == prev {
-				stable++
-			} else {
-				stable = 0
-			}
-			prev = q
-			return stable >= 10
-		})
+		prev := browsertest.Settled(t, 5*time.Second, 20*time.Millisecond, 10, "the arm to stop", func() float64 { return arm.Positions()[0] })
 		if d := prev - rel; d > 0.1 {
 			t.Fatalf("arm ran on %.3f rad after the release", d)
 		}
@@ -293,18 +268,7 @@ func TestBrowser(t *testing.T) {
 		waitFor(t, 10*time.Second, "the tool 3 cm up", func() bool { return tool().Z > p0.Z+0.03 })
 		r.mouse(p1, "jc-z-plus", false)
 		rel := tool()
-		prev, stable := rel, 0
-		waitFor(t, 5*time.Second, "the arm to stop", func() bool {
-			time.Sleep(20 * time.Millisecond) // sample spacing, not a synchronisation
-			q := tool()
-			if q == prev {
-				stable++
-			} else {
-				stable = 0
-			}
-			prev = q
-			return stable >= 10
-		})
+		prev := browsertest.Settled(t, 5*time.Second, 20*time.Millisecond, 10, "the arm to stop", tool)
 		if d := r3.Norm(r3.Sub(prev, rel)); d > 0.02 {
 			t.Fatalf("tool ran on %.3f m after the release", d)
 		}
