@@ -44,7 +44,8 @@ def bring_up(context):
         raise RuntimeError(f"robot:={robot}: must be one of {', '.join(ROBOTS)}")
     share = get_package_share_directory("telebridge")
     use_sim_time = LaunchConfiguration("use_sim_time")
-    args = {"sim": LaunchConfiguration("sim"), "use_sim_time": use_sim_time}
+    args = {"sim": LaunchConfiguration("sim"), "sim_print": LaunchConfiguration("sim_print"),
+            "use_sim_time": use_sim_time}
     if robot == "servosila":
         args["robot_address"] = LaunchConfiguration("robot_address")
     else:
@@ -72,6 +73,8 @@ def generate_launch_description():
     return LaunchDescription([
         DeclareLaunchArgument("robot", default_value="servosila", description="servosila or furbot"),
         DeclareLaunchArgument("sim", default_value="true", description="drive the robot's simulator"),
+        DeclareLaunchArgument("sim_print", default_value="200ms",
+                              description="how often the simulator prints its true state (sim:=true)"),
         DeclareLaunchArgument("robot_address", default_value="10.42.0.1:10000",
                               description="Servosila vendor server (sim:=false)"),
         DeclareLaunchArgument("vehicle_address", default_value="192.168.1.10:18004",

@@ -276,3 +276,42 @@ func TestNav2ExampleLaunch(t *testing.T) {
 		}
 	}
 }
+
+// simPrint returns the simulator's --print argument (the one process).
+func simPrint(t *testing.T, r result) string {
+	t.Helper()
+	if len(r.Processes) != 1 {
+		t.Fatalf("processes %v, want the simulator", r.Processes)
+	}
+	cmd, _ := r.Processes[0]["cmd"].([]any)
+	for _, a := range cmd {
+		if s, ok := a.(string); ok && strings.HasPrefix(s, "--print=") {
+			return strings.TrimPrefix(s, "--print=")
+		}
+	}
+	t.Fatalf("simulator command %v has no --print=", cmd)
+	return ""
+}
+
+// The simulators print their truth every 200 ms by default; sim_print
+// (which nav2_example.launch.py passes on) sets the interval, one argument
+// of the simulator's command line.
+func TestSimPrint(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		args []string
+		want string
+	}{
+		{"servosila.launch.py", []string{"sim:=true"}, "200ms"},
+		{"furbot.launch.py", []string{"sim:=true"}, "200ms"},
+		{"servosila.launch.py", []string{"sim:=true", "sim_print:=50ms"}, "50ms"},
+		{"furbot.launch.py", []string{"sim:=true", "sim_print:=50ms"}, "50ms"},
+		{"nav2_example.launch.py", []string{"robot:=servosila", "sim_print:=50ms"}, "50ms"},
+		{"nav2_example.launch.py", []string{"robot:=furbot", "sim_print:=50ms"}, "50ms"},
+		{"nav2_example.launch.py", []string{"robot:=furbot"}, "200ms"},
+	} {
+		if got := simPrint(t, launch(t, "robot_state_publisher", c.file, c.args...)); got != c.want {
+			t.Errorf("%s %v: --print=%s, want %s", c.file, c.args, got, c.want)
+		}
+	}
+}
