@@ -127,6 +127,12 @@ func TestGoalYAMLGolden(t *testing.T) {
 			t.Errorf("%s: got\n%s\nwant (testdata/%s)\n%s", c.spec, b.String(), c.file, want)
 		}
 	}
+	// Without a goal checker id the field is left out.
+	var b bytes.Buffer
+	if err := GoalYAML(&b, Goal{Frame: "odom", ControllerID: "FollowPath"}, []Pose{{}}); err != nil ||
+		!strings.HasSuffix(b.String(), "]}, controller_id: FollowPath}\n") {
+		t.Errorf("no goal checker: %v\n%s", err, b.String())
+	}
 }
 
 func readTruth(t *testing.T, file string) []Sample {

@@ -147,7 +147,9 @@ type Goal struct {
 	Frame string
 	// ControllerID is the controller plugin, e.g. "FollowPath".
 	ControllerID string
-	// GoalCheckerID is the goal checker plugin, e.g. "general_goal_checker".
+	// GoalCheckerID is the goal checker plugin, e.g.
+	// "general_goal_checker"; empty leaves the field out (the server's
+	// only checker is used).
 	GoalCheckerID string
 }
 
@@ -165,7 +167,11 @@ func GoalYAML(w io.Writer, g Goal, poses []Pose) error {
 		fmt.Fprintf(&b, "  {header: {frame_id: %s}, pose: {position: {x: %.4f, y: %.4f, z: 0.0}, orientation: {x: 0.0, y: 0.0, z: %.6f, w: %.6f}}}%s\n",
 			g.Frame, p.X, p.Y, math.Sin(p.Yaw/2), math.Cos(p.Yaw/2), sep)
 	}
-	fmt.Fprintf(&b, "]}, controller_id: %s, goal_checker_id: %s}\n", g.ControllerID, g.GoalCheckerID)
+	fmt.Fprintf(&b, "]}, controller_id: %s", g.ControllerID)
+	if g.GoalCheckerID != "" {
+		fmt.Fprintf(&b, ", goal_checker_id: %s", g.GoalCheckerID)
+	}
+	b.WriteString("}\n")
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
 		return fmt.Errorf("write goal: %w", err)
