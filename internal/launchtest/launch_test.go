@@ -315,3 +315,34 @@ func TestSimPrint(t *testing.T) {
 		}
 	}
 }
+
+// nav2_example.launch.py passes the simulator ports on to the robot's
+// launch, so that its runs keep apart from other test runs too.
+func TestNav2ExampleSimPorts(t *testing.T) {
+	for _, c := range []struct {
+		robot string
+		args  []string
+		want  []string // in the simulator's command line
+	}{
+		{"servosila", []string{"sim_port:=21510"}, []string{"127.0.0.1:21510"}},
+		{"furbot", []string{"sim_vehicle_port:=21511", "sim_bridge_port:=21512"}, []string{"127.0.0.1:21511", "127.0.0.1:21512"}},
+		{"servosila", nil, []string{"127.0.0.1:10000"}},
+		{"furbot", nil, []string{"127.0.0.1:18004", "127.0.0.1:18003"}},
+	} {
+		r := launch(t, "robot_state_publisher", "nav2_example.launch.py", append([]string{"robot:=" + c.robot}, c.args...)...)
+		if len(r.Processes) != 1 {
+			t.Fatalf("%s %v: processes %v", c.robot, c.args, r.Processes)
+		}
+		cmd, _ := r.Processes[0]["cmd"].([]any)
+		line := ""
+		for _, a := range cmd {
+			s, _ := a.(string)
+			line += " " + s
+		}
+		for _, w := range c.want {
+			if !strings.Contains(line, " "+w) {
+				t.Errorf("%s %v: simulator command %q lacks %s", c.robot, c.args, line, w)
+			}
+		}
+	}
+}

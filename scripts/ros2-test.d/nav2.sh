@@ -72,7 +72,8 @@ nv_drive() {
 	local robot=$1 name=$2 spec=$3 max_cross=$4 max_final=$5 min_linear=$6 max_changes=${7:-}
 	local tag="nav2_${robot}_${name//[^a-z0-9]/_}" what="nav2: $robot $name"
 	local log="$logs/$tag.log" ev="$logs/$tag.eval"
-	launch "$tag" nav2_example.launch.py robot:="$robot" sim_print:=50ms
+	launch "$tag" nav2_example.launch.py robot:="$robot" sim_print:=50ms \
+		"$sim_servosila" "$sim_furbot_vehicle" "$sim_furbot_bridge"
 	check "$what: controller_server active" \
 		within 60 bash -c 'ros2 lifecycle get /controller_server 2>&1 | grep -q "^active"'
 	check "$what: truth and odom start at the origin (odom is the simulator's world)" \
@@ -81,8 +82,9 @@ nv_drive() {
 	local before rec t0 t1 status
 	before=$(wc -l <"$log")
 	"$nv_tool" goal -path "$spec" -goal-checker "$nv_checker" >"$logs/$tag.goal.yaml"
-	# Unbuffered: the recorder is stopped with SIGTERM, which Python does
-	# not flush on.
+	# Stopped with SIGINT: rclpy catches SIGTERM and the echo keeps running
+	# (seen on Humble); rclpy's own SIGINT handler works in a background
+	# job too. Unbuffered, so that nothing is lost either way.
 	PYTHONUNBUFFERED=1 ros2 topic echo /cmd_vel geometry_msgs/msg/Twist --csv \
 		>"$logs/$tag.cmd_vel.csv" 2>"$logs/$tag.cmd_vel.err" &
 	rec=$!
@@ -92,7 +94,10 @@ nv_drive() {
 		>"$logs/$tag.goal.log" 2>&1 || true
 	t1=$(date +%s.%N)
 	sleep 2 # the robot runs on and comes to rest
-	kill -TERM "$rec" 2>/dev/null || true
+	kill -INT "$rec" 2>/dev/null || true
+	if ! within 10 bash -c "! kill -0 $rec 2>/dev/null"; then
+		kill -KILL "$rec" 2>/dev/null || true
+	fi
 	wait "$rec" 2>/dev/null || true
 	tail -n +"$((before + 1))" "$log" >"$logs/$tag.truth.log"
 	status=$(sed -n 's/.*Goal finished with status: \([A-Z_]*\).*/\1/p' "$logs/$tag.goal.log" | tail -n 1)
