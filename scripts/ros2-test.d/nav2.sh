@@ -33,10 +33,13 @@ if [ ! -x "$nv_tool" ]; then
 	echo "nav2: SKIPPED the FollowPath checks because the path tool did not build (FAIL above)"
 	return 0
 fi
-# Humble's FollowPath goal names its goal checker; older ones do not.
-nv_checker=general_goal_checker
-if ! ros2 interface show nav2_msgs/action/FollowPath 2>&1 | grep -q goal_checker_id; then
-	nv_checker=
+# Humble's FollowPath goal names its goal checker; older ones do not. (Not
+# `ros2 ... | grep -q`: under pipefail the early exit of grep -q fails the
+# pipe, and the first run sent no goal checker for that reason.)
+nv_checker=
+nv_iface=$(ros2 interface show nav2_msgs/action/FollowPath 2>&1) || true
+if grep -q goal_checker_id <<<"$nv_iface"; then
+	nv_checker=general_goal_checker
 fi
 
 # nv_note LINE: prints LINE and keeps it for the figures printed at the end.
