@@ -9,8 +9,9 @@
 # internal/tools/nav2path: the goal succeeded, the final position error
 # and the largest cross-track error are within the bounds documented in
 # docs/nav2.md (derived there from the configurations and the machines'
-# dynamics), and on the Servosila's 4 m arc the yaw-rate command keeps
-# its sign. Each path gets a fresh launch, so each starts from the same
+# dynamics), no driving command is slower than the machine needs, no
+# TF_OLD_DATA or extrapolation warning appears while it drives, and on the
+# Servosila's 4 m arc the yaw-rate command keeps its sign. Each path gets a fresh launch, so each starts from the same
 # pose. Elsewhere it says that it skipped and why, and counts nothing as
 # failed.
 
@@ -102,6 +103,8 @@ nv_drive() {
 		kill -KILL "$rec" 2>/dev/null || true
 	fi
 	wait "$rec" 2>/dev/null || true
+	# The launch log while it drove: the simulator's truth and every
+	# node's messages.
 	tail -n +"$((before + 1))" "$log" >"$logs/$tag.truth.log"
 	status=$(sed -n 's/.*Goal finished with status: \([A-Z_]*\).*/\1/p' "$logs/$tag.goal.log" | tail -n 1)
 	local wall
@@ -124,6 +127,8 @@ nv_drive() {
 			between "$cross" 0 "$max_cross"
 		check "$what: no driving command below $min_linear m/s (min $(nv_get min_linear "$ev") m/s, $below below)" \
 			between "$below" 0 0
+		check "$what: no TF_OLD_DATA or extrapolation warnings while driving" \
+			bash -c "! grep -aiE 'TF_OLD_DATA|extrapolation' '$logs/$tag.truth.log'"
 		if [ -n "$max_changes" ]; then
 			check "$what: $changes sign changes of cmd_vel angular.z while driving (at most $max_changes)" \
 				between "$changes" 0 "$max_changes"
