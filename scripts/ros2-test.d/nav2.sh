@@ -11,9 +11,9 @@
 # docs/nav2.md (derived there from the configurations and the machines'
 # dynamics), no driving command is slower than the machine needs, no
 # TF_OLD_DATA or extrapolation warning appears while it drives, and on the
-# Servosila's 4 m arc the yaw-rate command keeps its sign. Each path gets a fresh launch, so each starts from the same
-# pose. Elsewhere it says that it skipped and why, and counts nothing as
-# failed.
+# Servosila's 4 m arc the yaw-rate command keeps its sign. Each path gets
+# a fresh launch, so each starts from the same pose. Elsewhere it says
+# that it skipped and why, and counts nothing as failed.
 
 nv_missing=()
 for nv_pkg in nav2_msgs nav2_controller nav2_lifecycle_manager nav2_regulated_pure_pursuit_controller; do
