@@ -75,6 +75,8 @@ def generate_launch_description():
                               description="UDP address of the vehicle's control port (ignored with sim:=true)"),
         DeclareLaunchArgument("listen", default_value=":18003",
                               description="local UDP address for status frames (ignored with sim:=true)"),
+        DeclareLaunchArgument("sim_print", default_value="200ms",
+                              description="how often the simulator prints its true state (sim:=true; a Go duration)"),
         DeclareLaunchArgument("use_sim_time", default_value="false", description="take time from /clock"),
         DeclareLaunchArgument("sim_vehicle_port", default_value=SIM_VEHICLE_PORT,
                               description="UDP port of the simulated vehicle on 127.0.0.1 (with sim:=true)"),
@@ -85,7 +87,8 @@ def generate_launch_description():
         args.append(DeclareLaunchArgument(name + "_params", default_value=os.path.join(share, "params", name + ".yaml"),
                                           description="parameters of " + name))
     return LaunchDescription(args + [
-        ExecuteProcess(cmd=[sim_binary, "--listen", sim_vehicle, "--status-to", sim_bridge, "--print", "200ms"],
+        ExecuteProcess(cmd=[sim_binary, "--listen", sim_vehicle, "--status-to", sim_bridge,
+                            ["--print=", LaunchConfiguration("sim_print")]],
                        name="furbot_sim", output="screen", condition=IfCondition(sim)),
         bridge(IfCondition(sim), sim_vehicle, sim_bridge),
         bridge(UnlessCondition(sim), LaunchConfiguration("vehicle_address"), LaunchConfiguration("listen")),

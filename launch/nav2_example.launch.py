@@ -44,11 +44,15 @@ def bring_up(context):
         raise RuntimeError(f"robot:={robot}: must be one of {', '.join(ROBOTS)}")
     share = get_package_share_directory("telebridge")
     use_sim_time = LaunchConfiguration("use_sim_time")
-    args = {"sim": LaunchConfiguration("sim"), "use_sim_time": use_sim_time}
+    args = {"sim": LaunchConfiguration("sim"), "sim_print": LaunchConfiguration("sim_print"),
+            "use_sim_time": use_sim_time}
     if robot == "servosila":
         args["robot_address"] = LaunchConfiguration("robot_address")
+        args["sim_port"] = LaunchConfiguration("sim_port")
     else:
         args["vehicle_address"] = LaunchConfiguration("vehicle_address")
+        args["sim_vehicle_port"] = LaunchConfiguration("sim_vehicle_port")
+        args["sim_bridge_port"] = LaunchConfiguration("sim_bridge_port")
     actions = [IncludeLaunchDescription(
         PythonLaunchDescriptionSource(os.path.join(share, "launch", robot + ".launch.py")),
         launch_arguments=args.items(),
@@ -72,6 +76,14 @@ def generate_launch_description():
     return LaunchDescription([
         DeclareLaunchArgument("robot", default_value="servosila", description="servosila or furbot"),
         DeclareLaunchArgument("sim", default_value="true", description="drive the robot's simulator"),
+        DeclareLaunchArgument("sim_print", default_value="200ms",
+                              description="how often the simulator prints its true state (sim:=true)"),
+        DeclareLaunchArgument("sim_port", default_value="10000",
+                              description="Servosila simulator's UDP port on 127.0.0.1 (sim:=true)"),
+        DeclareLaunchArgument("sim_vehicle_port", default_value="18004",
+                              description="Furbot simulator's UDP port on 127.0.0.1 (sim:=true)"),
+        DeclareLaunchArgument("sim_bridge_port", default_value="18003",
+                              description="UDP port the Furbot bridge takes status frames on (sim:=true)"),
         DeclareLaunchArgument("robot_address", default_value="10.42.0.1:10000",
                               description="Servosila vendor server (sim:=false)"),
         DeclareLaunchArgument("vehicle_address", default_value="192.168.1.10:18004",

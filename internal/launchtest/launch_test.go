@@ -276,3 +276,73 @@ func TestNav2ExampleLaunch(t *testing.T) {
 		}
 	}
 }
+
+// simPrint returns the simulator's --print argument (the one process).
+func simPrint(t *testing.T, r result) string {
+	t.Helper()
+	if len(r.Processes) != 1 {
+		t.Fatalf("processes %v, want the simulator", r.Processes)
+	}
+	cmd, _ := r.Processes[0]["cmd"].([]any)
+	for _, a := range cmd {
+		if s, ok := a.(string); ok && strings.HasPrefix(s, "--print=") {
+			return strings.TrimPrefix(s, "--print=")
+		}
+	}
+	t.Fatalf("simulator command %v has no --print=", cmd)
+	return ""
+}
+
+// The simulators print their truth every 200 ms by default; sim_print
+// (which nav2_example.launch.py passes on) sets the interval, one argument
+// of the simulator's command line.
+func TestSimPrint(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		args []string
+		want string
+	}{
+		{"servosila.launch.py", []string{"sim:=true"}, "200ms"},
+		{"furbot.launch.py", []string{"sim:=true"}, "200ms"},
+		{"servosila.launch.py", []string{"sim:=true", "sim_print:=50ms"}, "50ms"},
+		{"furbot.launch.py", []string{"sim:=true", "sim_print:=50ms"}, "50ms"},
+		{"nav2_example.launch.py", []string{"robot:=servosila", "sim_print:=50ms"}, "50ms"},
+		{"nav2_example.launch.py", []string{"robot:=furbot", "sim_print:=50ms"}, "50ms"},
+		{"nav2_example.launch.py", []string{"robot:=furbot"}, "200ms"},
+	} {
+		if got := simPrint(t, launch(t, "robot_state_publisher", c.file, c.args...)); got != c.want {
+			t.Errorf("%s %v: --print=%s, want %s", c.file, c.args, got, c.want)
+		}
+	}
+}
+
+// nav2_example.launch.py passes the simulator ports on to the robot's
+// launch, so that its runs keep apart from other test runs too.
+func TestNav2ExampleSimPorts(t *testing.T) {
+	for _, c := range []struct {
+		robot string
+		args  []string
+		want  []string // in the simulator's command line
+	}{
+		{"servosila", []string{"sim_port:=21510"}, []string{"127.0.0.1:21510"}},
+		{"furbot", []string{"sim_vehicle_port:=21511", "sim_bridge_port:=21512"}, []string{"127.0.0.1:21511", "127.0.0.1:21512"}},
+		{"servosila", nil, []string{"127.0.0.1:10000"}},
+		{"furbot", nil, []string{"127.0.0.1:18004", "127.0.0.1:18003"}},
+	} {
+		r := launch(t, "robot_state_publisher", "nav2_example.launch.py", append([]string{"robot:=" + c.robot}, c.args...)...)
+		if len(r.Processes) != 1 {
+			t.Fatalf("%s %v: processes %v", c.robot, c.args, r.Processes)
+		}
+		cmd, _ := r.Processes[0]["cmd"].([]any)
+		line := ""
+		for _, a := range cmd {
+			s, _ := a.(string)
+			line += " " + s
+		}
+		for _, w := range c.want {
+			if !strings.Contains(line, " "+w) {
+				t.Errorf("%s %v: simulator command %q lacks %s", c.robot, c.args, line, w)
+			}
+		}
+	}
+}

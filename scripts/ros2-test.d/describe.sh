@@ -130,7 +130,8 @@ stop_launch
 if ros2 pkg prefix nav2_controller >/dev/null 2>&1 && ros2 pkg prefix nav2_lifecycle_manager >/dev/null 2>&1 &&
 	ros2 pkg prefix nav2_regulated_pure_pursuit_controller >/dev/null 2>&1; then
 	for robot in servosila furbot; do
-		launch "describe_nav2_$robot" nav2_example.launch.py robot:=$robot
+		launch "describe_nav2_$robot" nav2_example.launch.py robot:=$robot "$sim_servosila" \
+			"$sim_furbot_vehicle" "$sim_furbot_bridge"
 		check "describe: nav2 controller_server active on the $robot" \
 			within 40 bash -c 'ros2 lifecycle get /controller_server 2>/dev/null | grep -q "^active"'
 		check "describe: nav2 on the $robot: no TF_OLD_DATA or extrapolation warnings" \
