@@ -172,7 +172,8 @@ type Controller struct {
 	havePend bool
 	goalCmd  string // command type of the current absolute goal
 	// relType is the relative command type of the current incremental
-	// Cartesian move ("" none); relWorld the last T_base_world (RELW).
+	// Cartesian move ("" none); relWorld the last T_base_world tf gave
+	// (RELW), the base until then.
 	relType  string
 	relWorld geom.Transform
 
@@ -248,6 +249,7 @@ func New(cfg Config) (*Controller, error) {
 		pend: make([]float64, n), amax: make([]float64, n), pendingDir: make([]float64, n), qc: make([]float64, n), vc: make([]float64, n),
 		trk: make([]float64, n), tv: make([]float64, n), ta: make([]float64, n), velocity: make([]float64, n),
 		stopVel: make([]float64, n), brk: brake{q0: make([]float64, n), v0: make([]float64, n)},
+		relWorld: geom.Identity(), // until tf gives the world frame
 	}
 	if len(p.JointAccelerations) != 0 && len(p.JointAccelerations) != n {
 		return nil, fmt.Errorf("jog: new: %w: %d joint_acceleration_limits for %d joints", ErrParam, len(p.JointAccelerations), n)

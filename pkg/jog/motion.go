@@ -206,8 +206,6 @@ func (c *Controller) relative(pos []float64) RelativeCommand {
 		r.Frame = rd.WorldFrame
 		if w, err := c.lookup(rd.WorldFrame); err == nil {
 			c.relWorld = w
-		} else if c.relWorld == (geom.Transform{}) {
-			c.relWorld = geom.Identity()
 		}
 	case CommandRELT:
 		r.Frame = rd.FlangeFrame
