@@ -91,7 +91,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 		log.Errorf("spin: %v", err)
 	}
 	st := runner.Stats()
-	log.Infof("arm told to hold; shutting down (%d targets, %d holds, %d refused joint states)", st.Written, st.Holds, joints.Refused())
+	log.Infof("arm told to hold; shutting down (%d targets, %d holds, %d refused joint states, %d of other robots)", st.Written, st.Holds, joints.Refused(), joints.Foreign())
 	return nil
 }
 

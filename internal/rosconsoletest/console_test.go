@@ -282,6 +282,8 @@ func TestROSConsole(t *testing.T) {
 		r.t = t
 		js := r.recordJointStates()
 		browsertest.Tab(t, p1, "jog")
+		// Later subtests drive the Servosila with keys: leave its tab even if this fails.
+		defer browsertest.Tab(t, p1, "servosila")
 		q0 := js.first(t)
 		browsertest.Mouse(t, p1, "jj-0-plus", true)
 		browsertest.WaitFor(t, 15*time.Second, "joint 1 moving (arm_sim's joint_states)", func() bool { return js.first(t) > q0+0.05 })
@@ -293,7 +295,6 @@ func TestROSConsole(t *testing.T) {
 			t.Fatalf("arm ran on %.3f rad after the release", d)
 		}
 		t.Logf("joint 1: %.3f -> %.3f rad while held, %.4f rad after the release", q0, rel, prev-rel)
-		browsertest.Tab(t, p1, "servosila")
 	})
 
 	t.Run("a second page is view-only and cannot move the robot", func(t *testing.T) {
@@ -370,9 +371,16 @@ func TestROSConsole(t *testing.T) {
 }
 
 // jointStates is a `ros2 topic echo --csv /joint_states` recording.
-type jointStates struct{ path string }
+// Other publishers share the topic (servosila_driver publishes its arm and
+// flippers there too), so a line counts only when it names joint.
+type jointStates struct{ path, joint string }
 
-// recordJointStates records arm_sim's joint_states until the test ends.
+// armJoint is the first joint of the jog stack's default arm
+// (launch/urdf/ur5_like.urdf).
+const armJoint = "shoulder_pan_joint"
+
+// recordJointStates records /joint_states until the test ends and waits
+// for arm_sim's first message.
 func (r *rig) recordJointStates() *jointStates {
 	r.t.Helper()
 	path := filepath.Join(r.logs, "joint_states.csv")
@@ -392,7 +400,7 @@ func (r *rig) recordJointStates() *jointStates {
 		_ = cmd.Wait()
 		f.Close()
 	})
-	js := &jointStates{path: path}
+	js := &jointStates{path: path, joint: armJoint}
 	browsertest.WaitFor(r.t, 20*time.Second, "joint_states from arm_sim", func() bool {
 		_, ok := js.last()
 		if !ok {
@@ -403,8 +411,7 @@ func (r *rig) recordJointStates() *jointStates {
 	return js
 }
 
-// last returns the latest recorded position of the first joint. A CSV
-// line is: stamp sec, nanosec, frame_id, 6 names, 6 positions, ...
+// last returns the latest recorded position of j.joint.
 func (j *jointStates) last() (float64, bool) {
 	f, err := os.Open(j.path)
 	if err != nil {
@@ -415,22 +422,43 @@ func (j *jointStates) last() (float64, bool) {
 	ok := false
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		fields := strings.Split(sc.Text(), ",")
-		if len(fields) < 15 {
-			continue
-		}
-		if x, err := strconv.ParseFloat(strings.TrimSpace(fields[9]), 64); err == nil {
+		if x, found := csvJointPosition(sc.Text(), j.joint); found {
 			v, ok = x, true
 		}
 	}
 	return v, ok
 }
 
+// csvJointPosition finds joint's position in one JointState line of
+// `ros2 topic echo --csv`: stamp sec, nanosec, frame_id, then n names,
+// n positions, n velocities, n efforts (the arrays flattened, so n is the
+// number of fields after frame_id that are not numbers).
+func csvJointPosition(line, joint string) (float64, bool) {
+	fields := strings.Split(line, ",")
+	if len(fields) < 4 {
+		return 0, false
+	}
+	names := fields[3:]
+	n := 0
+	for n < len(names) {
+		if _, err := strconv.ParseFloat(strings.TrimSpace(names[n]), 64); err == nil {
+			break
+		}
+		n++
+	}
+	i := slices.Index(names[:n], joint)
+	if i < 0 || 3+n+i >= len(fields) {
+		return 0, false
+	}
+	x, err := strconv.ParseFloat(strings.TrimSpace(fields[3+n+i]), 64)
+	return x, err == nil
+}
+
 func (j *jointStates) first(t *testing.T) float64 {
 	t.Helper()
 	v, ok := j.last()
 	if !ok {
-		t.Fatalf("no joint_states recorded in %s", j.path)
+		t.Fatalf("no %s in the joint_states recorded in %s", j.joint, j.path)
 	}
 	return v
 }

@@ -21,6 +21,9 @@ var (
 	ErrRequest = errors.New("jog: bad request")
 	// ErrNoJointState: no fresh measured joint positions; nothing moves.
 	ErrNoJointState = errors.New("jog: no fresh joint state")
+	// ErrForeignJoints: a joint state message names none of the arm's
+	// joints (another robot's, on a shared joint_states topic).
+	ErrForeignJoints = errors.New("jog: joint state names none of the arm's joints")
 	// ErrUnreachable: inverse kinematics found no in-limit solution; the
 	// motion stops (or does not start).
 	ErrUnreachable = errors.New("jog: target unreachable")

@@ -195,9 +195,13 @@ func TestJointStates(t *testing.T) {
 			t.Errorf("Store(%v, %v) = %v, want ErrRequest", bad.names, bad.pos, err)
 		}
 	}
+	// Another robot's joints on the same topic: skipped, not refused.
+	if err := s.Store([]string{"waist", "flippers"}, []float64{7, 8}, t0.Add(time.Second)); !errors.Is(err, jog.ErrForeignJoints) {
+		t.Errorf("a Servosila message: %v, want ErrForeignJoints", err)
+	}
 	at, err := s.JointPositions(q)
-	if err != nil || !at.Equal(t0) || q[0] != 1 || q[1] != 2 || q[2] != 3 || s.Refused() != 3 {
-		t.Fatalf("after refused messages: %v at %v (%v), %d refused", q, at, err, s.Refused())
+	if err != nil || !at.Equal(t0) || q[0] != 1 || q[1] != 2 || q[2] != 3 || s.Refused() != 3 || s.Foreign() != 1 {
+		t.Fatalf("after refused and foreign messages: %v at %v (%v), %d refused, %d foreign", q, at, err, s.Refused(), s.Foreign())
 	}
 	names, pos := []string{"c", "b", "a"}, []float64{6, 5, 4}
 	if n := testing.AllocsPerRun(100, func() {
