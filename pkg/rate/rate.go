@@ -52,6 +52,11 @@ func Run(ctx context.Context, period time.Duration, step func(Tick) error) error
 			return ctx.Err()
 		case <-timer.C:
 		}
+		// Both may be ready; select picks at random, and a cancelled
+		// context must never see another step.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		now := time.Now()
 		if err := step(Tick{Seq: seq, Deadline: next, Now: now, Missed: missed}); err != nil {
 			return fmt.Errorf("rate: step %d: %w", seq, err)
