@@ -144,6 +144,7 @@ type Controller struct {
 	cfg    Config
 	names  []string
 	lo, hi []float64 // effective limits
+	steps  []float64 // joint_limits.step [rad or m], 0: none
 	vmax   []float64 // [rad/s or m/s]
 	amax   []float64 // [rad/s² or m/s²]
 
@@ -239,10 +240,10 @@ func New(cfg Config) (*Controller, error) {
 		cfg.JointStateTimeout = 500 * time.Millisecond
 	}
 	n := cfg.Chain.DOF()
-	if len(p.JointLimits) != 0 && len(p.JointLimits) != n {
-		return nil, fmt.Errorf("jog: new: %w: %d joint_limits for %d joints", ErrParam, len(p.JointLimits), n)
+	joints, steps, err := JointRanges(cfg.Chain, p)
+	if err != nil {
+		return nil, fmt.Errorf("jog: new: %w", err)
 	}
-	joints := append([]kinematics.Joint(nil), cfg.Chain.Joints...)
 	c := &Controller{
 		p: p, frames: cfg.Frames, cfg: cfg,
 		lo: make([]float64, n), hi: make([]float64, n), vmax: make([]float64, n),
@@ -253,25 +254,13 @@ func New(cfg Config) (*Controller, error) {
 		trk: make([]float64, n), tv: make([]float64, n), ta: make([]float64, n), velocity: make([]float64, n),
 		stopVel: make([]float64, n), brk: brake{q0: make([]float64, n), v0: make([]float64, n)},
 		relWorld: geom.Identity(), // until tf gives the world frame
+		steps:    steps,
 	}
 	if len(p.JointAccelerations) != 0 && len(p.JointAccelerations) != n {
 		return nil, fmt.Errorf("jog: new: %w: %d joint_acceleration_limits for %d joints", ErrParam, len(p.JointAccelerations), n)
 	}
 	for i := range joints {
 		j := &joints[i]
-		if len(p.JointLimits) == n {
-			lo, hi := p.JointLimits[i].Radians()
-			if (p.JointLimits[i].Unit == "m") != (j.Type == kinematics.Prismatic) {
-				return nil, fmt.Errorf("jog: new: %w: joint_limits[%d] unit %q for %s joint %q", ErrParam, i, p.JointLimits[i].Unit, j.Type, j.Name)
-			}
-			if j.Type == kinematics.Continuous {
-				j.Type = kinematics.Revolute
-			}
-			j.Lower, j.Upper = math.Max(j.Lower, lo), math.Min(j.Upper, hi)
-			if j.Lower > j.Upper {
-				return nil, fmt.Errorf("jog: new: %w: joint_limits[%d] do not overlap the URDF limits of %q", ErrParam, i, j.Name)
-			}
-		}
 		c.lo[i], c.hi[i] = j.Lower, j.Upper
 		c.vmax[i] = j.MaxVelocity
 		if c.vmax[i] == 0 {
@@ -356,6 +345,10 @@ func (c *Controller) Params() Params {
 func (c *Controller) Limits() (lower, upper []float64) {
 	return append([]float64(nil), c.lo...), append([]float64(nil), c.hi...)
 }
+
+// Steps returns each joint's step from joint_limits.step [rad or m]; 0
+// where none is given (see JointRanges).
+func (c *Controller) Steps() []float64 { return append([]float64(nil), c.steps...) }
 
 // Chain returns the chain with the effective limits.
 func (c *Controller) Chain() *kinematics.Chain { return c.chain }

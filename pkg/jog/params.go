@@ -250,6 +250,9 @@ func (p *Params) Validate() error {
 		if l.Min > l.Max {
 			return fmt.Errorf("%w: joint_limits[%d]: min %g > max %g", ErrParam, i, l.Min, l.Max)
 		}
+		if !(l.Step >= 0) || math.IsInf(l.Step, 0) {
+			return fmt.Errorf("%w: joint_limits[%d]: step %g (want >= 0; 0 for none)", ErrParam, i, l.Step)
+		}
 	}
 	return nil
 }

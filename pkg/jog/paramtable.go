@@ -234,7 +234,7 @@ func buildEntries() []entry {
 		limits(jointLimitsMin, "deg or m", "Lower joint limits, one per joint, in degrees unless the unit is m; narrower than the URDF's, or empty", rosparam.DoubleArray([]float64{}), finite),
 		limits(jointLimitsMax, "deg or m", "Upper joint limits, as joint_limits.min", rosparam.DoubleArray([]float64{}), finite),
 		limits(jointLimitsUnit, "", `Unit of each joint limit: "" or "deg" (degrees) or "m" (metres, prismatic joints)`, rosparam.StringArray([]string{}), units),
-		limits(jointLimitsStep, "deg or m", "GUI step of each joint (informative)", rosparam.DoubleArray([]float64{}), finite),
+		limits(jointLimitsStep, "deg or m", "step of each joint in the operator console (its goal box and step buttons), >= 0, 0 for none", rosparam.DoubleArray([]float64{}), finite),
 	)
 	positive := func(v rosparam.ParameterValue) error {
 		for _, x := range v.DoubleArrayValue {
