@@ -10,8 +10,11 @@ driving the running telebridge stacks over their topics and services.
 The robots' sockets stay with their driver nodes. With both robots, start
 them in different namespaces (the console refuses two machines on one
 cmd_vel). The jog panel reads the arm's joint names and limits from the URDF
-(jog_urdf; the jog stack's default arm unless given). The other launch files
-include this one with console:=true.
+(jog_urdf; the jog stack's default arm unless given), narrowed by
+joint_limits in jog_server's parameters file (jog_params_file, the jog
+stack's default unless given; give the same file as to jog.launch.py), whose
+joint_limits.step sets the panel's joint steps. Start it beside the robots'
+launch files.
 """
 import os
 
@@ -39,6 +42,7 @@ def nodes(context):
         "servosila_namespace": arg("servosila_namespace"),
         "furbot_namespace": arg("furbot_namespace"),
         "jog_urdf": arg("jog_urdf"),
+        "jog_params_file": arg("jog_params_file"),
         "camera_namespace": arg("camera_namespace"),
         "use_sim_time": truth(arg("use_sim_time")),
     }
@@ -67,6 +71,8 @@ def generate_launch_description():
         ("servosila_namespace", "", "namespace of the Servosila stack"),
         ("furbot_namespace", "", "namespace of the Furbot stack"),
         ("jog_urdf", os.path.join(share, "launch", "urdf", "ur5_like.urdf"), "URDF of the jog arm"),
+        ("jog_params_file", os.path.join(share, "params", "jog_server.yaml"),
+         "jog_server's parameters file (joint_limits: the panel's ranges and steps)"),
         ("cameras", "", "camera names, e.g. [front, rear]"),
         ("camera_namespace", "", "namespace of camera_publisher"),
         ("use_sim_time", "false", "follow /clock"),

@@ -32,6 +32,7 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	robot := fs.String("servosila", "", "Servosila robot address HOST:PORT (e.g. 10.42.0.1:10000); empty: the embedded simulator; off: none")
 	vehicle := fs.String("furbot", "", "Furbot control address HOST:PORT; empty: the embedded simulator; off: none")
 	token := fs.String("token", "", "access token (default $"+console.TokenEnv+"; generated and printed when listening off loopback)")
+	jogParams := fs.String("jog-params", "", "jog_server parameters file (ROS 2 YAML, node /jog_server) for the simulated jog arm: drag&bot's parameters, joint_limits with their steps")
 	var cams stringsFlag
 	fs.Var(&cams, "camera", "camera: a V4L2 device path or pattern:NAME (repeatable; default four pattern cameras; off: none)")
 	if err := parseFlags(fs, args); err != nil {
@@ -43,7 +44,7 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	if *token == "" {
 		*token = os.Getenv(console.TokenEnv)
 	}
-	be, err := direct.Start(ctx, direct.Config{Servosila: *robot, Furbot: *vehicle, Cameras: cams})
+	be, err := direct.Start(ctx, direct.Config{Servosila: *robot, Furbot: *vehicle, Cameras: cams, JogParamsFile: *jogParams})
 	if err != nil {
 		return fmt.Errorf("console: %w", err)
 	}

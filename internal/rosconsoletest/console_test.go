@@ -30,6 +30,11 @@ import (
 // with a sourced colcon install of telebridge).
 const Env = "TELEBRIDGE_ROS_CONSOLE_TEST"
 
+// jogSteps is jog_server's parameters file in this test: joint_limits
+// with a 5° step on the first joint, given to the jog stack and the
+// console alike.
+const jogSteps = "../../pkg/console/direct/testdata/jog_steps.yaml"
+
 // deadman is the console's command timeout (pkg/console's default).
 const deadman = 300 * time.Millisecond
 
@@ -83,10 +88,14 @@ func newRig(t *testing.T) *rig {
 	r.launch("servosila", "servosila.launch.py", "robot_address:="+sv.Addr().String())
 	r.launch("furbot", "furbot.launch.py", "namespace:=furbot", "vehicle_address:="+fb.Addr().String(),
 		fmt.Sprintf("listen:=127.0.0.1:%d", freePort(t, "udp")))
-	r.launch("jog", "jog.launch.py", "sim:=true")
+	steps, err := filepath.Abs(jogSteps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.launch("jog", "jog.launch.py", "sim:=true", "params_file:="+steps)
 	r.launch("cameras", "cameras.launch.py", "sim:=true")
 	r.launch("console", "console.launch.py", fmt.Sprintf("listen:=127.0.0.1:%d", port), "furbot:=true",
-		"furbot_namespace:=/furbot", "jog:=true", "cameras:=[front_left, front_right, rear, zoom]")
+		"furbot_namespace:=/furbot", "jog:=true", "jog_params_file:="+steps, "cameras:=[front_left, front_right, rear, zoom]")
 	browsertest.WaitFor(t, 60*time.Second, "the console node to serve "+r.url, func() bool {
 		res, err := http.Get(r.url)
 		if err != nil {
@@ -297,6 +306,23 @@ func TestROSConsole(t *testing.T) {
 		t.Logf("joint 1: %.3f -> %.3f rad while held, %.4f rad after the release", q0, rel, prev-rel)
 	})
 
+	t.Run("a step button moves joint 1 to the next multiple of jog_server's joint_limits.step", func(t *testing.T) {
+		r.t = t
+		js := r.recordJointStates()
+		browsertest.Tab(t, p1, "jog")
+		defer browsertest.Tab(t, p1, "servosila")
+		const step = 5 * math.Pi / 180 // jogSteps
+		q0 := js.first(t)
+		want := (math.Floor(q0/step+0.05) + 1) * step
+		browsertest.Mouse(t, p1, "js-0-plus", true)
+		q := browsertest.Settled(t, 15*time.Second, 50*time.Millisecond, 10, "joint 1 at the step", func() float64 { return js.first(t) })
+		browsertest.Mouse(t, p1, "js-0-plus", false)
+		t.Logf("joint 1: %.4f -> %.4f rad, want %.4f (multiple of %.4f)", q0, q, want, step)
+		if math.Abs(q-want) > 2e-3 {
+			t.Fatalf("joint 1 at %.4f rad, want %.4f", q, want)
+		}
+	})
+
 	t.Run("a second page is view-only and cannot move the robot", func(t *testing.T) {
 		r.t = t
 		p2, close2 := r.page()
@@ -383,11 +409,11 @@ const armJoint = "shoulder_pan_joint"
 // for arm_sim's first message.
 func (r *rig) recordJointStates() *jointStates {
 	r.t.Helper()
-	path := filepath.Join(r.logs, "joint_states.csv")
-	f, err := os.Create(path)
+	f, err := os.CreateTemp(r.logs, "joint_states-*.csv")
 	if err != nil {
 		r.t.Fatal(err)
 	}
+	path := f.Name()
 	cmd := exec.Command("ros2", "topic", "echo", "--csv", "/joint_states", "sensor_msgs/msg/JointState")
 	cmd.Env = append(os.Environ(), "PYTHONUNBUFFERED=1")
 	cmd.Stdout, cmd.Stderr = f, f

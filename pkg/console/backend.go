@@ -84,6 +84,10 @@ type Info struct {
 	// JogLower and JogUpper are the jog arm's joint limits [rad or m].
 	JogLower []float64 `json:"jog_lower"`
 	JogUpper []float64 `json:"jog_upper"`
+	// JogStep is each jog joint's step [rad or m] (drag&bot's
+	// joint_limits.step, jog.JointRanges), 0 where none is given: the
+	// page's joint targets move by it.
+	JogStep []float64 `json:"jog_step"`
 	// JogFrames are the frames a Cartesian jog may be relative to.
 	JogFrames []string `json:"jog_frames"`
 	// Cameras are the camera names, in display order.

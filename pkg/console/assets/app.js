@@ -302,6 +302,14 @@ function centerKnob() { const k = $('padknob'); if (k) { k.style.left = '95px'; 
 
 // ---- jog ----
 function jogSpeed() { return +$('jspeed').value; }
+// stepTarget is the multiple of step [rad or m] next to q in direction
+// dir (±1), within [lo, hi]. A joint a hair off a multiple (the arm stops
+// within its goal tolerance) counts as on it.
+function stepTarget(q, step, dir, lo, hi) {
+  const k = q / step, slack = 0.05;
+  const n = dir > 0 ? Math.floor(k + slack) + 1 : Math.ceil(k - slack) - 1;
+  return Math.min(hi, Math.max(lo, n * step));
+}
 function buildJog() {
   if (!info.jog_joints || !info.jog_joints.length) return;
   $('jspeed').addEventListener('input', () => { $('jspeedv').textContent = jogSpeed().toFixed(2); });
@@ -316,8 +324,27 @@ function buildJog() {
     const dir = (s) => () => { const v = new Array(n).fill(0); v[i] = s; return { type: 'jog_joint', delta: true, values: v, speed: jogSpeed() }; };
     holdButton(minus, startHold(dir(-1)), stopHold);
     holdButton(plus, startHold(dir(1)), stopHold);
-    tb.append(el('tr', {}, el('td', {}, name), el('td', { class: 'v', id: 'jq-' + i }, '–'), el('td', {}, minus, ' ', plus),
-      el('td', {}, el('input', { type: 'number', step: 0.01, id: 'jg-' + i, class: 'ctl', title: `[${fmt(info.jog_lower[i], 2)}, ${fmt(info.jog_upper[i], 2)}]` }))));
+    // joint_limits.step (drag&bot's GUI interval): the target box counts
+    // in it, and the step buttons move the joint to the next multiple of
+    // it, held like every jog button.
+    const step = (info.jog_step || [])[i] || 0;
+    const steps = el('td', {});
+    if (step > 0) {
+      const toward = (s) => () => {
+        const q = st && st.snap && st.snap.jog && st.snap.jog.joints ? st.snap.jog.joints.slice() : null;
+        if (!q || q.length !== n) return; // no joint state yet: nothing to step from
+        q[i] = stepTarget(q[i], step, s, info.jog_lower[i], info.jog_upper[i]);
+        const m = { type: 'jog_joint', delta: false, values: q, speed: jogSpeed() };
+        startHold(() => m)(); // the goal is fixed at the press; re-sends repeat it
+      };
+      const sm = el('button', { class: 'hold ctl', id: `js-${i}-minus`, title: `to the previous multiple of ${fmt(step, 4)}` }, '◂ ' + fmt(step, 3));
+      const sp = el('button', { class: 'hold ctl', id: `js-${i}-plus`, title: `to the next multiple of ${fmt(step, 4)}` }, fmt(step, 3) + ' ▸');
+      holdButton(sm, toward(-1), stopHold);
+      holdButton(sp, toward(1), stopHold);
+      steps.append(sm, ' ', sp);
+    }
+    tb.append(el('tr', {}, el('td', {}, name), el('td', { class: 'v', id: 'jq-' + i }, '–'), el('td', {}, minus, ' ', plus), steps,
+      el('td', {}, el('input', { type: 'number', step: step > 0 ? step : 0.01, id: 'jg-' + i, class: 'ctl', title: `[${fmt(info.jog_lower[i], 2)}, ${fmt(info.jog_upper[i], 2)}]` }))));
   });
   holdButton($('jgoal'), startHold(() => ({ type: 'jog_joint', delta: false, values: info.jog_joints.map((_, i) => { const v = parseFloat($('jg-' + i).value); return isFinite(v) ? v : null; }), speed: jogSpeed() })), stopHold);
   const ct = $('jcart').querySelector('tbody');

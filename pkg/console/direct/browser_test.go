@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,7 +38,7 @@ type rig struct {
 func newRig(t *testing.T) *rig {
 	browsertest.Chromium(t) // skip before starting anything
 	ctx, cancel := context.WithCancel(context.Background())
-	be, err := direct.Start(ctx, direct.Config{})
+	be, err := direct.Start(ctx, direct.Config{JogParamsFile: "testdata/jog_steps.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,6 +250,40 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("step buttons move a joint to the next multiple of joint_limits.step", func(t *testing.T) {
+		r.t = t
+		r.tab(p1, "jog")
+		arm := r.be.Arm()
+		const step = 5 * math.Pi / 180 // testdata/jog_steps.yaml
+		if got := eval[string](r, p1, `document.getElementById('jg-0').step`); math.Abs(mustFloat(t, got)-step) > 1e-9 {
+			t.Fatalf("joint 1's goal box counts in %s, want the 5° step %g rad", got, step)
+		}
+		// The arm stands where the hold jog left it, off the grid.
+		q0 := append([]float64(nil), arm.Positions()...)
+		for _, c := range []struct {
+			button string
+			want   float64
+		}{
+			{"js-0-plus", (math.Floor(q0[0]/step+0.05) + 1) * step},
+			{"js-0-minus", math.Floor(q0[0]/step+0.05) * step},
+		} {
+			from := arm.Positions()[0]
+			r.mouse(p1, c.button, true)
+			q := browsertest.Settled(t, 10*time.Second, 20*time.Millisecond, 10, "joint 1 at the step", func() float64 { return arm.Positions()[0] })
+			r.mouse(p1, c.button, false)
+			if math.Abs(q-c.want) > 2e-3 {
+				t.Fatalf("%s: joint 1 at %.4f rad, want %.4f (a multiple of %.4f)", c.button, q, c.want, step)
+			}
+			for i, v := range arm.Positions()[1:] {
+				if math.Abs(v-q0[i+1]) > 2e-3 {
+					t.Fatalf("%s: joint %d moved %.4f -> %.4f rad", c.button, i+2, q0[i+1], v)
+				}
+			}
+			t.Logf("%s: joint 1 %.4f -> %.4f rad (want %.4f)", c.button, from, q, c.want)
+		}
+		r.shot(p1, "jog-steps")
+	})
+
 	t.Run("Cartesian jog moves the tool along the base z axis only while held", func(t *testing.T) {
 		r.t = t
 		r.tab(p1, "jog")
@@ -434,4 +469,13 @@ func TestKeyLatency(t *testing.T) {
 	if f := os.Getenv("CONSOLE_ARTIFACTS"); f != "" {
 		_ = os.WriteFile(filepath.Join(f, "latency.txt"), fmt.Appendf(nil, "n %d p50 %v p99 %v min %v max %v\n", n, p50, p99, lat[0], lat[n-1]), 0o644)
 	}
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("not a number: %q", s)
+	}
+	return v
 }

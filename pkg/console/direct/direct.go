@@ -43,6 +43,12 @@ type Config struct {
 	// NoJog leaves out the jog arm (always simulated: a jog controller
 	// driving pkg/armsim).
 	NoJog bool
+	// JogParamsFile is a jog_server parameters file (ROS 2 YAML, node
+	// /jog_server) for the jog arm's controller: drag&bot's parameters,
+	// joint_limits with their steps included, except the frames (the
+	// embedded arm's) and heartbeat_timeout (the console's). Empty: the
+	// defaults.
+	JogParamsFile string
 	// Cameras are camera devices: V4L2 device paths or "pattern:NAME"
 	// test sources. Default four pattern cameras (front, rear, arm,
 	// gripper). "off" as the only entry: none.
@@ -215,6 +221,12 @@ func (b *Backend) startJog(runCtx context.Context) error {
 		return fmt.Errorf("jog arm: %w", err)
 	}
 	p := jog.DefaultParams()
+	if b.cfg.JogParamsFile != "" {
+		if p, err = jog.ParamsFromFile(b.cfg.JogParamsFile, "/"+jog.NodeName); err != nil {
+			return fmt.Errorf("jog arm: %w", err)
+		}
+	}
+	// The embedded arm's frames and the console's deadman win over a file.
 	p.RobotData.FixedFrame, p.RobotData.FlangeFrame = chain.Base, chain.TipName
 	// The console is the deadman (300 ms); the controller's own heartbeat
 	// timeout is the backstop for a console that died, a little longer so
@@ -226,15 +238,19 @@ func (b *Backend) startJog(runCtx context.Context) error {
 	}
 	acfg := armsim.FromChain(chain, 0.5)
 	acfg.Initial = make([]float64, chain.DOF())
-	for i, j := range chain.Joints {
+	lo, hi := ctrl.Limits() // joint_limits included
+	for i, j := range ctrl.Chain().Joints {
 		if j.Type != kinematics.Continuous {
-			acfg.Initial[i] = (j.Lower + j.Upper) / 2
+			acfg.Initial[i] = (lo[i] + hi[i]) / 2
 		}
 	}
 	// A bent arm, away from the straight-arm singularity, so that
-	// Cartesian jogs work from the start.
+	// Cartesian jogs work from the start (within the limits).
 	if len(acfg.Initial) >= 3 {
 		acfg.Initial[1], acfg.Initial[2] = -1.0, 1.2
+	}
+	for i := range acfg.Initial {
+		acfg.Initial[i] = min(max(acfg.Initial[i], lo[i]), hi[i])
 	}
 	arm, err := armsim.New(acfg)
 	if err != nil {
@@ -270,6 +286,7 @@ func (b *Backend) fillInfo() {
 	}
 	if b.chain != nil {
 		in.JogJoints = b.chain.JointNames()
+		in.JogStep = b.ctrl.Steps()
 		lo, hi := b.ctrl.Limits()
 		for i := range lo {
 			// Continuous joints: one turn either way on the page.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/console"
+	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/mjpeg"
 	"github.com/telebridge/telebridge/pkg/servosila"
@@ -47,7 +48,11 @@ type Backend struct {
 	names Names
 	port  Port
 	chain *kinematics.Chain // the jog arm, nil without
-	info  console.Info
+	// jogJoints and jogSteps: the arm's joints with jog_server's limits
+	// and steps (jog.JointRanges).
+	jogJoints []kinematics.Joint
+	jogSteps  []float64
+	info      console.Info
 	// tol is the Servosila driver's position tolerance [rad]: a target
 	// within it counts as reached.
 	tol float64
@@ -90,6 +95,15 @@ func New(cfg NodeConfig, port Port, now func() time.Time) (*Backend, error) {
 		}
 		b.jog.pos = make([]float64, b.chain.DOF())
 		b.jog.have = make([]bool, b.chain.DOF())
+		p := jog.DefaultParams()
+		if cfg.JogParamsFile != "" {
+			if p, err = jog.ParamsFromFile(cfg.JogParamsFile, "/"+jog.NodeName); err != nil {
+				return nil, fmt.Errorf("graph: jog_params_file: %w", err)
+			}
+		}
+		if b.jogJoints, b.jogSteps, err = jog.JointRanges(b.chain, p); err != nil {
+			return nil, fmt.Errorf("graph: jog_params_file %s: %w", cfg.JogParamsFile, err)
+		}
 	}
 	b.info = b.makeInfo()
 	return b, nil
@@ -120,7 +134,8 @@ func (b *Backend) makeInfo() console.Info {
 	}
 	if b.chain != nil {
 		in.JogJoints = b.chain.JointNames()
-		for _, j := range b.chain.Joints {
+		in.JogStep = b.jogSteps
+		for _, j := range b.jogJoints {
 			lo, hi := j.Lower, j.Upper
 			if math.IsInf(lo, 0) || math.IsInf(hi, 0) { // continuous: JSON has no infinity
 				lo, hi = -2*math.Pi, 2*math.Pi

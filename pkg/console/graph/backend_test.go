@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -479,5 +480,32 @@ func TestCameraStateFromStream(t *testing.T) {
 	b.ServeCamera("nope", rec, httptest.NewRequest("GET", "/camera/nope", nil))
 	if rec.Code != http.StatusNotFound {
 		t.Errorf("unknown camera: HTTP %d", rec.Code)
+	}
+}
+
+// TestJogRangesFromParamsFile: the panel's limits and steps are
+// jog_server's, from the same parameters file (jog.JointRanges); a file
+// jog_server would refuse is refused here too.
+func TestJogRangesFromParamsFile(t *testing.T) {
+	c := config()
+	if in := newBackend(t, c, &fakePort{}).Info(); in.JogStep[0] != 0 || in.JogUpper[0] != 2*math.Pi {
+		t.Fatalf("without a file: upper %g step %g, want the URDF's 2π and no step", in.JogUpper[0], in.JogStep[0])
+	}
+	c.JogParamsFile = "../../jog/testdata/joint_steps.yaml"
+	in := newBackend(t, c, &fakePort{}).Info()
+	deg := math.Pi / 180
+	if math.Abs(in.JogUpper[0]-90*deg) > 1e-12 || math.Abs(in.JogLower[1]+math.Pi) > 1e-12 || in.JogUpper[1] != 0 {
+		t.Errorf("limits %v .. %v, want joint_limits' [-90°, 90°] and [-180°, 0°] first", in.JogLower, in.JogUpper)
+	}
+	if want := []float64{5 * deg, 1 * deg, 0, 10 * deg, 10 * deg, 15 * deg}; !slices.Equal(in.JogStep, want) {
+		t.Errorf("steps %v, want %v", in.JogStep, want)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("/jog_server:\n  ros__parameters:\n    joint_limits:\n      min: [0.0]\n      max: [1.0]\n      step: [-1.0]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.JogParamsFile = bad
+	if _, err := graph.New(c, &fakePort{}, nil); err == nil || !strings.Contains(err.Error(), "jog_params_file") {
+		t.Fatalf("a negative step: %v, want a jog_params_file error", err)
 	}
 }

@@ -45,6 +45,11 @@ type NodeConfig struct {
 	// tool pose (forward kinematics) come from it. Required with Jog.
 	// JogBase and JogTip bound the chain (empty: root and longest chain).
 	JogURDF, JogBase, JogTip string
+	// JogParamsFile is the jog server's parameters file (what jog.launch.py
+	// gives it as params_file); its joint_limits narrow the URDF's limits
+	// and give the joint steps, as jog_server reads them (jog.JointRanges).
+	// Empty: the URDF's limits, no steps.
+	JogParamsFile string
 	// JogFrames are the tf frames a Cartesian jog may be relative to;
 	// empty offers the chain's base and tip links.
 	JogFrames []string
@@ -85,6 +90,7 @@ func NodeBindings() rosparam.Bindings[NodeConfig] {
 		rosparam.BindString("servosila_driver", "node name of the Servosila driver", func(c *NodeConfig) *string { return &c.ServosilaDriver }, ro),
 		rosparam.BindString("furbot_bridge", "node name of the Furbot bridge", func(c *NodeConfig) *string { return &c.FurbotBridge }, ro),
 		rosparam.BindString("jog_urdf", "URDF file of the jog arm (joint names, limits, tool pose)", func(c *NodeConfig) *string { return &c.JogURDF }, ro),
+		rosparam.BindString("jog_params_file", "jog_server's parameters file: its joint_limits (range, step) as the jog panel's (empty: the URDF's limits, no steps)", func(c *NodeConfig) *string { return &c.JogParamsFile }, ro),
 		rosparam.BindString("jog_base_link", "first link of the jog chain (empty: the URDF's root)", func(c *NodeConfig) *string { return &c.JogBase }, ro),
 		rosparam.BindString("jog_tip_link", "last link of the jog chain (empty: the end of the longest chain)", func(c *NodeConfig) *string { return &c.JogTip }, ro),
 		rosparam.BindStrings("jog_frames", "tf frames offered for Cartesian jogs (empty: the chain's base and tip)", func(c *NodeConfig) *[]string { return &c.JogFrames }, ro),
