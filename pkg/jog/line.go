@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/geom"
+	"gonum.org/v1/gonum/spatial/r3"
 )
 
 // Straight-line (LIN) goals. The line from the tool to the goal (position
@@ -29,6 +30,9 @@ const (
 	// limit the path acceleration may use; the rest is left to the
 	// curvature of the joint path at cruise speed.
 	lineAccelerationShare = 0.5
+	// maxLineSamples bounds a line's samples (131 m at LineResolution;
+	// 7.3 MB for a six-joint arm) where the reach does not.
+	maxLineSamples = 1 << 17
 )
 
 // linePath is a planned straight line: joint samples at path positions.
@@ -56,6 +60,12 @@ func (c *Controller) planLine(q0 []float64, goal geom.Transform, p *Params, amax
 	if err != nil {
 		return nil, err
 	}
+	// A goal beyond the arm's reach is refused before the line is
+	// sampled: the samples are allocated up front, and a far goal from
+	// the network must not cost gigabytes.
+	if d, reach := r3.Norm(goal.Translation), c.chain.Reach(); d > reach+LineResolution {
+		return nil, fmt.Errorf("%w: the goal is %.3f m from %s, beyond the arm's reach (%.3f m at most)", ErrUnreachable, d, c.chain.Base, reach)
+	}
 	dT, dR := geom.Distance(start, goal)
 	lp := &linePath{n: n, length: dT, vmax: p.CartesianGoalLinVelocity * speed}
 	samples := int(math.Ceil(dT / LineResolution))
@@ -67,6 +77,9 @@ func (c *Controller) planLine(q0 []float64, goal geom.Transform, p *Params, amax
 	}
 	if lp.length == 0 || samples == 0 {
 		return nil, fmt.Errorf("%w: the tool is at the goal already", ErrRequest)
+	}
+	if samples > maxLineSamples { // a prismatic joint without limits
+		return nil, fmt.Errorf("%w: a line of %.3f m needs %d samples, more than %d", ErrUnreachable, lp.length, samples, maxLineSamples)
 	}
 	lp.s = make([]float64, samples+1)
 	lp.q = make([]float64, (samples+1)*n)

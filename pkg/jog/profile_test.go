@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"runtime"
 	"testing"
 	"time"
 
@@ -215,6 +216,7 @@ func TestLINRefusedBeforeMotion(t *testing.T) {
 	}{
 		{"out of reach", r3.Vec{X: 1.5}, 0.1, "leaves the reachable joint range"},
 		{"too fast for the joints", r3.Vec{Z: 0.2}, 3, "over its limit"},
+		{"far beyond the reach (found by FuzzRequests)", r3.Vec{X: 48.7, Z: -93510}, 0.1, "beyond the arm's reach"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := linParams()
@@ -223,9 +225,18 @@ func TestLINRefusedBeforeMotion(t *testing.T) {
 			start, _ := r.ctrl.Chain().FK(home)
 			goal := start
 			goal.Translation = r3.Add(start.Translation, tc.delta)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
 			err := r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{PoseReference: "base_link", Pose: jog.EulerPoseOf(goal), Speed: 1})
+			runtime.ReadMemStats(&after)
 			if !errors.Is(err, jog.ErrUnreachable) || !contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			// The line's samples are allocated before they are solved:
+			// a refusal must not have cost more than a line across the
+			// arm's reach (the far goal once took 5 GB).
+			if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+				t.Fatalf("the refusal allocated %d bytes", n)
 			}
 			t.Log(err)
 			for range 10 {

@@ -136,6 +136,21 @@ func NewChain(base, tipName string, joints []Joint, tip geom.Transform) (*Chain,
 // DOF returns the number of moving joints.
 func (c *Chain) DOF() int { return len(c.Joints) }
 
+// Reach returns an upper bound of the tool's distance from the base
+// frame's origin [m] over every joint position within the limits: the
+// lengths of the links (joint origins and the tip) plus each prismatic
+// joint's largest travel. +Inf when a prismatic joint is unbounded.
+func (c *Chain) Reach() float64 {
+	r := r3.Norm(c.Tip.Translation)
+	for _, j := range c.Joints {
+		r += r3.Norm(j.Origin.Translation)
+		if j.Type == Prismatic {
+			r += math.Max(math.Abs(j.Lower), math.Abs(j.Upper))
+		}
+	}
+	return r
+}
+
 // JointNames returns the names of the moving joints, base to tip.
 func (c *Chain) JointNames() []string {
 	names := make([]string, len(c.Joints))

@@ -255,3 +255,33 @@ func BenchmarkFK(b *testing.B) {
 		_, _ = c.FK(q)
 	}
 }
+
+// TestReachBoundsFK: no joint position within the limits puts the tool
+// farther from the base than Reach, and the bound is useful: random poses
+// come within 10 % of it (UR5-sized arm 1.037 of 1.098 m, telescope 2.308
+// of 2.341 m).
+func TestReachBoundsFK(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, name := range []string{"ur5_like.urdf", "telescope7.urdf"} {
+		c := loadURDF(t, name)
+		reach := c.Reach()
+		q := make([]float64, c.DOF())
+		far := 0.0
+		for range 20000 {
+			RandomJoints(c, rng, q)
+			tf, err := c.FK(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := math.Sqrt(tf.Translation.X*tf.Translation.X + tf.Translation.Y*tf.Translation.Y + tf.Translation.Z*tf.Translation.Z)
+			if d > reach+1e-12 {
+				t.Fatalf("%s: tool %.4f m from the base at %v, over the reach %.4f m", name, d, q, reach)
+			}
+			far = max(far, d)
+		}
+		t.Logf("%s: reach %.4f m, farthest of 20000 random poses %.4f m", name, reach, far)
+		if far < 0.9*reach {
+			t.Errorf("%s: Reach %.4f m is loose: no random pose beyond %.4f m", name, reach, far)
+		}
+	}
+}
