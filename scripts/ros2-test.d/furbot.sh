@@ -72,12 +72,12 @@ check "furbot: /diagnostics reports the vehicle link" \
 fb_drive() {
 	local x0 x1 v
 	x0=$(fb_odom_x)
-	timeout 7 ros2 topic pub -r 20 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 1.0}}" >/dev/null 2>&1 || true &
-	local pub=$!
+	# 6 s of cmd_vel from its first message (pub_start waits for it).
+	pub_start fb_drive -r 20 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 1.0}}" || return 1
 	sleep 6
 	v=$(fb_truth_mean v 5)
 	x1=$(fb_odom_x)
-	wait $pub
+	pub_stop
 	fb_note "odom x ${x0} -> ${x1} m; simulator speed, mean of 5-6 s of cmd_vel 1.0 m/s: ${v} m/s"
 	gt "$x1" "$(awk -v a="$x0" 'BEGIN { print a + 2 }')" && between "$v" 0.95 1.05
 }
@@ -102,8 +102,7 @@ fb_estop() {
 	# The publisher runs until the last sample is read (each service call
 	# takes a second or more on a busy machine; a fixed publishing time
 	# could end before the check does).
-	timeout 40 ros2 topic pub -r 20 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 1.0}}" >/dev/null 2>&1 &
-	local pub=$!
+	pub_start fb_estop -r 20 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 1.0}}" || return 1
 	sleep 4
 	local v0 v1 b f v2
 	v0=$(fb_truth v)
@@ -113,16 +112,14 @@ fb_estop() {
 	ros2 service call /furbot_bridge/release std_srvs/srv/Trigger >/dev/null || return 1
 	sleep 2.5
 	v2=$(fb_truth v)
-	kill -INT "$pub" 2>/dev/null || true
-	wait $pub || true
+	pub_stop
 	fb_note "e-stop at ${v0} m/s with cmd_vel 1.0 m/s: 2 s later ${v1} m/s, frames brake ${b} flags ${f}; 2.5 s after release ${v2} m/s"
 	gt "$v0" 0.5 && between "$v1" -0.01 0.01 && [ "$b" = 1000 ] && [ "$f" = 2 ] && between "$v2" 0.8 1.05
 }
 check "furbot: e-stop service stops the simulated vehicle against cmd_vel; release drives again" fb_estop
 
 fb_shutdown() {
-	timeout 8 ros2 topic pub -r 20 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 1.0}}" >/dev/null 2>&1 || true &
-	local pub=$!
+	pub_start fb_shutdown -r 20 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 1.0}}" || return 1
 	sleep 4
 	local v0 v1 v2 b f
 	v0=$(fb_truth v)
@@ -135,7 +132,7 @@ fb_shutdown() {
 	v1=$(fb_truth v)
 	sleep 2
 	v2=$(fb_truth v)
-	wait $pub
+	pub_stop
 	fb_note "speed ${v0} m/s when the bridge got SIGINT; its last frame brake ${b} flags ${f}; speed 0.5 s later ${v1}, 2.5 s later ${v2} m/s"
 	grep -aq 'vehicle told to stop' "$fb_log" && [ "$b" = 1000 ] && [ "$f" = 0 ] &&
 		gt "$v0" 0.5 && gt "$v0" "$v1" && between "$v2" -0.01 0.01

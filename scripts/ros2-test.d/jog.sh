@@ -76,10 +76,16 @@ jg_stop() {
 	ros2 service call /remotecontrol_stop_move std_srvs/srv/Trigger | tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null
 }
 # Heartbeats on the topic at 20 Hz (every 50 ms, well inside 0.2 s).
+# A move must not start before they flow: wait (at most 15 s) for the
+# first one out, then 1 s for discovery to match jog_server's subscription.
 jg_beats_start() {
-	ros2 topic pub -r 20 /heartbeat std_msgs/msg/Bool "{data: true}" >/dev/null 2>&1 &
+	PYTHONUNBUFFERED=1 ros2 topic pub -r 20 /heartbeat std_msgs/msg/Bool "{data: true}" >"$logs/jog-beats.pub" 2>&1 &
 	jg_beats=$!
-	sleep 2 # discovery: heartbeats must flow before a move starts
+	for _ in $(seq 150); do
+		grep -q 'publishing #1' "$logs/jog-beats.pub" && break
+		sleep 0.1
+	done
+	sleep 1
 }
 jg_beats_stop() {
 	kill -TERM "$jg_beats" 2>/dev/null || true

@@ -45,10 +45,11 @@ check "reboot: servosila driver up and the first robot hears it" \
 	within 30 grep -aq 'link true' "$logs/reboot_servosila_1.log"
 
 rb_servosila() {
-	local pid pub x1 v odom0 odom1 diag
+	local pid x1 v odom0 odom1 diag
 	pid=$(pgrep -f "$rb_bin/servosila_driver" | head -n 1)
-	timeout 16 ros2 topic pub -r 10 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 0.3}}" >/dev/null 2>&1 &
-	pub=$!
+	# cmd_vel flows from here until pub_stop, however long the CLI calls
+	# in between take.
+	pub_start reboot_servosila_cmd -r 10 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 0.3}}" || return 1
 	sleep 3
 	rb_kill
 	sleep 2 # longer than the vendor's 1 s link timeout
@@ -63,8 +64,7 @@ rb_servosila() {
 	# Compared at rest: the drive ends (cmd_vel stops, the driver's command
 	# timeout stops the robot), then the truth and the odometry are read, so
 	# that the seconds a ros2 CLI call takes do not count as motion.
-	kill -INT $pub 2>/dev/null || true
-	wait $pub 2>/dev/null || true
+	pub_stop
 	sleep 1.5
 	x1=$(rb_field "$logs/reboot_servosila_2.log" 'link true' x)
 	odom1=$(rb_odom_x)
@@ -89,10 +89,9 @@ check "reboot: furbot bridge up and the first vehicle gets control frames" \
 	within 30 grep -aq 'last control:' "$logs/reboot_furbot_1.log"
 
 rb_furbot() {
-	local pid pub x1 v odom0 odom1
+	local pid x1 v odom0 odom1
 	pid=$(pgrep -f "$rb_bin/furbot_bridge" | head -n 1)
-	timeout 30 ros2 topic pub -r 20 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 1.0}}" >/dev/null 2>&1 &
-	pub=$!
+	pub_start reboot_furbot_cmd -r 20 /cmd_vel geometry_msgs/msg/Twist "{linear: {x: 1.0}}" || return 1
 	sleep 6
 	rb_kill
 	sleep 1.5
@@ -104,8 +103,7 @@ rb_furbot() {
 	v=$(rb_field "$logs/reboot_furbot_2.log" 'control frames' v)
 	# Compared at rest (see the Servosila check): the drive ends, the
 	# controller brakes the vehicle to a stop, then both are read.
-	kill -INT $pub 2>/dev/null || true
-	wait $pub 2>/dev/null || true
+	pub_stop
 	sleep 4
 	x1=$(rb_field "$logs/reboot_furbot_2.log" 'control frames' x)
 	odom1=$(rb_odom_x)
