@@ -13,8 +13,9 @@ cmd_vel). The jog panel reads the arm's joint names and limits from the URDF
 (jog_urdf; the jog stack's default arm unless given), narrowed by
 joint_limits in jog_server's parameters file (jog_params_file, the jog
 stack's default unless given; give the same file as to jog.launch.py), whose
-joint_limits.step sets the panel's joint steps. Start it beside the robots'
-launch files.
+joint_limits.step sets the panel's joint steps. The robots' launch files
+include it with console:=true (servosila, furbot and jog, each with its own
+panel and namespace); with more than one robot, start it on its own.
 """
 import os
 
@@ -43,6 +44,8 @@ def nodes(context):
         "furbot_namespace": arg("furbot_namespace"),
         "jog_urdf": arg("jog_urdf"),
         "jog_params_file": arg("jog_params_file"),
+        "jog_base_link": arg("jog_base_link"),
+        "jog_tip_link": arg("jog_tip_link"),
         "camera_namespace": arg("camera_namespace"),
         "use_sim_time": truth(arg("use_sim_time")),
     }
@@ -71,6 +74,8 @@ def generate_launch_description():
         ("servosila_namespace", "", "namespace of the Servosila stack"),
         ("furbot_namespace", "", "namespace of the Furbot stack"),
         ("jog_urdf", os.path.join(share, "launch", "urdf", "ur5_like.urdf"), "URDF of the jog arm"),
+        ("jog_base_link", "", "first link of the jog chain (empty: the URDF's root)"),
+        ("jog_tip_link", "", "last link of the jog chain (empty: the end of the longest chain)"),
         ("jog_params_file", os.path.join(share, "params", "jog_server.yaml"),
          "jog_server's parameters file (joint_limits: the panel's ranges and steps)"),
         ("cameras", "", "camera names, e.g. [front, rear]"),

@@ -12,7 +12,9 @@ description:=false leaves robot_state_publisher out. namespace puts every
 node and its relative topics (cmd_vel, odom, joint_states, furbot/...) under
 a namespace; frame_prefix is put before every frame id (odom, base_link and
 the description's frames through robot_state_publisher's frame_prefix), so
-that two vehicles can share one ROS graph and one tf tree.
+that two vehicles can share one ROS graph and one tf tree. console:=true
+also starts the operator console with the Furbot panel (console.launch.py;
+console_listen:=HOST:PORT, default 127.0.0.1:8080).
 """
 import os
 import sys
@@ -25,6 +27,7 @@ from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import telebridge_console as console  # noqa: E402  (launch/telebridge_console.py)
 import telebridge_description as description  # noqa: E402  (launch/telebridge_description.py)
 
 # The protocol's ports, on loopback for the simulator (sim_vehicle_port,
@@ -68,7 +71,7 @@ def generate_launch_description():
             parameters=[params(name), {"use_sim_time": use_sim_time, **frames[name]}],
         )
 
-    args = description.arguments(DESCRIPTION) + [
+    args = description.arguments(DESCRIPTION) + console.arguments() + [
         DeclareLaunchArgument("sim", default_value="false",
                               description="also start the simulated vehicle on loopback and drive it"),
         DeclareLaunchArgument("vehicle_address", default_value="192.168.1.10:18004",
@@ -95,4 +98,5 @@ def generate_launch_description():
         node("furbot_twist_control"),
         node("furbot_odometry"),
         description.state_publisher(),
+        console.include(furbot="true", furbot_namespace=namespace),
     ])

@@ -10,8 +10,12 @@ follows its targets and publishes joint_states.
 The URDF file's text becomes the robot_description parameter of both nodes.
 Without sim, joint_states must come from the robot (e.g. ros2_control's
 joint_state_broadcaster) and the targets go to its trajectory controller.
+console:=true also starts the operator console with the jog panel on the
+same URDF, frames and parameters file (console.launch.py;
+console_listen:=HOST:PORT, default 127.0.0.1:8080).
 """
 import os
+import sys
 
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
@@ -19,6 +23,9 @@ from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.conditions import IfCondition
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import telebridge_console as console  # noqa: E402  (launch/telebridge_console.py)
 
 # A comfortable start pose of the default arm (ur5_like), away from its
 # singularities, for arm_sim.
@@ -71,7 +78,7 @@ DEFAULT_URDF = [None]
 def generate_launch_description():
     share = get_package_share_directory("telebridge")
     DEFAULT_URDF[0] = os.path.join(share, "launch", "urdf", "ur5_like.urdf")
-    return LaunchDescription([
+    return LaunchDescription(console.arguments() + [
         DeclareLaunchArgument("sim", default_value="false",
                               description="also start the simulated arm (arm_sim)"),
         DeclareLaunchArgument("urdf", default_value=DEFAULT_URDF[0],
@@ -87,4 +94,8 @@ def generate_launch_description():
         DeclareLaunchArgument("use_sim_time", default_value="false",
                               description="take time from /clock"),
         OpaqueFunction(function=nodes),
+        console.include(jog="true", jog_urdf=LaunchConfiguration("urdf"),
+                        jog_base_link=LaunchConfiguration("fixed_frame"),
+                        jog_tip_link=LaunchConfiguration("flange_frame"),
+                        jog_params_file=LaunchConfiguration("params_file")),
     ])

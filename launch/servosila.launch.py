@@ -12,6 +12,8 @@ publishes joint_states). namespace puts every node and its relative topics
 before every frame id (odom, base_link and the description's frames through
 robot_state_publisher's frame_prefix), so that two robots can share one
 ROS graph and one tf tree. Use the same values for cameras.launch.py.
+console:=true also starts the operator console with the Servosila panel
+(console.launch.py; console_listen:=HOST:PORT, default 127.0.0.1:8080).
 """
 import os
 import sys
@@ -24,6 +26,7 @@ from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import telebridge_console as console  # noqa: E402  (launch/telebridge_console.py)
 import telebridge_description as description  # noqa: E402  (launch/telebridge_description.py)
 
 SIM_PORT = "10000"  # the simulator's UDP port on loopback (sim_port)
@@ -53,7 +56,7 @@ def generate_launch_description():
             condition=condition,
         )
 
-    return LaunchDescription(description.arguments(DESCRIPTION) + [
+    return LaunchDescription(description.arguments(DESCRIPTION) + console.arguments() + [
         DeclareLaunchArgument("sim", default_value="false",
                               description="also start the simulated robot and drive it"),
         DeclareLaunchArgument("robot_address", default_value="10.42.0.1:10000",
@@ -73,4 +76,5 @@ def generate_launch_description():
         driver(IfCondition(sim), sim_address),
         driver(UnlessCondition(sim), LaunchConfiguration("robot_address")),
         description.state_publisher(),
+        console.include(servosila="true", servosila_namespace=LaunchConfiguration("namespace")),
     ])

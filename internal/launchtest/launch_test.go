@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/telebridge/telebridge/internal/urdftest"
+	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	"gopkg.in/yaml.v3"
@@ -342,6 +343,49 @@ func TestNav2ExampleSimPorts(t *testing.T) {
 		for _, w := range c.want {
 			if !strings.Contains(line, " "+w) {
 				t.Errorf("%s %v: simulator command %q lacks %s", c.robot, c.args, line, w)
+			}
+		}
+	}
+}
+
+// console:=true on a robot's launch file includes console.launch.py with
+// that robot's panel only, in the robot's namespace, on console_listen,
+// with the console's own parameters file (an include inherits the
+// including file's params_file otherwise); without it, no console.
+func TestConsoleInclude(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		args []string
+		want map[string]any // operator_console parameters
+	}{
+		{"servosila.launch.py", []string{"namespace:=robot1", "console_listen:=127.0.0.1:9000"},
+			map[string]any{"servosila": true, "furbot": false, "jog": false, "servosila_namespace": "robot1", "listen": "127.0.0.1:9000"}},
+		{"furbot.launch.py", []string{"namespace:=f1", "sim:=true"},
+			map[string]any{"servosila": false, "furbot": true, "jog": false, "furbot_namespace": "f1", "listen": "127.0.0.1:8080"}},
+		{"jog.launch.py", []string{"sim:=true", "fixed_frame:=base", "flange_frame:=flange", "params_file:=/p/jog.yaml"},
+			map[string]any{"servosila": false, "furbot": false, "jog": true, "jog_base_link": "base", "jog_tip_link": "flange",
+				"jog_params_file": "/p/jog.yaml"}},
+	} {
+		r := launch(t, "robot_state_publisher", c.file, c.args...)
+		if _, ok := r.node(graph.NodeName); ok || len(r.Includes) != 0 {
+			t.Errorf("%s without console:=true: includes %v", c.file, r.Includes)
+		}
+		r = launch(t, "robot_state_publisher", c.file, append(c.args, "console:=true")...)
+		con, ok := r.node(graph.NodeName)
+		if !ok || len(r.Includes) != 1 || r.Includes[0] != "console.launch.py" {
+			t.Fatalf("%s console:=true: includes %v, nodes %+v", c.file, r.Includes, r.Nodes)
+		}
+		for name, want := range c.want {
+			if v, _ := con.param(name); v != want {
+				t.Errorf("%s console:=true: operator_console %s = %v, want %v", c.file, name, v, want)
+			}
+		}
+		if f, _ := con.Parameters[0].(string); filepath.Base(f) != "operator_console.yaml" {
+			t.Errorf("%s console:=true: the console's parameters file is %v", c.file, con.Parameters[0])
+		}
+		if c.file == "jog.launch.py" {
+			if u, _ := con.param("jog_urdf"); !strings.HasSuffix(fmt.Sprint(u), "ur5_like.urdf") {
+				t.Errorf("jog console: jog_urdf %v, want the jog stack's arm", u)
 			}
 		}
 	}

@@ -138,8 +138,8 @@ class PythonLaunchDescriptionSource:
 
 
 class IncludeLaunchDescription(Recorded):
-    def __init__(self, source, launch_arguments=()):
-        super().__init__()
+    def __init__(self, source, launch_arguments=(), **kwargs):
+        super().__init__(**kwargs)  # condition
         self.source, self.launch_arguments = source, list(launch_arguments)
 
 
