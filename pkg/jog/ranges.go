@@ -3,7 +3,6 @@ package jog
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/rosparam"
@@ -49,26 +48,21 @@ func JointRanges(chain *kinematics.Chain, p Params) (joints []kinematics.Joint, 
 
 // ParamsFromFile reads the jog parameters of node (a fully qualified name
 // such as "/jog_server") from a ROS 2 parameters file, over the defaults,
-// as the node would start with them: what is not a jog parameter (the
-// node's own, such as robot_description) is skipped; a jog parameter of
-// the wrong type or out of range is an error (wrapping ErrParam).
+// through the same rosparam declaration as jog_server's (NodeParameterTable:
+// typing, empty sequences, ranges): the node's own parameters are read and
+// not returned, unknown names are ignored as rclcpp ignores them, and a jog
+// parameter of the wrong type or out of range is an error.
 func ParamsFromFile(path, node string) (Params, error) {
 	var o rosparam.Overrides
 	if err := o.LoadFile(path); err != nil {
 		return Params{}, fmt.Errorf("jog: %w", err)
 	}
-	values := o.For(node)
-	names := make([]string, 0, len(values))
-	for name := range values {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	update := make([]rosparam.Parameter, 0, len(names))
-	for _, name := range names {
-		update = append(update, rosparam.Parameter{Name: name, Value: values[name]})
+	s, err := rosparam.New(rosparam.Config{Node: node, Table: NodeParameterTable(), Overrides: &o})
+	if err != nil {
+		return Params{}, fmt.Errorf("jog: parameters of %s in %s: %w", node, path, err)
 	}
 	p := DefaultParams()
-	if err := p.Apply(update); err != nil {
+	if err := p.Apply(s.Values()); err != nil {
 		return Params{}, fmt.Errorf("jog: parameters of %s in %s: %w", node, path, err)
 	}
 	return p, nil

@@ -51,6 +51,14 @@ func TestJointRangesFromFile(t *testing.T) {
 	if _, steps, _ := jog.JointRanges(chain, other); steps[0] != 0 {
 		t.Fatalf("steps without joint_limits: %v", steps)
 	}
+	// An empty sequence is typed by the declaration, as jog_server types it.
+	empty := filepath.Join(t.TempDir(), "empty.yaml")
+	if err := os.WriteFile(empty, []byte("/jog_server:\n  ros__parameters:\n    joint_limits:\n      step: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := jog.ParamsFromFile(empty, "/jog_server"); err != nil || len(p.JointLimits) != 0 {
+		t.Fatalf("joint_limits.step: []: %+v (%v)", p.JointLimits, err)
+	}
 }
 
 func TestJointRangesRefused(t *testing.T) {
