@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"strings"
 
@@ -54,11 +55,17 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 		return errors.Join(err, be.Close())
 	}
 	err = srv.ListenAndServe(ctx, func(url string) {
-		fmt.Fprintf(io.out, "telebridge console: open %s\n", url)
-		if srv.Token() != "" && *token == "" {
-			fmt.Fprintf(io.out, "  (access token generated for this run; set $%s or --token to choose one)\n", console.TokenEnv)
+		// One write, so that a reader never sees the URL without its notes.
+		var msg strings.Builder
+		fmt.Fprintf(&msg, "telebridge console: open %s\n", url)
+		if h, _, err := net.SplitHostPort(*listen); err == nil && (h == "" || net.ParseIP(h).IsUnspecified()) {
+			msg.WriteString("  (listening on every interface: from another device, use this machine's address and the same port)\n")
 		}
-		fmt.Fprintln(io.out, "  Ctrl-C stops every machine and exits.")
+		if srv.Token() != "" && *token == "" {
+			fmt.Fprintf(&msg, "  (access token generated for this run; set $%s or --token to choose one)\n", console.TokenEnv)
+		}
+		msg.WriteString("  Ctrl-C stops every machine and exits.\n")
+		fmt.Fprint(io.out, msg.String())
 	})
 	// The server has zeroed every held command; the drivers now send
 	// their stops before their sockets close.

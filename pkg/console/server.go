@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -145,9 +146,15 @@ func (s *Server) Handler() http.Handler {
 }
 
 // URL returns the address to open for a listener at addr, with the token
-// if there is one.
+// if there is one. A listener on every interface (0.0.0.0, ::) is given
+// as 127.0.0.1, which opens on this machine (other devices use one of its
+// addresses with the same port).
 func (s *Server) URL(addr net.Addr) string {
-	u := "http://" + addr.String() + "/"
+	host := addr.String()
+	if t, ok := addr.(*net.TCPAddr); ok && t.IP.IsUnspecified() {
+		host = net.JoinHostPort("127.0.0.1", strconv.Itoa(t.Port))
+	}
+	u := "http://" + host + "/"
 	if s.cfg.Token != "" {
 		u += "?token=" + s.cfg.Token
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -214,5 +215,25 @@ func TestWebSocketSession(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestURL: the printed URL opens on this machine: a listener on every
+// interface is given as 127.0.0.1; the token rides along.
+func TestURL(t *testing.T) {
+	s, _, _ := newTestServer(t, "sesame")
+	for _, c := range []struct {
+		addr net.Addr
+		want string
+	}{
+		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, "http://127.0.0.1:8080/?token=sesame"},
+		{&net.TCPAddr{IP: net.IPv4zero, Port: 8080}, "http://127.0.0.1:8080/?token=sesame"},
+		{&net.TCPAddr{IP: net.IPv6unspecified, Port: 44619}, "http://127.0.0.1:44619/?token=sesame"},
+		{&net.TCPAddr{IP: net.ParseIP("192.168.7.2"), Port: 80}, "http://192.168.7.2:80/?token=sesame"},
+		{&net.TCPAddr{IP: net.IPv6loopback, Port: 8080}, "http://[::1]:8080/?token=sesame"},
+	} {
+		if got := s.URL(c.addr); got != c.want {
+			t.Errorf("URL(%v) = %q, want %q", c.addr, got, c.want)
+		}
 	}
 }
