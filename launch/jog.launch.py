@@ -39,19 +39,28 @@ def nodes(context):
     with open(arg("urdf"), encoding="utf-8") as f:
         urdf = f.read()
     use_sim_time = arg("use_sim_time").lower() in ("true", "1")
+    overrides = {
+        "robot_description": urdf,
+        "robot_data.fixed_frame": arg("fixed_frame"),
+        "robot_data.flange_frame": arg("flange_frame"),
+        "trajectory_topic": arg("trajectory_topic"),
+        "use_sim_time": use_sim_time,
+    }
+    # arm_sim runs on this host's clock: stamped targets keep the cycle's
+    # schedule when one arrives late. "auto" leaves a real controller to
+    # the parameters file (default false: "start now").
+    stamp = arg("stamp_trajectories").lower()
+    if stamp == "auto" and arg("sim").lower() in ("true", "1"):
+        stamp = "true"
+    if stamp != "auto":
+        overrides["stamp_trajectories"] = stamp in ("true", "1")
     server = Node(
         package="telebridge",
         executable="jog_server",
         name="jog_server",
         output="screen",
         emulate_tty=True,
-        parameters=[arg("params_file"), {
-            "robot_description": urdf,
-            "robot_data.fixed_frame": arg("fixed_frame"),
-            "robot_data.flange_frame": arg("flange_frame"),
-            "trajectory_topic": arg("trajectory_topic"),
-            "use_sim_time": use_sim_time,
-        }],
+        parameters=[arg("params_file"), overrides],
     )
     sim_params = {
         "robot_description": urdf,
@@ -89,6 +98,9 @@ def generate_launch_description():
                               description="tool link: the tip of the jogged chain"),
         DeclareLaunchArgument("trajectory_topic", default_value="/joint_trajectory_controller/joint_trajectory",
                               description="topic of the joint targets (trajectory controller command)"),
+        DeclareLaunchArgument("stamp_trajectories", default_value="auto",
+                              description="stamp the joint targets with the cycle's time (true, false; "
+                                          "auto: true with sim, else the parameters file's, default false)"),
         DeclareLaunchArgument("params_file", default_value=os.path.join(share, "params", "jog_server.yaml"),
                               description="parameters of jog_server"),
         DeclareLaunchArgument("use_sim_time", default_value="false",

@@ -1,8 +1,9 @@
 //go:build ros2
 
 // Command arm_sim is a simulated robot arm on ROS 2 (pkg/armsim): it
-// follows the one-point trajectory_msgs/JointTrajectory targets of
-// jog_server, like an arm behind a ros2_control trajectory controller, and
+// follows the trajectory_msgs/JointTrajectory targets of jog_server (a
+// cycle's point and the next, stamped or not), like an arm behind a
+// ros2_control trajectory controller, and
 // publishes its joints as sensor_msgs/JointState, so that the jog stack runs
 // without hardware. Its joint_states are the simulation's truth.
 package main
@@ -46,11 +47,16 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 				return
 			}
 			t, err := rosnode.JointTargetOf(msg)
+			late, offClock := arm.Timing()
 			if err == nil {
 				err = arm.WriteJointTarget(t)
 			}
 			if err != nil {
 				log.Warnf("target refused: %v", err)
+			}
+			// A late target shows in the truth's accelerations: say so.
+			if l, o := arm.Timing(); l != late || o != offClock {
+				log.Warnf("late target: its first point was due already (%d late, %d stamps off the arm's clock so far)", l, o)
 			}
 		})
 	if err != nil {

@@ -2,8 +2,9 @@
 
 // Command jog_server is the ROS 2 node of the drag&bot-style jog services:
 // start joint and Cartesian moves, stop, heartbeat (service and topic) and
-// its timeout, in; one joint target per cycle out, as a one-point
-// trajectory_msgs/JointTrajectory for a ros2_control trajectory controller.
+// its timeout, in; one joint target per cycle out, as a
+// trajectory_msgs/JointTrajectory of the cycle's point and the next one,
+// for a ros2_control trajectory controller.
 // The arm comes from robot_description (URDF), its joints from
 // joint_states, reference frames from /tf and /tf_static. Every decision is
 // in pkg/jog (node.go, names.go); this file only wires it.
@@ -101,6 +102,7 @@ type trajectoryOutput struct {
 	pub   *trajectory_msgs_msg.JointTrajectoryPublisher
 	msg   *trajectory_msgs_msg.JointTrajectory
 	frame string
+	stamp bool
 }
 
 func newTrajectoryOutput(n *rosnode.Node, cfg jog.NodeConfig) (*trajectoryOutput, error) {
@@ -108,11 +110,11 @@ func newTrajectoryOutput(n *rosnode.Node, cfg jog.NodeConfig) (*trajectoryOutput
 	if err != nil {
 		return nil, fmt.Errorf("publisher %s: %w", cfg.TrajectoryTopic, err)
 	}
-	return &trajectoryOutput{pub: pub, msg: trajectory_msgs_msg.NewJointTrajectory(), frame: cfg.Params.RobotData.FixedFrame}, nil
+	return &trajectoryOutput{pub: pub, msg: trajectory_msgs_msg.NewJointTrajectory(), frame: cfg.Params.RobotData.FixedFrame, stamp: cfg.StampTrajectories}, nil
 }
 
 func (o *trajectoryOutput) WriteJointTarget(t jog.JointTarget) error {
-	rosnode.JointTrajectory(o.msg, t, o.frame)
+	rosnode.JointTrajectory(o.msg, t, o.frame, o.stamp)
 	return o.pub.Publish(o.msg)
 }
 

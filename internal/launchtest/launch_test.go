@@ -13,6 +13,7 @@ import (
 	"github.com/telebridge/telebridge/internal/urdftest"
 	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/furbot"
+	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	"gopkg.in/yaml.v3"
 )
@@ -387,6 +388,32 @@ func TestConsoleInclude(t *testing.T) {
 			if u, _ := con.param("jog_urdf"); !strings.HasSuffix(fmt.Sprint(u), "ur5_like.urdf") {
 				t.Errorf("jog console: jog_urdf %v, want the jog stack's arm", u)
 			}
+		}
+	}
+}
+
+// TestJogStampTrajectories: jog.launch.py stamps jog_server's targets
+// with sim:=true (arm_sim runs on the same clock), leaves a real
+// controller to the parameters file (default false), and follows an
+// explicit stamp_trajectories either way.
+func TestJogStampTrajectories(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want any // nil: not set by the launch file
+	}{
+		{[]string{"sim:=true"}, true},
+		{nil, nil},
+		{[]string{"sim:=true", "stamp_trajectories:=false"}, false},
+		{[]string{"stamp_trajectories:=true"}, true},
+	} {
+		r := launch(t, "robot_state_publisher", "jog.launch.py", c.args...)
+		n, ok := r.node("jog_server")
+		if !ok {
+			t.Fatalf("%v: no jog_server in %+v", c.args, r.Nodes)
+		}
+		v, set := n.param(jog.ParamStampTrajectories)
+		if (c.want == nil && set) || (c.want != nil && v != c.want) {
+			t.Errorf("%v: stamp_trajectories %v (set %v), want %v", c.args, v, set, c.want)
 		}
 	}
 }

@@ -77,6 +77,12 @@ type Arm struct {
 	rate           []float64
 	segT, segSince float64 // [s]
 	overSpeed      uint64  // Advance calls with a joint above its velocity limit
+	// The target's Next point, a segment from (goal, v1) to (next,
+	// nextVel) over nextT once the current one ends.
+	hasNext        bool
+	next, nextVel  []float64
+	nextT          float64 // [s]
+	late, offClock uint64  // targets whose point was due already; stamps ignored
 
 	ik       *kinematics.Solver // relative commands (with a chain)
 	ikGoal   []float64
@@ -104,7 +110,8 @@ func New(cfg Config) (*Arm, error) {
 		cfg.Start = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
 	a := &Arm{cfg: cfg, now: cfg.Start, pos: make([]float64, n), goal: make([]float64, n), vel: make([]float64, n),
-		p0: make([]float64, n), v0: make([]float64, n), v1: make([]float64, n), rate: make([]float64, n)}
+		p0: make([]float64, n), v0: make([]float64, n), v1: make([]float64, n), rate: make([]float64, n),
+		next: make([]float64, n), nextVel: make([]float64, n)}
 	copy(a.pos, cfg.Initial)
 	copy(a.goal, a.pos)
 	if cfg.Chain != nil {
@@ -151,7 +158,8 @@ func (a *Arm) WriteRelativeTarget(t jog.JointTarget) error {
 	if _, err := a.ik.Solve(a.ikGoal, goal, a.pos); err != nil {
 		return fmt.Errorf("%w: relative command %s: %w", ErrTarget, t.Relative.Type, err)
 	}
-	t.Positions = a.ikGoal
+	// The controller's Next is its own joint solution, not this arm's.
+	t.Positions, t.Next, t.NextVelocities = a.ikGoal, nil, nil
 	if err := a.writeLocked(t); err != nil {
 		return err
 	}
@@ -167,13 +175,18 @@ func (a *Arm) Relative() uint64 {
 }
 
 // WriteJointTarget implements jog.Output. A target with Velocities is
-// followed as a trajectory controller follows a point with positions and
-// velocities: a cubic Hermite segment from the current position and
-// velocity to t.Positions and t.Velocities at t.TimeFromStart, after which
-// the joint rests there. The arm does not limit that motion (it is a
-// witness of what it was told): Positions and Velocities report the truth
-// and OverSpeed counts velocity-limit violations. A target without
-// Velocities is reached in straight lines, all joints arriving together at
+// followed as a trajectory controller follows a trajectory with positions
+// and velocities: a cubic Hermite segment from the current position and
+// velocity to t.Positions and t.Velocities at t.TimeFromStart, then, if
+// t.Next is set, a second one on to it at t.NextTimeFromStart, after
+// which the joint rests there. The times count from t.Stamp on the arm's
+// clock (a point already due is skipped; a target whose points are all
+// due is reached at once), or from the arm's now when the stamp is zero
+// or more than MaxStampSkew away from the arm's clock (OffClock counts
+// those). The arm does not limit that motion (it is a witness of what it
+// was told): Positions and Velocities report the truth and OverSpeed
+// counts velocity-limit violations. A target without Velocities is
+// reached in straight lines, all joints arriving together at
 // t.TimeFromStart, each no faster than its limit.
 func (a *Arm) WriteJointTarget(t jog.JointTarget) error {
 	a.mu.Lock()
@@ -203,23 +216,56 @@ func (a *Arm) writeLocked(t jog.JointTarget) error {
 			return fmt.Errorf("%w: joint %q velocity %g", ErrTarget, t.JointNames[i], v)
 		}
 	}
-	a.targets++
-	secs := t.TimeFromStart.Seconds()
-	if len(t.Velocities) == n && secs > 0 {
-		a.spline, a.segT, a.segSince = true, secs, 0
-		for i, g := range t.Positions {
-			if len(a.cfg.Lower) == n && (g < a.cfg.Lower[i] || g > a.cfg.Upper[i]) {
-				a.violations++
-			}
-			a.p0[i], a.v0[i], a.goal[i], a.v1[i] = a.pos[i], a.rate[i], g, t.Velocities[i]
-		}
-		return nil
+	hasNext := len(t.Next) != 0
+	if hasNext && (len(t.Next) != n || len(t.NextVelocities) != n || len(t.Velocities) != n || t.NextTimeFromStart <= t.TimeFromStart) {
+		return fmt.Errorf("%w: next point of %d positions and %d velocities at %v (first at %v) for %d joints",
+			ErrTarget, len(t.Next), len(t.NextVelocities), t.NextTimeFromStart, t.TimeFromStart, n)
 	}
-	a.spline = false
-	for i, g := range t.Positions {
-		if len(a.cfg.Lower) == n && (g < a.cfg.Lower[i] || g > a.cfg.Upper[i]) {
-			a.violations++
+	for i := range t.Next {
+		if v, w := t.Next[i], t.NextVelocities[i]; math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(w) || math.IsInf(w, 0) {
+			return fmt.Errorf("%w: joint %q next point %g at %g", ErrTarget, t.JointNames[i], v, w)
 		}
+	}
+	a.targets++
+	secs, nextSecs := t.TimeFromStart.Seconds(), t.NextTimeFromStart.Seconds()
+	stamped := false
+	if !t.Stamp.IsZero() {
+		if skew := a.now.Sub(t.Stamp); skew > MaxStampSkew || skew < -MaxStampSkew {
+			a.offClock++
+		} else {
+			stamped = true
+			secs -= skew.Seconds()
+			nextSecs -= skew.Seconds()
+		}
+	}
+	if len(t.Velocities) == n {
+		switch {
+		case secs > 0:
+			a.startSegment(t.Positions, t.Velocities, secs)
+			if hasNext {
+				a.checkLimits(t.Next)
+				a.hasNext = true
+				copy(a.next, t.Next)
+				copy(a.nextVel, t.NextVelocities)
+				a.nextT = nextSecs - secs
+			}
+			return nil
+		case hasNext && nextSecs > 0:
+			// The first point is due already: head for the next one.
+			a.late++
+			a.startSegment(t.Next, t.NextVelocities, nextSecs)
+			return nil
+		}
+		if stamped {
+			a.late++ // every point is due: straight to the last one
+		}
+		if hasNext {
+			t.Positions = t.Next
+		}
+	}
+	a.spline, a.hasNext = false, false
+	a.checkLimits(t.Positions)
+	for i, g := range t.Positions {
 		a.goal[i] = g
 		v := a.cfg.MaxVelocity[i]
 		if secs > 0 {
@@ -253,10 +299,49 @@ func (a *Arm) Advance(dt time.Duration) {
 	}
 }
 
-// advanceSpline evaluates the Hermite segment dt seconds further; the
-// caller holds the lock.
+// checkLimits counts a violation for each position outside the limits;
+// the caller holds the lock.
+func (a *Arm) checkLimits(q []float64) {
+	if len(a.cfg.Lower) != len(q) {
+		return
+	}
+	for i, g := range q {
+		if g < a.cfg.Lower[i] || g > a.cfg.Upper[i] {
+			a.violations++
+		}
+	}
+}
+
+// startSegment starts a Hermite segment from the current position and
+// velocity to (q, v) in secs; the caller holds the lock.
+func (a *Arm) startSegment(q, v []float64, secs float64) {
+	a.checkLimits(q)
+	a.spline, a.segT, a.segSince, a.hasNext = true, secs, 0, false
+	copy(a.p0, a.pos)
+	copy(a.v0, a.rate)
+	copy(a.goal, q)
+	copy(a.v1, v)
+}
+
+// shiftSegment makes the queued next segment the current one, starting at
+// the end of the current one with since seconds already elapsed in it;
+// the caller holds the lock.
+func (a *Arm) shiftSegment(since float64) {
+	copy(a.p0, a.goal)
+	copy(a.v0, a.v1)
+	copy(a.goal, a.next)
+	copy(a.v1, a.nextVel)
+	a.segT, a.segSince, a.hasNext = a.nextT, since, false
+}
+
+// advanceSpline evaluates the Hermite segment dt seconds further, going
+// on to the next segment when the current one ends; the caller holds the
+// lock.
 func (a *Arm) advanceSpline(dt float64) {
 	a.segSince += dt
+	if a.hasNext && a.segSince >= a.segT-1e-12 {
+		a.shiftSegment(a.segSince - a.segT)
+	}
 	T := a.segT
 	if a.segSince >= T-1e-12 { // sums of steps round: a ps short is there
 		// At the point: its velocity, which the next point continues
@@ -338,6 +423,19 @@ func (a *Arm) Now() time.Time {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.now
+}
+
+// MaxStampSkew is how far a target's stamp may be from the arm's clock
+// for its times to count from it; beyond, they count from the arm's now.
+const MaxStampSkew = time.Second
+
+// Timing returns how many targets came with their first point already
+// due (late) and how many stamps were too far from the arm's clock to be
+// used (offClock).
+func (a *Arm) Timing() (late, offClock uint64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.late, a.offClock
 }
 
 // Violations returns how many target positions were outside the limits,

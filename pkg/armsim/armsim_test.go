@@ -121,3 +121,110 @@ func TestSplineFollowsPositionsAndVelocities(t *testing.T) {
 		t.Fatalf("one velocity for two joints: %v", err)
 	}
 }
+
+// TestNextPointCarriesOn: with no newer target, the arm goes on from the
+// first point to Next without stopping there (its velocity at the first
+// point is the point's), arrives at Next on time and rests there.
+func TestNextPointCarriesOn(t *testing.T) {
+	a := newArm(t)
+	tg := jog.JointTarget{
+		JointNames: []string{"a", "b"}, Positions: []float64{0.05, 0.1}, Velocities: []float64{1, 0},
+		TimeFromStart: 50 * time.Millisecond,
+		Next:          []float64{0.1, 0.1}, NextVelocities: []float64{1, 0}, NextTimeFromStart: 100 * time.Millisecond,
+	}
+	if err := a.WriteJointTarget(tg); err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		a.Advance(5 * time.Millisecond)
+	}
+	if q, v := a.Positions(), a.Velocities(); math.Abs(q[0]-0.05) > 1e-12 || math.Abs(v[0]-1) > 1e-9 {
+		t.Fatalf("at the first point: %v, %v", q, v)
+	}
+	a.Advance(25 * time.Millisecond)
+	if q, v := a.Positions(), a.Velocities(); math.Abs(q[0]-0.075) > 1e-9 || math.Abs(v[0]-1) > 1e-9 {
+		t.Fatalf("halfway to Next: %v, %v (want 0.075 at 1)", q, v)
+	}
+	a.Advance(25 * time.Millisecond)
+	if q := a.Positions(); math.Abs(q[0]-0.1) > 1e-12 {
+		t.Fatalf("at Next's time: %v", q)
+	}
+	a.Advance(20 * time.Millisecond)
+	if q, v := a.Positions(), a.Velocities(); q[0] != 0.1 || v[0] != 0 {
+		t.Fatalf("after Next: %v, %v (rest at 0.1 wanted)", q, v)
+	}
+}
+
+// TestStampedTimes: a target's times count from its stamp on the arm's
+// clock: a late target still arrives when it was due; one whose first
+// point is past heads for Next; one whose points are all past goes
+// straight to the last one; a stamp off the arm's clock by more than
+// MaxStampSkew is ignored. Timing counts the last three.
+func TestStampedTimes(t *testing.T) {
+	start := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	ms := time.Millisecond
+	for _, c := range []struct {
+		name           string
+		age            time.Duration // how long before the arm's now the stamp lies
+		advance        time.Duration
+		want           float64 // joint a after advance
+		late, offClock uint64
+	}{
+		{"on time", 0, 100 * ms, 0.1, 0, 0},
+		{"20 ms late: due at the same instant", 20 * ms, 30 * ms, 0.05, 0, 0},
+		{"first point past: on to Next", 60 * ms, 40 * ms, 0.1, 1, 0},
+		{"all past: straight to the last point", 150 * ms, 100 * ms, 0.1, 1, 0},
+		{"stamp 2 s old: times from now", 2 * time.Second, 50 * ms, 0.05, 0, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := newArm(t)
+			tg := jog.JointTarget{
+				Stamp: start.Add(-c.age), JointNames: []string{"a", "b"},
+				Positions: []float64{0.05, 0.1}, Velocities: []float64{1, 0}, TimeFromStart: 50 * ms,
+				Next: []float64{0.1, 0.1}, NextVelocities: []float64{1, 0}, NextTimeFromStart: 100 * ms,
+			}
+			if err := a.WriteJointTarget(tg); err != nil {
+				t.Fatal(err)
+			}
+			for d := time.Duration(0); d < c.advance; d += 5 * ms {
+				a.Advance(5 * ms)
+			}
+			if q := a.Positions(); math.Abs(q[0]-c.want) > 1e-9 {
+				t.Fatalf("joint a at %g after %v, want %g", q[0], c.advance, c.want)
+			}
+			if late, off := a.Timing(); late != c.late || off != c.offClock {
+				t.Fatalf("Timing %d late, %d off the clock; want %d, %d", late, off, c.late, c.offClock)
+			}
+		})
+	}
+}
+
+// TestBadNextPoint: a Next that does not fit (length, NaN, not after the
+// first point, without velocities) is refused and leaves the arm as it
+// was.
+func TestBadNextPoint(t *testing.T) {
+	base := func() jog.JointTarget {
+		return jog.JointTarget{JointNames: []string{"a", "b"}, Positions: []float64{0.05, 0.1}, Velocities: []float64{1, 0},
+			TimeFromStart: 50 * time.Millisecond,
+			Next:          []float64{0.1, 0.1}, NextVelocities: []float64{1, 0}, NextTimeFromStart: 100 * time.Millisecond}
+	}
+	for name, change := range map[string]func(*jog.JointTarget){
+		"short":         func(t *jog.JointTarget) { t.Next = t.Next[:1] },
+		"NaN":           func(t *jog.JointTarget) { t.Next[1] = math.NaN() },
+		"Inf velocity":  func(t *jog.JointTarget) { t.NextVelocities[0] = math.Inf(1) },
+		"not after":     func(t *jog.JointTarget) { t.NextTimeFromStart = t.TimeFromStart },
+		"no velocities": func(t *jog.JointTarget) { t.Velocities = nil },
+		"no next vel":   func(t *jog.JointTarget) { t.NextVelocities = nil },
+	} {
+		a := newArm(t)
+		tg := base()
+		change(&tg)
+		if err := a.WriteJointTarget(tg); !errors.Is(err, ErrTarget) {
+			t.Fatalf("%s: %v, want ErrTarget", name, err)
+		}
+		a.Advance(200 * time.Millisecond)
+		if q := a.Positions(); q[0] != 0 || q[1] != 0.1 {
+			t.Fatalf("%s: refused target moved the arm to %v", name, q)
+		}
+	}
+}

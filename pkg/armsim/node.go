@@ -11,8 +11,9 @@ import (
 )
 
 // Names of the arm_sim ROS 2 node, which stands in for an arm and its
-// trajectory controller: it follows the one-point JointTrajectory
-// messages of jog_server and publishes the simulated joint states.
+// trajectory controller: it follows the JointTrajectory messages of
+// jog_server (a point and the next, see Arm.WriteJointTarget) and
+// publishes the simulated joint states.
 const (
 	NodeName = "arm_sim"
 	// TopicJointStates is where the simulated joints go

@@ -206,6 +206,8 @@ type Controller struct {
 	scratch     []float64 // joint state being read by name
 	target      []float64 // Step's output
 	velocity    []float64 // Step's output velocities
+	next        []float64 // Step's lookahead point (JointTarget.Next)
+	nextVel     []float64
 	stopTarget  []float64 // Stop's output, apart: Stop may run while a Step target is read
 	stopVel     []float64
 	out         JointTarget
@@ -249,6 +251,7 @@ func New(cfg Config) (*Controller, error) {
 		lo: make([]float64, n), hi: make([]float64, n), vmax: make([]float64, n),
 		measured: make([]float64, n), dir: make([]float64, n), goal: make([]float64, n),
 		target: make([]float64, n), stopTarget: make([]float64, n), scratch: make([]float64, n),
+		next: make([]float64, n), nextVel: make([]float64, n),
 		reqSeed: make([]float64, n), reqSol: make([]float64, n), reqAmax: make([]float64, n),
 		pend: make([]float64, n), amax: make([]float64, n), pendingDir: make([]float64, n), qc: make([]float64, n), vc: make([]float64, n),
 		trk: make([]float64, n), tv: make([]float64, n), ta: make([]float64, n), velocity: make([]float64, n),

@@ -145,25 +145,33 @@ func (c *Controller) lineStep(now time.Time) (JointTarget, bool, error) {
 	lp := c.path
 	var done bool
 	c.ps, c.pv, done = axisStep(c.ps, c.pv, lp.length, lp.vmax, lp.amax, c.period.Seconds())
-	n := lp.n
-	for c.pk+1 < len(lp.s)-1 && c.ps > lp.s[c.pk+1] {
-		c.pk++
-	}
-	for c.pk > 0 && c.ps < lp.s[c.pk] {
-		c.pk--
-	}
-	k := c.pk
-	ds := lp.s[k+1] - lp.s[k]
-	f := (c.ps - lp.s[k]) / ds
-	for i := range n {
-		a, b := lp.q[k*n+i], lp.q[(k+1)*n+i]
-		c.qc[i] = a + f*(b-a)
-		c.vc[i] = (b - a) / ds * c.pv
-	}
+	c.pk = c.linePoint(c.ps, c.pv, c.pk, c.qc, c.vc)
 	if done {
-		copy(c.qc, lp.q[len(lp.q)-n:])
+		copy(c.qc, lp.q[len(lp.q)-lp.n:])
 		clear(c.vc)
 	}
 	c.arrived = done
-	return c.finish(now, lp.q[len(lp.q)-n:])
+	return c.finish(now, lp.q[len(lp.q)-lp.n:])
+}
+
+// linePoint writes into q and v the joints and joint velocities at path
+// position s [m or rad] moving at sv along the line, interpolated in the
+// segment found from k on, and returns that segment.
+func (c *Controller) linePoint(s, sv float64, k int, q, v []float64) int {
+	lp := c.path
+	n := lp.n
+	for k+1 < len(lp.s)-1 && s > lp.s[k+1] {
+		k++
+	}
+	for k > 0 && s < lp.s[k] {
+		k--
+	}
+	ds := lp.s[k+1] - lp.s[k]
+	f := (s - lp.s[k]) / ds
+	for i := range n {
+		a, b := lp.q[k*n+i], lp.q[(k+1)*n+i]
+		q[i] = a + f*(b-a)
+		v[i] = (b - a) / ds * sv
+	}
+	return k
 }

@@ -179,6 +179,7 @@ func (c *Controller) hold(now time.Time, dst []float64) JointTarget {
 func (c *Controller) emitBuf(now time.Time, d time.Duration, hold bool, pos, vel []float64) JointTarget {
 	c.sent++
 	c.out.Stamp, c.out.Positions, c.out.Velocities, c.out.TimeFromStart, c.out.Hold = now, pos, vel, d, hold
+	c.out.Next, c.out.NextVelocities, c.out.NextTimeFromStart = nil, nil, 0
 	c.out.Relative = c.relative(pos)
 	return c.out
 }
@@ -214,11 +215,35 @@ func (c *Controller) relative(pos []float64) RelativeCommand {
 	return r
 }
 
-// emitCommanded sends the commanded state, due one period from now.
+// emitCommanded sends the commanded state, due one period from now,
+// and, until the motion has arrived, the profile's point one period
+// later as Next.
 func (c *Controller) emitCommanded(now time.Time) JointTarget {
 	copy(c.target, c.qc)
 	copy(c.velocity, c.vc)
-	return c.emitBuf(now, c.period, false, c.target, c.velocity)
+	t := c.emitBuf(now, c.period, false, c.target, c.velocity)
+	if !c.arrived {
+		c.lookahead()
+		t.Next, t.NextVelocities, t.NextTimeFromStart = c.next, c.nextVel, 2*c.period
+	}
+	return t
+}
+
+// lookahead writes into c.next and c.nextVel the point the current
+// profile reaches one period after the commanded one, without changing
+// the controller's state; the caller holds the lock.
+func (c *Controller) lookahead() {
+	dt := c.period.Seconds()
+	if c.mode == CartesianLine {
+		lp := c.path
+		s, sv, _ := axisStep(c.ps, c.pv, lp.length, lp.vmax, lp.amax, dt)
+		c.linePoint(s, sv, c.pk, c.next, c.nextVel)
+		return
+	}
+	for i := range c.qc {
+		q, v, _ := axisStep(c.qc[i], c.vc[i], c.trk[i], c.tv[i], c.ta[i], dt)
+		c.next[i], c.nextVel[i] = math.Max(c.lo[i], math.Min(c.hi[i], q)), v
+	}
 }
 
 // Step runs one cycle at now: it checks the heartbeat and the joint state,

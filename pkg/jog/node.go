@@ -12,7 +12,7 @@ import (
 )
 
 // Parameters of the jog_server node besides the drag&bot table
-// (ParameterTable). Both are read-only: the chain and the publisher are
+// (ParameterTable). All are read-only: the chain and the publisher are
 // made once at start-up.
 const (
 	// ParamRobotDescription holds the arm's URDF (a string, as
@@ -21,6 +21,9 @@ const (
 	// ParamTrajectoryTopic names the topic of the joint targets. Default
 	// TrajectoryTopic.
 	ParamTrajectoryTopic = "trajectory_topic"
+	// ParamStampTrajectories switches the targets' header stamps
+	// (NodeConfig.StampTrajectories). Default false.
+	ParamStampTrajectories = "stamp_trajectories"
 )
 
 // QoS of jog_server's topics and services (the ROS layer only translates
@@ -51,12 +54,20 @@ var ErrNoRobotDescription = errors.New("jog: no robot_description")
 
 // NodeConfig is the configuration of the jog_server node: the jog
 // parameters and the node's own. Targets go out as a
-// trajectory_msgs/JointTrajectory with one point: joint_names, positions
-// and time_from_start of the JointTarget, header.frame_id the fixed frame
-// and header.stamp zero, which a trajectory controller reads as "start
-// now" (a stamp from this node's clock could lie in the controller's
-// future or past, with sim time or clock skew).
+// trajectory_msgs/JointTrajectory of the JointTarget's point and, during a
+// motion, its Next point one cycle later (joint_names, positions,
+// velocities, time_from_start), header.frame_id the fixed frame.
 type NodeConfig struct {
+	// StampTrajectories sets header.stamp to the cycle's time, so that a
+	// trajectory controller on the same clock keeps the cycle's schedule
+	// when a message arrives late (ros2_control's joint trajectory
+	// controller and arm_sim count time_from_start from the stamp).
+	// False: header.stamp zero, "start now", right for a controller whose
+	// clock is not this node's (another host without synchronised clocks:
+	// a stamp there could lie in its future, where the controller waits,
+	// or its past, where it skips points). Default false; jog.launch.py
+	// sets it with sim:=true.
+	StampTrajectories bool
 	// Params are the drag&bot parameters (DefaultParams).
 	Params Params
 	// RobotDescription is the arm's URDF. Required.
@@ -75,7 +86,9 @@ func nodeBindings() rosparam.Bindings[NodeConfig] {
 	return rosparam.Bindings[NodeConfig]{
 		rosparam.BindString(ParamRobotDescription, "URDF of the arm (as for robot_state_publisher); the chain runs from robot_data.fixed_frame to robot_data.flange_frame",
 			func(c *NodeConfig) *string { return &c.RobotDescription }, rosparam.ReadOnly()),
-		rosparam.BindString(ParamTrajectoryTopic, "topic of the joint targets (trajectory_msgs/JointTrajectory, one point), e.g. a ros2_control joint_trajectory_controller's command topic",
+		rosparam.BindBool(ParamStampTrajectories, "stamp the joint targets with the cycle's time (true: for a trajectory controller on this host's clock, which then keeps the schedule when a target comes late; false: header.stamp zero, start now)",
+			func(c *NodeConfig) *bool { return &c.StampTrajectories }, rosparam.ReadOnly()),
+		rosparam.BindString(ParamTrajectoryTopic, "topic of the joint targets (trajectory_msgs/JointTrajectory: the cycle's point and the next one), e.g. a ros2_control joint_trajectory_controller's command topic",
 			func(c *NodeConfig) *string { return &c.TrajectoryTopic }, rosparam.ReadOnly(),
 			rosparam.Check(func(v rosparam.ParameterValue) error {
 				if v.StringValue == "" {

@@ -64,8 +64,8 @@ func TestNodeParameterTable(t *testing.T) {
 	if err := table.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if len(table) != len(jog.ParameterTable())+2 {
-		t.Fatalf("%d parameters, want the %d of ParameterTable and 2 of the node", len(table), len(jog.ParameterTable()))
+	if len(table) != len(jog.ParameterTable())+3 {
+		t.Fatalf("%d parameters, want the %d of ParameterTable and 3 of the node", len(table), len(jog.ParameterTable()))
 	}
 	byName := map[string]rosparam.Param{}
 	for _, p := range table {
@@ -75,12 +75,13 @@ func TestNodeParameterTable(t *testing.T) {
 		def      rosparam.ParameterValue
 		readOnly bool
 	}{
-		jog.ParamRobotDescription: {rosparam.String(""), true},
-		jog.ParamTrajectoryTopic:  {rosparam.String(jog.TrajectoryTopic), true},
-		"heartbeat_timeout":       {rosparam.Double(0.2), false},
-		"step_joints":             {rosparam.Double(0.2), false},
-		"update_rate":             {rosparam.Double(20), true},
-		"robot_data.fixed_frame":  {rosparam.String("manufacturer_base"), true},
+		jog.ParamRobotDescription:  {rosparam.String(""), true},
+		jog.ParamTrajectoryTopic:   {rosparam.String(jog.TrajectoryTopic), true},
+		jog.ParamStampTrajectories: {rosparam.Bool(false), true},
+		"heartbeat_timeout":        {rosparam.Double(0.2), false},
+		"step_joints":              {rosparam.Double(0.2), false},
+		"update_rate":              {rosparam.Double(20), true},
+		"robot_data.fixed_frame":   {rosparam.String("manufacturer_base"), true},
 	} {
 		p, ok := byName[name]
 		if !ok || !p.Default.Equal(want.def) || p.ReadOnly != want.readOnly {
@@ -97,12 +98,13 @@ func TestLoadNodeConfig(t *testing.T) {
 		"robot_data.flange_frame": "tool0",
 		"step_joints":             "0.1",
 		"trajectory_topic":        "/arm_controller/joint_trajectory",
+		"stamp_trajectories":      "true",
 	}, &ctrl)
 	cfg, err := jog.LoadNodeConfig(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Params.StepJoints != 0.1 || cfg.TrajectoryTopic != "/arm_controller/joint_trajectory" || cfg.Params.HeartbeatTimeout != 0.2 {
+	if cfg.Params.StepJoints != 0.1 || cfg.TrajectoryTopic != "/arm_controller/joint_trajectory" || cfg.Params.HeartbeatTimeout != 0.2 || !cfg.StampTrajectories {
 		t.Fatalf("config %+v", cfg)
 	}
 	buf, _ := tf.New(tf.Config{})
@@ -126,6 +128,7 @@ func TestLoadNodeConfig(t *testing.T) {
 		{"step_joints live", []rosparam.Parameter{{Name: "step_joints", Value: rosparam.Double(0.3)}}, true},
 		{"update_rate read-only", []rosparam.Parameter{{Name: "update_rate", Value: rosparam.Double(50)}}, false},
 		{"robot_description read-only", []rosparam.Parameter{{Name: "robot_description", Value: rosparam.String("<robot/>")}}, false},
+		{"stamp_trajectories read-only", []rosparam.Parameter{{Name: "stamp_trajectories", Value: rosparam.Bool(false)}}, false},
 	} {
 		r := s.SetParametersAtomically(tc.set)
 		if r.Successful != tc.ok {

@@ -3,10 +3,13 @@ package jog
 import "time"
 
 // JointTarget is one command to the arm, shaped for a
-// trajectory_msgs/JointTrajectory with a single point: reach Positions
-// TimeFromStart after Stamp.
+// trajectory_msgs/JointTrajectory: reach Positions TimeFromStart after
+// Stamp, then, if Next is set, go on to Next by NextTimeFromStart.
 type JointTarget struct {
-	// Stamp is when the target was computed (the header stamp).
+	// Stamp is the instant TimeFromStart counts from: the cycle's time as
+	// Controller.Step was given it, which Runner sets to the loop tick's
+	// deadline, so that the points of successive cycles lie exactly one
+	// period apart whatever the loop's latency.
 	Stamp time.Time
 	// JointNames are the chain's moving joints, base to tip.
 	JointNames []string
@@ -19,6 +22,17 @@ type JointTarget struct {
 	Velocities []float64
 	// TimeFromStart is when the point should be reached [s].
 	TimeFromStart time.Duration
+	// Next is the profile's point one period after this one [rad or m],
+	// with NextVelocities [rad/s or m/s], due NextTimeFromStart after
+	// Stamp: where the arm goes on if the next target arrives late, so
+	// that a late target does not stop the arm at this point (a
+	// trajectory controller holds the last point of a trajectory). A
+	// newer target replaces it. It is the current profile carried one
+	// cycle on; a retarget in the next cycle (a blended step, a new goal)
+	// changes that point. nil on a rest point (Hold) and once the motion
+	// has arrived.
+	Next, NextVelocities []float64
+	NextTimeFromStart    time.Duration
 	// Hold is true for the target that ends a motion: the measured
 	// position, to be held.
 	Hold bool

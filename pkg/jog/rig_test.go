@@ -53,6 +53,14 @@ type rig struct {
 	// truth after each in fine (from the start).
 	sub  int
 	fine [][]float64
+	// With lateEvery > 0, every lateEvery-th target reaches the arm lateBy
+	// after its cycle began (the arm moves on meanwhile), as a message
+	// delayed by the loop or the transport; noNext strips the lookahead
+	// point from every target.
+	lateEvery int
+	lateBy    time.Duration
+	noNext    bool
+	cycles    int
 }
 
 func newRig(t testing.TB, cfg jog.Config, initial []float64) *rig {
@@ -107,10 +115,21 @@ func (r *rig) sense() {
 // cycle runs one loop iteration and returns the target sent, if any.
 func (r *rig) cycle() (jog.JointTarget, bool, error) {
 	r.sense()
+	r.cycles++
 	tg, ok, err := r.ctrl.Step(r.now())
+	late := time.Duration(0)
+	if r.lateEvery > 0 && r.cycles%r.lateEvery == 0 {
+		late = r.lateBy
+		r.advance(late)
+	}
 	if ok {
 		tg.Positions = append([]float64(nil), tg.Positions...)
 		tg.Velocities = append([]float64(nil), tg.Velocities...)
+		tg.Next = append([]float64(nil), tg.Next...)
+		tg.NextVelocities = append([]float64(nil), tg.NextVelocities...)
+		if r.noNext {
+			tg.Next, tg.NextVelocities, tg.NextTimeFromStart = nil, nil, 0
+		}
 		if werr := jog.Write(r.arm, tg); werr != nil {
 			r.t.Fatal(werr)
 		}
@@ -119,16 +138,26 @@ func (r *rig) cycle() (jog.JointTarget, bool, error) {
 	if aim, has := r.ctrl.Target(); has && (len(r.aims) == 0 || maxAbsDiff(aim, r.aims[len(r.aims)-1]) != 0) {
 		r.aims = append(r.aims, aim)
 	}
-	if r.sub > 1 {
-		for range r.sub {
-			r.arm.Advance(r.period / time.Duration(r.sub))
-			r.fine = append(r.fine, r.arm.Positions())
-		}
-	} else {
-		r.arm.Advance(r.period)
-	}
+	r.advance(r.period - late)
 	r.truth = append(r.truth, r.arm.Positions())
 	return tg, ok, err
+}
+
+// advance moves the arm on by d, in steps of period/sub recorded in fine
+// when sub > 1 (d a multiple of the step).
+func (r *rig) advance(d time.Duration) {
+	if r.sub <= 1 {
+		r.arm.Advance(d)
+		return
+	}
+	h := r.period / time.Duration(r.sub)
+	if d%h != 0 {
+		r.t.Fatalf("advance %v: not a multiple of %v", d, h)
+	}
+	for range d / h {
+		r.arm.Advance(h)
+		r.fine = append(r.fine, r.arm.Positions())
+	}
 }
 
 // untilIdle cycles (no heartbeats) until the controller is idle, at most

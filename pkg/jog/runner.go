@@ -48,7 +48,7 @@ func NewRunner(ctrl *Controller, src JointSource, out Output) (*Runner, error) {
 // hold target and returns ctx.Err(). It owns its goroutine.
 func (r *Runner) Run(ctx context.Context) error {
 	err := rate.Run(ctx, r.ctrl.Period(), func(t rate.Tick) error {
-		r.tick(t.Now, t.Missed)
+		r.tick(t.Now, t.Deadline, t.Missed)
 		return nil
 	})
 	if _, herr := r.Stop(time.Now()); herr != nil {
@@ -57,7 +57,11 @@ func (r *Runner) Run(ctx context.Context) error {
 	return err
 }
 
-func (r *Runner) tick(now time.Time, missed uint64) {
+// tick runs one cycle at now. The target's Stamp is the tick's deadline:
+// the profile advances one period a tick, so its points, due one and two
+// periods after the deadline, keep the loop's schedule even when a tick
+// wakes late.
+func (r *Runner) tick(now, deadline time.Time, missed uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stats.Ticks++
@@ -72,6 +76,7 @@ func (r *Runner) tick(now time.Time, missed uint64) {
 		r.stats.StepErrors++
 	}
 	if ok {
+		t.Stamp = deadline
 		r.write(t)
 	}
 }

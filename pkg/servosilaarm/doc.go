@@ -10,8 +10,8 @@
 // controller sends one point of its profile per cycle (positions a cycle
 // apart, within the joints' velocity and acceleration limits), so the
 // robot follows the same profiles as a trajectory controller would, with
-// the lag of its proportional controller; a target's Velocities and
-// TimeFromStart are not used. A stop is one target, the rest point of
+// the lag of its proportional controller; a target's Velocities,
+// TimeFromStart and Next point are not used. A stop is one target, the rest point of
 // the deceleration, which the robot heads for at its own pace
 // (servosila.Config.MaxJoint). A
 // joint counts as arrived within servosila.ArmConfig.Tolerance, so a jog
