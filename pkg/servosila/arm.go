@@ -104,12 +104,23 @@ type JointStatus struct {
 type armJoint struct {
 	state          TargetState
 	target         float64
+	ref            reference
 	start, stopped time.Time
 	measured       float64
 	measuredAt     time.Time
 	est            float64
 	estAt          time.Time
 	out            float64
+}
+
+// predict advances the position estimate to now with the velocity output
+// the robot has been given since the last estimate. A new target keeps
+// that output (it is what the robot does until the next packet).
+func (s *armJoint) predict(now time.Time) {
+	if !s.estAt.IsZero() && now.After(s.estAt) {
+		s.est += s.out * now.Sub(s.estAt).Seconds()
+		s.estAt = now
+	}
 }
 
 // ArmController is proportional position control with saturation, a
@@ -159,7 +170,90 @@ func (a *ArmController) SetTarget(j Joint, angle float64, now time.Time) error {
 		return fmt.Errorf("%w: %s target %g rad, limits [%g, %g]", ErrJointLimit, j, angle, a.cfg.Lower[j], a.cfg.Upper[j])
 	}
 	s := &a.j[j]
-	s.state, s.target, s.start, s.out = Moving, angle, now, 0
+	s.predict(now)
+	s.state, s.target, s.start, s.ref = Moving, angle, now, reference{}
+	return nil
+}
+
+// MaxLead is how far ahead of the present a trajectory point may be due.
+// A jog cycle is tens of milliseconds; a point seconds ahead is a clock
+// error, and following it would stretch the reference far back.
+const MaxLead = time.Second
+
+// TrajectoryPoint is a point of a joint's trajectory: where the joint
+// should be [rad] and how fast it should move there [rad/s] at Due.
+type TrajectoryPoint struct {
+	Position float64
+	Velocity float64
+	Due      time.Time
+}
+
+// reference is where a joint should be while it follows a trajectory: it
+// passes p at p.Due moving at p.Velocity, then runs straight to next
+// (when next.Due is set) and holds the last point.
+type reference struct {
+	p, next TrajectoryPoint
+}
+
+func (r *reference) following() bool { return !r.p.Due.IsZero() }
+
+// final returns the point the reference comes to rest at and when.
+func (r *reference) final() TrajectoryPoint {
+	if r.next.Due.IsZero() {
+		return r.p
+	}
+	return r.next
+}
+
+// at returns the reference position [rad] and velocity [rad/s] at t.
+func (r *reference) at(t time.Time) (float64, float64) {
+	if t.Before(r.p.Due) {
+		return r.p.Position - r.p.Velocity*r.p.Due.Sub(t).Seconds(), r.p.Velocity
+	}
+	if r.next.Due.IsZero() {
+		return r.p.Position, 0
+	}
+	if !t.Before(r.next.Due) {
+		return r.next.Position, 0
+	}
+	v := (r.next.Position - r.p.Position) / r.next.Due.Sub(r.p.Due).Seconds()
+	return r.p.Position + v*t.Sub(r.p.Due).Seconds(), v
+}
+
+// Follow makes joint j follow a trajectory through p (and on to next,
+// when next.Due is set) at time now: the velocity output is the
+// reference's velocity (feed-forward) plus Gain times the distance to the
+// reference, so that a joint keeps up with a moving setpoint instead of
+// trailing it by velocity / Gain. Once the last point is due the reference
+// holds it and the joint settles there as with SetTarget. Points must lie
+// within the joint's limits, velocities be finite, p be due within
+// MaxLead of now and next after p and within 2 MaxLead of now.
+func (a *ArmController) Follow(j Joint, p, next TrajectoryPoint, now time.Time) error {
+	if !j.IsArm() {
+		return fmt.Errorf("%w: %s", ErrNotArm, j)
+	}
+	for _, q := range [2]TrajectoryPoint{p, next} {
+		if q.Due.IsZero() {
+			continue
+		}
+		if bad(q.Position) || q.Position < a.cfg.Lower[j] || q.Position > a.cfg.Upper[j] {
+			return fmt.Errorf("%w: %s trajectory point %g rad, limits [%g, %g]", ErrJointLimit, j, q.Position, a.cfg.Lower[j], a.cfg.Upper[j])
+		}
+		if bad(q.Velocity) {
+			return fmt.Errorf("%w: %s trajectory velocity %g", ErrInvalidCommand, j, q.Velocity)
+		}
+	}
+	switch {
+	case p.Due.IsZero() || p.Due.Sub(now) > MaxLead:
+		return fmt.Errorf("%w: %s trajectory point due %v from now (at most %v)", ErrInvalidCommand, j, p.Due.Sub(now), MaxLead)
+	case !next.Due.IsZero() && (!next.Due.After(p.Due) || next.Due.Sub(now) > 2*MaxLead):
+		return fmt.Errorf("%w: %s next point due %v after the point, %v from now", ErrInvalidCommand, j, next.Due.Sub(p.Due), next.Due.Sub(now))
+	}
+	s := &a.j[j]
+	s.predict(now)
+	s.state, s.start = Moving, now
+	s.ref = reference{p: p, next: next}
+	s.target = s.ref.final().Position
 	return nil
 }
 
@@ -209,11 +303,7 @@ func (a *ArmController) Step(now time.Time, telemetryTimeout time.Duration, vel 
 		if s.state != Moving && s.state != Settling {
 			continue
 		}
-		// Predict from the last output since the last estimate.
-		if !s.estAt.IsZero() && now.After(s.estAt) {
-			s.est += s.out * now.Sub(s.estAt).Seconds()
-			s.estAt = now
-		}
+		s.predict(now)
 		switch {
 		case s.measuredAt.IsZero() && now.Sub(s.start) > telemetryTimeout,
 			!s.measuredAt.IsZero() && now.Sub(s.measuredAt) > telemetryTimeout:
@@ -233,10 +323,15 @@ func (a *ArmController) Step(now time.Time, telemetryTimeout time.Duration, vel 
 			}
 		}
 		if s.state == Moving && !s.measuredAt.IsZero() {
-			e := s.target - s.est
-			// Aim for the middle half of the band, so that prediction
-			// errors still leave the joint inside it.
-			if math.Abs(e) <= a.cfg.Tolerance/2 {
+			if s.ref.following() && now.Before(s.ref.final().Due) {
+				// On a moving reference: feed-forward plus correction,
+				// no settling before the last point is due.
+				pos, vel := s.ref.at(now)
+				pos = math.Max(a.cfg.Lower[j], math.Min(a.cfg.Upper[j], pos))
+				s.out = clamp(vel+a.cfg.Gain*(pos-s.est), a.maxVel[j])
+			} else if e := s.target - s.est; math.Abs(e) <= a.cfg.Tolerance/2 {
+				// Aim for the middle half of the band, so that prediction
+				// errors still leave the joint inside it.
 				s.state, s.out, s.stopped = Settling, 0, now
 			} else {
 				v := clamp(a.cfg.Gain*e, a.maxVel[j])

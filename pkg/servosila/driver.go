@@ -276,6 +276,22 @@ func (d *Driver) SetJointTarget(j Joint, angle float64) error {
 	return nil
 }
 
+// FollowJointTrajectory makes an arm joint follow a trajectory through p
+// (and on to next, when next.Due is set): see ArmController.Follow. It
+// fails while the e-stop is latched.
+func (d *Driver) FollowJointTrajectory(j Joint, p, next TrajectoryPoint) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.estop {
+		return ErrEStopped
+	}
+	if err := d.arm.Follow(j, p, next, time.Now()); err != nil {
+		return err
+	}
+	d.changedLocked()
+	return nil
+}
+
 // CancelJointTarget stops position control of joint j.
 func (d *Driver) CancelJointTarget(j Joint) {
 	d.mu.Lock()

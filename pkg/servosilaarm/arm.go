@@ -67,6 +67,8 @@ func New(cfg Config) (*Arm, error) {
 	return a, nil
 }
 
+func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
+
 func isArmJoint(j servosila.Joint) bool {
 	for _, a := range servosila.ArmJoints {
 		if a == j {
@@ -100,11 +102,17 @@ func (a *Arm) JointPositions(dst []float64) (time.Time, error) {
 	return at, nil
 }
 
-// WriteJointTarget implements jog.Output: every joint gets t's position as
-// its position target. The names must be the arm's, in order; a target
-// that does not fit is refused whole (ErrTarget). A target the driver
-// refuses (beyond its limits, e-stop latched) is reported, the joints
-// before it having been commanded.
+// WriteJointTarget implements jog.Output. A point of a profile (with
+// velocities) is followed: each joint's velocity output is the point's
+// velocity plus the driver's gain times its distance to the reference
+// through the point (due at t.Stamp + t.TimeFromStart) and on to t.Next,
+// so the robot keeps up with the profile instead of trailing it by
+// velocity / gain (servosila.ArmController.Follow). A rest point (Hold) or
+// a target without velocities becomes every joint's position target. The
+// names must be the arm's, in order; a target that does not fit is
+// refused whole (ErrTarget). A target the driver refuses (beyond its
+// limits, e-stop latched) is reported, the joints before it having been
+// commanded.
 func (a *Arm) WriteJointTarget(t jog.JointTarget) error {
 	if len(t.JointNames) != len(a.names) || len(t.Positions) != len(a.names) {
 		return fmt.Errorf("%w: %d names and %d positions for %d joints", ErrTarget, len(t.JointNames), len(t.Positions), len(a.names))
@@ -113,13 +121,38 @@ func (a *Arm) WriteJointTarget(t jog.JointTarget) error {
 		if name != a.names[i] {
 			return fmt.Errorf("%w: joint %d is %q, want %q", ErrTarget, i, name, a.names[i])
 		}
-		if v := t.Positions[i]; math.IsNaN(v) || math.IsInf(v, 0) {
+		if v := t.Positions[i]; bad(v) {
 			return fmt.Errorf("%w: joint %q target %g", ErrTarget, name, v)
 		}
+		for _, vs := range [...][]float64{t.Velocities, t.Next, t.NextVelocities} {
+			if i < len(vs) && bad(vs[i]) {
+				return fmt.Errorf("%w: joint %q velocity or next point %g", ErrTarget, name, vs[i])
+			}
+		}
 	}
+	if t.Hold || len(t.Velocities) != len(a.names) {
+		for i, j := range a.joints {
+			if err := a.drv.SetJointTarget(j, t.Positions[i]); err != nil {
+				return fmt.Errorf("servosilaarm: joint %s target: %w", j, err)
+			}
+		}
+		return nil
+	}
+	// A point of a profile: the joints follow it with its velocities fed
+	// forward, on to the next point when there is one.
+	stamp := t.Stamp
+	if stamp.IsZero() {
+		stamp = time.Now()
+	}
+	withNext := len(t.Next) == len(a.names) && len(t.NextVelocities) == len(a.names)
 	for i, j := range a.joints {
-		if err := a.drv.SetJointTarget(j, t.Positions[i]); err != nil {
-			return fmt.Errorf("servosilaarm: joint %s target: %w", j, err)
+		p := servosila.TrajectoryPoint{Position: t.Positions[i], Velocity: t.Velocities[i], Due: stamp.Add(t.TimeFromStart)}
+		var next servosila.TrajectoryPoint
+		if withNext {
+			next = servosila.TrajectoryPoint{Position: t.Next[i], Velocity: t.NextVelocities[i], Due: stamp.Add(t.NextTimeFromStart)}
+		}
+		if err := a.drv.FollowJointTrajectory(j, p, next); err != nil {
+			return fmt.Errorf("servosilaarm: joint %s trajectory: %w", j, err)
 		}
 	}
 	return nil

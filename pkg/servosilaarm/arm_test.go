@@ -29,6 +29,12 @@ type rig struct {
 
 func startRig(t testing.TB, initial [servosila.NumJoints]float64) *rig {
 	t.Helper()
+	return startRigGain(t, initial, 5)
+}
+
+// startRigGain is startRig with the driver's position gain [1/s].
+func startRigGain(t testing.TB, initial [servosila.NumJoints]float64, gain float64) *rig {
+	t.Helper()
 	sim, err := servosilasim.New(servosilasim.Config{TelemetryRate: 50, PhysicsRate: 200, Initial: initial})
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +46,7 @@ func startRig(t testing.TB, initial [servosila.NumJoints]float64) *rig {
 		Robot: sim.Addr().String(), Local: "127.0.0.1:0", SendRate: 50,
 		CommandTimeout: 300 * time.Millisecond,
 		MaxJoint:       [servosila.NumJoints]float64{1, 1, 1, 1, 1, 1},
-		Arm:            servosila.ArmConfig{Gain: 5, Tolerance: tolerance, Timeout: 10 * time.Second},
+		Arm:            servosila.ArmConfig{Gain: gain, Tolerance: tolerance, Timeout: 10 * time.Second},
 	})
 	if err != nil {
 		cancel()
@@ -136,9 +142,14 @@ func maxAbsDiff(a, b []float64) float64 {
 	return m
 }
 
-// jogRig runs jog.Runner on the adapter, with heartbeats every 50 ms
-// while beating is true.
+// jogRig runs jog.Runner on the adapter.
 func jogRig(t *testing.T, r *rig) (*jog.Controller, *jog.Runner) {
+	t.Helper()
+	return jogRigOut(t, r, r.arm)
+}
+
+// jogRigOut runs jog.Runner with the adapter's joints and out as output.
+func jogRigOut(t *testing.T, r *rig, out jog.Output) (*jog.Controller, *jog.Runner) {
 	t.Helper()
 	p := jog.DefaultParams()
 	p.RobotData.FixedFrame, p.RobotData.FlangeFrame = "base_link", "camera"
@@ -152,7 +163,7 @@ func jogRig(t *testing.T, r *rig) (*jog.Controller, *jog.Runner) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner, err := jog.NewRunner(ctrl, r.arm, r.arm)
+	runner, err := jog.NewRunner(ctrl, r.arm, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,6 +307,9 @@ func TestRefusedTargets(t *testing.T) {
 		{"short", jog.JointTarget{JointNames: names[:3], Positions: []float64{0, 0, 0}}},
 		{"wrong order", jog.JointTarget{JointNames: []string{"shoulder", "waist", "elbow", "neck"}, Positions: make([]float64, 4)}},
 		{"NaN", jog.JointTarget{JointNames: names, Positions: []float64{0, math.NaN(), 0, 0}}},
+		{"NaN velocity", jog.JointTarget{JointNames: names, Positions: make([]float64, 4), Velocities: []float64{0, 0, 0, math.NaN()}}},
+		{"infinite next point", jog.JointTarget{JointNames: names, Positions: make([]float64, 4), Velocities: make([]float64, 4),
+			Next: []float64{math.Inf(-1), 0, 0, 0}, NextVelocities: make([]float64, 4)}},
 	} {
 		if err := r.arm.WriteJointTarget(tc.t); !errors.Is(err, servosilaarm.ErrTarget) {
 			t.Errorf("%s: %v, want ErrTarget", tc.name, err)
@@ -304,6 +318,12 @@ func TestRefusedTargets(t *testing.T) {
 	// Beyond the driver's limits (default +-pi): refused by the driver.
 	if err := r.arm.WriteJointTarget(jog.JointTarget{JointNames: names, Positions: []float64{4, 0, 0, 0}}); err == nil {
 		t.Error("a waist target of 4 rad was accepted")
+	}
+	// A profile point due seconds ahead is a clock error: refused by the
+	// driver (servosila.MaxLead).
+	if err := r.arm.WriteJointTarget(jog.JointTarget{JointNames: names, Positions: make([]float64, 4), Velocities: make([]float64, 4),
+		Stamp: time.Now(), TimeFromStart: 5 * time.Second}); !errors.Is(err, servosila.ErrInvalidCommand) {
+		t.Errorf("a point due in 5 s: %v, want servosila.ErrInvalidCommand", err)
 	}
 	q := make([]float64, 4)
 	if _, err := r.arm.JointPositions(q); err != nil || maxAbsDiff(q, []float64{0.1, 0.2, 0.3, 0.4}) > 1e-3 {

@@ -3,18 +3,18 @@
 // running servosila.Driver, so that jog.Runner moves the robot's waist,
 // shoulder, elbow and neck without ROS.
 //
-// Joint positions come from the driver's latest telemetry [rad]; each
-// joint target becomes a position target of the driver's arm controller
-// (servosila.Driver.SetJointTarget), which moves the joint proportionally
-// to its error, clamped to the joint's maximum velocity. The jog
-// controller sends one point of its profile per cycle (positions a cycle
-// apart, within the joints' velocity and acceleration limits), so the
-// robot follows the same profiles as a trajectory controller would, with
-// the lag of its proportional controller; a target's Velocities,
-// TimeFromStart and Next point are not used. A stop is one target, the rest point of
-// the deceleration, which the robot heads for at its own pace
-// (servosila.Config.MaxJoint). A
-// joint counts as arrived within servosila.ArmConfig.Tolerance, so a jog
+// Joint positions come from the driver's latest telemetry [rad]. Each
+// point of a jog profile (a target with velocities) is followed with its
+// velocities fed forward (servosila.Driver.FollowJointTrajectory): the
+// velocity output is the profile's velocity plus the driver's gain times
+// the distance to the profile's reference, due at the target's stamp plus
+// its TimeFromStart and running on to its Next point, clamped to the
+// joint's maximum velocity. The robot so keeps up with the profile
+// instead of trailing it by velocity / gain, and a late target lets it
+// run on to the next point before holding. A rest point (Hold) or a
+// target without velocities becomes a position target
+// (servosila.Driver.SetJointTarget): proportional to the error. A joint
+// counts as arrived within servosila.ArmConfig.Tolerance, so a jog
 // absolute goal needs jog.Config.GoalTolerance of at least that
 // tolerance.
 //
