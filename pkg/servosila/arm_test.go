@@ -149,17 +149,29 @@ func TestArmLimitsAndCancel(t *testing.T) {
 }
 
 func TestArmStepAllocs(t *testing.T) {
-	a := newArm(t, ArmConfig{})
 	t0 := time.Unix(1000, 0)
-	_ = a.SetTarget(Waist, 1, t0)
-	a.Measure(Waist, 0, t0)
-	now := t0
-	var vel [NumJoints]float64
-	if n := testing.AllocsPerRun(100, func() {
-		now = now.Add(time.Millisecond)
-		a.Step(now, time.Hour, &vel)
-	}); n != 0 {
-		t.Errorf("%v allocs per step", n)
+	for _, c := range []struct {
+		name  string
+		start func(a *ArmController) error
+	}{
+		{"position target", func(a *ArmController) error { return a.SetTarget(Waist, 1, t0) }},
+		{"following", func(a *ArmController) error {
+			return a.Follow(Waist, TrajectoryPoint{Position: 0.5, Velocity: 0.3, Due: t0.Add(time.Second)}, TrajectoryPoint{}, t0)
+		}},
+	} {
+		a := newArm(t, ArmConfig{})
+		a.Measure(Waist, 0, t0)
+		if err := c.start(a); err != nil {
+			t.Fatal(err)
+		}
+		now := t0
+		var vel [NumJoints]float64
+		if n := testing.AllocsPerRun(100, func() {
+			now = now.Add(time.Millisecond)
+			a.Step(now, time.Hour, &vel)
+		}); n != 0 {
+			t.Errorf("%s: %v allocs per step", c.name, n)
+		}
 	}
 }
 

@@ -147,20 +147,3 @@ func TestFollowRefuses(t *testing.T) {
 		}
 	}
 }
-
-func TestFollowStepAllocs(t *testing.T) {
-	a := newArm(t, ArmConfig{})
-	t0 := time.Unix(1000, 0)
-	a.Measure(Waist, 0, t0)
-	if err := a.Follow(Waist, TrajectoryPoint{Position: 0.5, Velocity: 0.3, Due: t0.Add(time.Second)}, TrajectoryPoint{}, t0); err != nil {
-		t.Fatal(err)
-	}
-	now := t0
-	var vel [NumJoints]float64
-	if n := testing.AllocsPerRun(100, func() {
-		now = now.Add(time.Millisecond)
-		a.Step(now, time.Hour, &vel)
-	}); n != 0 {
-		t.Errorf("%v allocs per step", n)
-	}
-}
