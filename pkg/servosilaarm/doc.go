@@ -18,6 +18,10 @@
 // absolute goal needs jog.Config.GoalTolerance of at least that
 // tolerance.
 //
+// Trajectories takes targets that name any of those joints in any order,
+// as servosila_driver's ~/joint_trajectory topic receives them from
+// jog_server on ROS.
+//
 // An Arm is safe for concurrent use; it owns nothing (the caller runs and
 // closes the driver).
 package servosilaarm
