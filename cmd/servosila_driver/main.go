@@ -1,8 +1,9 @@
 //go:build ros2
 
 // Command servosila_driver is the ROS 2 node of the Servosila Engineer
-// driver: cmd_vel and joint commands in; odom, tf, joint_states, raw
-// telemetry and diagnostics out; e-stop, release and headlight services.
+// driver: cmd_vel, joint commands and joint trajectories (jog_server's)
+// in; odom, tf, joint_states, raw telemetry and diagnostics out; e-stop,
+// release and headlight services.
 // joint_states names the joints of launch/urdf/servosila_engineer.urdf.
 // Parameters: pkg/servosila's NodeBindings (params/servosila_driver.yaml).
 package main
@@ -21,10 +22,12 @@ import (
 	std_srvs_srv "github.com/telebridge/telebridge/internal/rosmsg/std_srvs/srv"
 	telebridge_interfaces_msg "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
 	tf2_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/tf2_msgs/msg"
+	trajectory_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/trajectory_msgs/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/rate"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/servosila"
+	"github.com/telebridge/telebridge/pkg/servosilaarm"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
@@ -157,6 +160,26 @@ func subscribe(n *rosnode.Node, drv *servosila.Driver) error {
 		})
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", servosila.TopicJointTarget, err)
+	}
+	traj, err := servosilaarm.NewTrajectories(drv)
+	if err != nil {
+		return err
+	}
+	_, err = trajectory_msgs_msg.NewJointTrajectorySubscription(n.Node, servosila.TopicJointTrajectory, rosnode.SubOpts(servosila.QoSJointCmd),
+		func(msg *trajectory_msgs_msg.JointTrajectory, _ *rclgo.MessageInfo, err error) {
+			if err != nil {
+				return
+			}
+			t, err := rosnode.JointTargetOf(msg)
+			if err == nil {
+				err = traj.Write(t)
+			}
+			if err != nil {
+				log.Warnf("joint trajectory refused: %v", err)
+			}
+		})
+	if err != nil {
+		return fmt.Errorf("subscribe %s: %w", servosila.TopicJointTrajectory, err)
 	}
 	return nil
 }

@@ -46,12 +46,16 @@ const (
 	TopicJointStates = "joint_states"       // sensor_msgs/JointState out, JointStateJoints from telemetry [rad], odom_rate
 	TopicJointVel    = "~/joint_velocities" // sensor_msgs/JointState in: name + velocity [rad/s]
 	TopicJointTarget = "~/joint_targets"    // sensor_msgs/JointState in: name + position [rad]
-	TopicTelemetry   = "~/telemetry"        // telebridge_interfaces/ServosilaTelemetry out, raw
-	TopicTF          = "/tf"                // tf2_msgs/TFMessage out
-	TopicDiagnostics = "/diagnostics"       // diagnostic_msgs/DiagnosticArray out
-	ServiceEStop     = "~/estop"            // std_srvs/Trigger: latch the emergency stop
-	ServiceRelease   = "~/release"          // std_srvs/Trigger: release it
-	ServiceHeadlight = "~/headlight"        // std_srvs/SetBool
+	// TopicJointTrajectory: trajectory_msgs/JointTrajectory in, e.g. from
+	// jog_server: the first point is followed with its velocities on to the
+	// last one (servosilaarm.Trajectories); positions only: position targets.
+	TopicJointTrajectory = "~/joint_trajectory"
+	TopicTelemetry       = "~/telemetry"  // telebridge_interfaces/ServosilaTelemetry out, raw
+	TopicTF              = "/tf"          // tf2_msgs/TFMessage out
+	TopicDiagnostics     = "/diagnostics" // diagnostic_msgs/DiagnosticArray out
+	ServiceEStop         = "~/estop"      // std_srvs/Trigger: latch the emergency stop
+	ServiceRelease       = "~/release"    // std_srvs/Trigger: release it
+	ServiceHeadlight     = "~/headlight"  // std_srvs/SetBool
 )
 
 // QoS of the node's topics: commands and state reliable, so that Nav2 and
