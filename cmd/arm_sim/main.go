@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
 	trajectory_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/trajectory_msgs/msg"
@@ -75,10 +74,8 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	log.Infof("simulating %d joints %v at %g Hz; targets from %s", len(names), names, cfg.Rate, cfg.TrajectoryTopic)
 	msg := sensor_msgs_msg.NewJointState()
 	msg.Name = names
-	last := time.Now()
 	loopErr := rate.Run(ctx, period, func(t rate.Tick) error {
-		arm.Advance(t.Now.Sub(last))
-		last = t.Now
+		arm.AdvanceTo(t.Now)
 		msg.Header = rosnode.Header(n.Now(), "")
 		msg.Position = arm.Positions()
 		return pub.Publish(msg)

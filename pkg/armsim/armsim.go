@@ -281,6 +281,23 @@ func (a *Arm) writeLocked(t jog.JointTarget) error {
 func (a *Arm) Advance(dt time.Duration) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.advanceLocked(dt)
+}
+
+// AdvanceTo moves the simulated time on to now (nothing when now is not
+// after it), as Advance. Called with the wall clock's time every tick, it
+// keeps the arm's clock on the wall clock, where stamped targets count
+// from (see WriteJointTarget).
+func (a *Arm) AdvanceTo(now time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if dt := now.Sub(a.now); dt > 0 {
+		a.advanceLocked(dt)
+	}
+}
+
+// advanceLocked is Advance; the caller holds the lock.
+func (a *Arm) advanceLocked(dt time.Duration) {
 	a.now = a.now.Add(dt)
 	if a.spline {
 		a.advanceSpline(dt.Seconds())
@@ -452,10 +469,8 @@ func (a *Arm) Run(ctx context.Context, period time.Duration) error {
 	a.mu.Lock()
 	a.now = time.Now()
 	a.mu.Unlock()
-	last := time.Now()
 	return rate.Run(ctx, period, func(t rate.Tick) error {
-		a.Advance(t.Now.Sub(last))
-		last = t.Now
+		a.AdvanceTo(t.Now)
 		return nil
 	})
 }

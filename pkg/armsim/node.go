@@ -3,6 +3,7 @@ package armsim
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/kinematics"
@@ -87,7 +88,9 @@ func LoadNodeConfig(s *rosparam.Store) (NodeConfig, error) {
 }
 
 // NewFromNodeConfig returns the simulated arm of a node configuration,
-// its clock starting at the wall clock's now (Run follows it).
+// its clock starting at the wall clock's now (Run, or AdvanceTo with the
+// wall clock's time, keeps it there), so that the stamps of jog_server's
+// targets (stamp_trajectories) are on the arm's clock.
 func NewFromNodeConfig(c NodeConfig) (*Arm, error) {
 	chain, err := kinematics.ParseURDFString(c.RobotDescription, c.Base, c.Tip)
 	if err != nil {
@@ -103,5 +106,6 @@ func NewFromNodeConfig(c NodeConfig) (*Arm, error) {
 			}
 		}
 	}
+	cfg.Start = time.Now()
 	return New(cfg)
 }

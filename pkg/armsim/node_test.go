@@ -1,9 +1,11 @@
 package armsim_test
 
 import (
+	"math"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/telebridge/telebridge/pkg/armsim"
 	"github.com/telebridge/telebridge/pkg/jog"
@@ -66,5 +68,47 @@ func TestNodeConfig(t *testing.T) {
 	}
 	if r := nodeStore(t, "").SetParameters([]rosparam.Parameter{{Name: "rate", Value: rosparam.Double(10)}}); r[0].Successful {
 		t.Fatal("read-only rate was set")
+	}
+}
+
+// TestNodeArmOnTheWallClock: the node's arm keeps its clock on the wall
+// clock, so that the stamps of jog_server's targets count (a clock of its
+// own made arm_sim ignore every stamp as off its clock).
+func TestNodeArmOnTheWallClock(t *testing.T) {
+	urdf, err := os.ReadFile("../kinematics/testdata/ur5_like.urdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now()
+	arm, err := armsim.NewFromNodeConfig(armsim.NodeConfig{RobotDescription: string(urdf), Base: "world", Tip: "tool0", DefaultVelocity: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now := arm.Now(); now.Before(before) || now.After(time.Now()) {
+		t.Fatalf("arm's clock starts at %v, not between %v and now", now, before)
+	}
+	q := arm.Positions()
+	next := append([]float64(nil), q...)
+	next[0] += 0.01
+	stamp := time.Now()
+	zero := make([]float64, len(q))
+	if err := arm.WriteJointTarget(jog.JointTarget{JointNames: arm.Names(), Positions: q, Velocities: zero, Stamp: stamp, TimeFromStart: 50 * time.Millisecond,
+		Next: next, NextVelocities: zero, NextTimeFromStart: 100 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	if late, off := arm.Timing(); late != 0 || off != 0 {
+		t.Fatalf("a target stamped now: %d late, %d off the arm's clock; want 0, 0", late, off)
+	}
+	// AdvanceTo follows the given clock and never goes back.
+	arm.AdvanceTo(stamp.Add(100 * time.Millisecond))
+	if got := arm.Now(); !got.Equal(stamp.Add(100 * time.Millisecond)) {
+		t.Fatalf("arm's clock %v after AdvanceTo(stamp + 100 ms = %v)", got, stamp.Add(100*time.Millisecond))
+	}
+	if p := arm.Positions()[0]; math.Abs(p-next[0]) > 1e-9 {
+		t.Fatalf("joint 0 at %v at the next point's time, want %v", p, next[0])
+	}
+	arm.AdvanceTo(stamp)
+	if got := arm.Now(); !got.Equal(stamp.Add(100 * time.Millisecond)) {
+		t.Fatalf("AdvanceTo an earlier time moved the clock to %v", got)
 	}
 }
