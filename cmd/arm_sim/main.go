@@ -53,9 +53,14 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 			if err != nil {
 				log.Warnf("target refused: %v", err)
 			}
-			// A late target shows in the truth's accelerations: say so.
-			if l, o := arm.Timing(); l != late || o != offClock {
-				log.Warnf("late target: its first point was due already (%d late, %d stamps off the arm's clock so far)", l, o)
+			// A late target shows in the truth's accelerations, an
+			// ignored stamp in its schedule: say so.
+			l, o := arm.Timing()
+			if l != late {
+				log.Warnf("late target: its first point was due already (%d so far)", l)
+			}
+			if o != offClock {
+				log.Warnf("stamp off the arm's clock by more than %v, ignored: the target's times count from its arrival (%d so far)", armsim.MaxStampSkew, o)
 			}
 		})
 	if err != nil {
