@@ -111,6 +111,32 @@ pub_stop() {
 	wait "$pub_pid" 2>/dev/null || true
 }
 
+# near A B TOL: every element of the space-separated lists A and B within
+# TOL.
+near() {
+	awk -v a="$1" -v b="$2" -v tol="$3" 'BEGIN { n = split(a, x, " "); m = split(b, y, " "); if (n != m || n == 0) exit 1
+		for (i = 1; i <= n; i++) { d = x[i] - y[i]; if (d > tol || -d > tol) exit 1 } }'
+}
+
+# beats_start: jog heartbeats on /heartbeat at 20 Hz (every 50 ms, well
+# inside jog_server's 0.2 s), output in $logs/beats.pub. A move must not
+# start before they flow: it waits (at most 15 s) for the first one out,
+# then 1 s for discovery to match jog_server's subscription. beats_stop
+# ends them.
+beats_start() {
+	PYTHONUNBUFFERED=1 ros2 topic pub -r 20 /heartbeat std_msgs/msg/Bool "{data: true}" >"$logs/beats.pub" 2>&1 &
+	beats_pid=$!
+	for _ in $(seq 150); do
+		grep -q 'publishing #1' "$logs/beats.pub" && break
+		sleep 0.1
+	done
+	sleep 1
+}
+beats_stop() {
+	kill -TERM "$beats_pid" 2>/dev/null || true
+	wait "$beats_pid" 2>/dev/null || true
+}
+
 # launch NAME ARGS...: starts `ros2 launch telebridge ARGS...` in the
 # background, logging to $logs/NAME.log.
 launch() {

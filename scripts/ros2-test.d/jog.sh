@@ -58,12 +58,6 @@ jg_motion() {
 		}
 		END { if (last == "") print "none", before + 0, count + 0; else printf "%.3f %.4f %d\n", last - t, before, count }' "$1"
 }
-# jg_near A B TOL: every element of the space-separated lists A and B
-# within TOL.
-jg_near() {
-	awk -v a="$1" -v b="$2" -v tol="$3" 'BEGIN { n = split(a, x, " "); m = split(b, y, " "); if (n != m || n == 0) exit 1
-		for (i = 1; i <= n; i++) { d = x[i] - y[i]; if (d > tol || -d > tol) exit 1 } }'
-}
 jg_le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 # (grep without -q: with pipefail, an early exit of grep would fail tee.)
 # jg_joint_move DELTA VALUES: calls the start-joint-move service; succeeds
@@ -74,22 +68,6 @@ jg_joint_move() {
 }
 jg_stop() {
 	ros2 service call /remotecontrol_stop_move std_srvs/srv/Trigger | tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null
-}
-# Heartbeats on the topic at 20 Hz (every 50 ms, well inside 0.2 s).
-# A move must not start before they flow: wait (at most 15 s) for the
-# first one out, then 1 s for discovery to match jog_server's subscription.
-jg_beats_start() {
-	PYTHONUNBUFFERED=1 ros2 topic pub -r 20 /heartbeat std_msgs/msg/Bool "{data: true}" >"$logs/jog-beats.pub" 2>&1 &
-	jg_beats=$!
-	for _ in $(seq 150); do
-		grep -q 'publishing #1' "$logs/jog-beats.pub" && break
-		sleep 0.1
-	done
-	sleep 1
-}
-jg_beats_stop() {
-	kill -TERM "$jg_beats" 2>/dev/null || true
-	wait "$jg_beats" 2>/dev/null || true
 }
 
 check "jog: jog_server and arm_sim come up" \
@@ -128,8 +106,8 @@ jg_incremental() {
 	local rec="$logs/jog-incremental.csv" before after
 	jg_record 1.5 "$rec"
 	before=$(jg_last "$rec")
-	jg_beats_start
-	jg_joint_move true "1,0,0,0,0,0" || { jg_beats_stop; return 1; }
+	beats_start
+	jg_joint_move true "1,0,0,0,0,0" || { beats_stop; return 1; }
 	sleep 2
 	jg_record 1.5 "$rec"
 	after=$(jg_last "$rec")
@@ -137,7 +115,7 @@ jg_incremental() {
 	echo "joints after about 3 s of heartbeats: $after" | tee -a "$logs/jog-figures.txt"
 	# joint 1 advanced, the others did not move
 	gt "$(echo "$after" | cut -d' ' -f1)" "$(awk -v b="$(echo "$before" | cut -d' ' -f1)" 'BEGIN { print b + 0.2 }')" &&
-		jg_near "$(echo "$before" | cut -d' ' -f2-)" "$(echo "$after" | cut -d' ' -f2-)" 1e-6
+		near "$(echo "$before" | cut -d' ' -f2-)" "$(echo "$after" | cut -d' ' -f2-)" 1e-6
 }
 check "jog: heartbeats on /heartbeat and an incremental joint move move arm_sim's joint_states" jg_incremental
 
@@ -154,7 +132,7 @@ jg_lapse() {
 	jg_started "$rec"
 	sleep 2
 	t=$(jg_now)
-	jg_beats_stop
+	beats_stop
 	wait "$recorder"
 	m=$(jg_motion "$rec" "$t")
 	echo "last change of the joints $(echo "$m" | cut -d' ' -f1) s after the heartbeats stopped; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before; $(echo "$m" | cut -d' ' -f3) messages" | tee -a "$logs/jog-figures.txt"
@@ -200,15 +178,15 @@ check "jog: heartbeats from the heartbeat service keep an incremental move going
 # there after that and its own 20 ms tick; bound 0.15 s.
 jg_stop_now() {
 	local rec="$logs/jog-stop.csv" t m
-	jg_beats_start
-	jg_joint_move true "0,0,-1,0,0,0" || { jg_beats_stop; return 1; }
+	beats_start
+	jg_joint_move true "0,0,-1,0,0,0" || { beats_stop; return 1; }
 	jg_record 5 "$rec" &
 	local recorder=$!
 	jg_started "$rec"
 	sleep 2.5
-	jg_stop || { jg_beats_stop; return 1; }
+	jg_stop || { beats_stop; return 1; }
 	wait "$recorder"
-	jg_beats_stop
+	beats_stop
 	t=$(grep -a 'remotecontrol_stop_move: stopped' "$logs/jog.log" | tail -n 1 | sed -n 's/.*\] \[\([0-9]*\.[0-9]*\)\] \[jog_server\].*/\1/p')
 	[ -n "$t" ] || { echo "no stop in the jog_server log"; return 1; }
 	m=$(jg_motion "$rec" "$t")
@@ -222,18 +200,18 @@ check "jog: the stop service stops the arm immediately" jg_stop_now
 # tolerance) plus 1e-3 for arm_sim's last step.
 jg_goal() {
 	local goal="0.5 -1.3 1.45 -1.7 -1.5 0.4" rec="$logs/jog-goal.csv" got
-	jg_beats_start
-	jg_joint_move false "$(echo "$goal" | tr ' ' ,)" || { jg_beats_stop; return 1; }
+	beats_start
+	jg_joint_move false "$(echo "$goal" | tr ' ' ,)" || { beats_stop; return 1; }
 	local end=$((SECONDS + 20))
 	while [ $SECONDS -lt $end ]; do
 		jg_record 1.5 "$rec"
 		got=$(jg_last "$rec")
-		jg_near "$got" "$goal" 2e-3 && break
+		near "$got" "$goal" 2e-3 && break
 	done
-	jg_beats_stop
+	beats_stop
 	echo "goal:   $goal"
 	echo "joints: $got" | tee -a "$logs/jog-figures.txt"
-	jg_near "$got" "$goal" 2e-3
+	near "$got" "$goal" 2e-3
 }
 check "jog: an absolute joint goal is reached within tolerance" jg_goal
 
@@ -276,7 +254,7 @@ jg_dynamics() {
 jg_accel() {
 	local rec="$logs/jog-accel.csv" m goal="0.2 -1.4 1.6 -1.8 -1.57 0.3"
 	ros2 param set /jog_server joints_goal_velocity 40.0 | grep -q "Set parameter successful" || return 1
-	jg_beats_start
+	beats_start
 	# jog_server's targets as well (started first: they flow only in
 	# motion): CSV of stamp, frame, names, then per point positions,
 	# velocities, (no accelerations, efforts), time_from_start.
@@ -287,11 +265,11 @@ jg_accel() {
 	local recorder=$!
 	jg_started "$rec"
 	sleep 1
-	jg_joint_move false "$(echo "$goal" | tr ' ' ,)" || { jg_beats_stop; wait "$recorder"; kill -INT "$targets"; return 1; }
+	jg_joint_move false "$(echo "$goal" | tr ' ' ,)" || { beats_stop; wait "$recorder"; kill -INT "$targets"; return 1; }
 	wait "$recorder"
 	kill -INT "$targets" 2>/dev/null || true
 	wait "$targets" 2>/dev/null || true
-	jg_beats_stop
+	beats_stop
 	ros2 param set /jog_server joints_goal_velocity 5.0 >/dev/null
 	m=$(jg_dynamics "$rec")
 	echo "joint goal at 40 %: top speed $(echo "$m" | cut -d' ' -f1) rad/s, top acceleration $(echo "$m" | cut -d' ' -f2) rad/s² (limit 2)" | tee -a "$logs/jog-figures.txt"
@@ -306,7 +284,7 @@ jg_accel() {
 	# The stamps must be on arm_sim's clock, or they are ignored.
 	local off
 	off=$(grep -ac "stamp off the arm's clock" "$logs/jog.log" || true)
-	if jg_le "$1" 1.3 && jg_le "$2" 2.04 && gt "$2" 1.5 && jg_near "$(jg_last "$rec")" "$goal" 2e-3 && gt "$two" 5 && [ "$off" -eq 0 ]; then
+	if jg_le "$1" 1.3 && jg_le "$2" 2.04 && gt "$2" 1.5 && near "$(jg_last "$rec")" "$goal" 2e-3 && gt "$two" 5 && [ "$off" -eq 0 ]; then
 		return 0
 	fi
 	echo "arm_sim's late targets: $(grep -ac 'late target' "$logs/jog.log" || true); stamps off its clock: $off"
@@ -328,7 +306,7 @@ jg_wait_still() {
 	while [ $SECONDS -lt $end ]; do
 		jg_record 1.5 "$rec"
 		got=$(jg_last "$rec")
-		[ -n "$prev" ] && jg_near "$got" "$prev" 1e-6 && break
+		[ -n "$prev" ] && near "$got" "$prev" 1e-6 && break
 		prev=$got
 	done
 	echo "$got"
@@ -340,7 +318,7 @@ jg_reach() {
 	while [ $SECONDS -lt $end ]; do
 		jg_record 1.5 "$2"
 		got=$(jg_fk "$(jg_last "$2")")
-		jg_near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$1" | cut -d' ' -f1-3)" 3e-3 && break
+		near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$1" | cut -d' ' -f1-3)" 3e-3 && break
 	done
 	echo "$got"
 }
@@ -357,17 +335,17 @@ jg_cartesian_goal() {
 	pose=$(jg_fk "$q") || return 1
 	goal=$(echo "$pose" | awk '{ printf "%.6f %.6f %.6f %.6f %.6f %.6f", $1 + 0.05, $2 + 0.03, $3 - 0.04, $4, $5, $6 }')
 	set -- $goal
-	jg_beats_start
+	beats_start
 	ros2 service call /remotecontrol_start_move_cartesian telebridge_interfaces/srv/StartCartesianMove \
 		"{pose_reference: '', move_delta: false, pose: {x: $1, y: $2, z: $3, rz: $4, ry: $5, rx: $6}, speed: 1.0}" |
-		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { jg_beats_stop; return 1; }
+		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { beats_stop; return 1; }
 	got=$(jg_reach "$goal" "$rec")
-	jg_beats_stop
+	beats_stop
 	echo "tool before: $pose" | tee -a "$logs/jog-figures.txt"
 	echo "goal:        $goal" | tee -a "$logs/jog-figures.txt"
 	echo "tool after:  $got" | tee -a "$logs/jog-figures.txt"
-	jg_near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$goal" | cut -d' ' -f1-3)" 3e-3 &&
-		jg_near "$(echo "$got" | cut -d' ' -f4-6)" "$(echo "$goal" | cut -d' ' -f4-6)" 5e-3
+	near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$goal" | cut -d' ' -f1-3)" 3e-3 &&
+		near "$(echo "$got" | cut -d' ' -f4-6)" "$(echo "$goal" | cut -d' ' -f4-6)" 5e-3
 }
 check "jog: an absolute Cartesian goal is reached within 3 mm (FK of arm_sim's joints)" jg_cartesian_goal
 
@@ -376,17 +354,17 @@ check "jog: an absolute Cartesian goal is reached within 3 mm (FK of arm_sim's j
 jg_cartesian_up() {
 	local rec="$logs/jog-up.csv" before after
 	before=$(jg_fk "$(jg_wait_still "$rec")")
-	jg_beats_start
+	beats_start
 	ros2 service call /remotecontrol_start_move_cartesian telebridge_interfaces/srv/StartCartesianMove \
 		"{pose_reference: '', move_delta: true, pose: {z: 1.0}, speed: 1.0}" |
-		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { jg_beats_stop; return 1; }
+		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { beats_stop; return 1; }
 	sleep 3
-	jg_beats_stop
+	beats_stop
 	after=$(jg_fk "$(jg_wait_still "$rec")")
 	echo "tool before the move up: $before" | tee -a "$logs/jog-figures.txt"
 	echo "tool after the move up:  $after" | tee -a "$logs/jog-figures.txt"
 	gt "$(echo "$after" | cut -d' ' -f3)" "$(awk -v z="$(echo "$before" | cut -d' ' -f3)" 'BEGIN { print z + 0.02 }')" &&
-		jg_near "$(echo "$after" | cut -d' ' -f1-2)" "$(echo "$before" | cut -d' ' -f1-2)" 5e-3
+		near "$(echo "$after" | cut -d' ' -f1-2)" "$(echo "$before" | cut -d' ' -f1-2)" 5e-3
 }
 check "jog: an incremental Cartesian move up raises the tool (x, y kept within 5 mm)" jg_cartesian_up
 
@@ -404,16 +382,16 @@ jg_tf_goal() {
 	goal=$(echo "$pose" | awk '{ printf "%.6f %.6f %.6f %.6f %.6f %.6f", $1 - 0.03, $2 + 0.02, $3 + 0.03, $4, $5, $6 }')
 	req=$(echo "$goal" | awk '{ printf "%.6f %.6f %.6f %.6f %.6f %.6f", $1 - 0.1 + 0.05, $2, $3 - 0.05 - 0.02, $4, $5, $6 }')
 	set -- $req
-	jg_beats_start
+	beats_start
 	ros2 service call /remotecontrol_start_move_cartesian telebridge_interfaces/srv/StartCartesianMove \
 		"{pose_reference: A, move_delta: false, pose: {x: $1, y: $2, z: $3, rz: $4, ry: $5, rx: $6}, use_reference_frame: true, reference_frame: {x: -0.05, z: 0.02}, speed: 1.0}" |
-		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { jg_beats_stop; kill -TERM "$tfpub"; return 1; }
+		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { beats_stop; kill -TERM "$tfpub"; return 1; }
 	got=$(jg_reach "$goal" "$rec")
-	jg_beats_stop
+	beats_stop
 	kill -TERM "$tfpub" 2>/dev/null
 	wait "$tfpub" 2>/dev/null
 	echo "goal in A + extra frame: request $req -> expected tool $goal; tool at $got" | tee -a "$logs/jog-figures.txt"
-	jg_near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$goal" | cut -d' ' -f1-3)" 3e-3
+	near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$goal" | cut -d' ' -f1-3)" 3e-3
 }
 check "jog: a Cartesian goal in a /tf_static frame plus an extra reference frame is reached" jg_tf_goal
 
@@ -428,15 +406,15 @@ jg_lin() {
 	pose=$(jg_fk "$(jg_wait_still "$rec")") || return 1
 	goal=$(echo "$pose" | awk '{ printf "%.6f %.6f %.6f %.6f %.6f %.6f", $1 - 0.08, $2, $3 + 0.04, $4, $5, $6 }')
 	set -- $goal
-	jg_beats_start
+	beats_start
 	jg_record 4 "$rec" &
 	local recorder=$!
 	jg_started "$rec"
 	ros2 service call /remotecontrol_start_move_cartesian telebridge_interfaces/srv/StartCartesianMove \
 		"{pose_reference: '', move_delta: false, pose: {x: $1, y: $2, z: $3, rz: $4, ry: $5, rx: $6}, speed: 1.0}" |
-		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { jg_beats_stop; wait "$recorder"; return 1; }
+		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { beats_stop; wait "$recorder"; return 1; }
 	wait "$recorder"
-	jg_beats_stop
+	beats_stop
 	ros2 param set /jog_server cartesian_goal_command_type_translational_movement PTP >/dev/null
 	got=$(jg_fk "$(jg_last "$rec")")
 	dev=$(awk -F, 'function jn(  i) { for (i = 4; i <= NF && $i !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/; i++) ; return i - 4 } NF > 3 { n = jn(); s = ""; for (i = 4 + n; i < 4 + 2 * n; i++) s = s (s == "" ? "" : ",") $i; print s }' "$rec" |
@@ -446,7 +424,7 @@ jg_lin() {
 			  e = 0; for (i = 1; i <= 3; i++) { x = $i - p[i] - f * d[i]; e += x * x } e = sqrt(e); if (e > m) m = e }
 			END { printf "%.6f\n", m }')
 	echo "LIN goal: tool from $pose to $got (goal $goal); largest distance from the line $dev m" | tee -a "$logs/jog-figures.txt"
-	jg_near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$goal" | cut -d' ' -f1-3)" 3e-3 && jg_le "$dev" 0.001
+	near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$goal" | cut -d' ' -f1-3)" 3e-3 && jg_le "$dev" 0.001
 }
 check "jog: a LIN goal moves the tool along the straight line (FK of arm_sim's joints within 1 mm)" jg_lin
 
@@ -457,8 +435,8 @@ jg_sigterm() {
 	local rec="$logs/jog-sigterm.csv" pid t m
 	pid=$(sed -n 's/.*\[jog_server-1\]: process started with pid \[\([0-9]*\)\].*/\1/p' "$logs/jog.log" | head -n 1)
 	[ -n "$pid" ] || { echo "no jog_server pid in the launch log"; return 1; }
-	jg_beats_start
-	jg_joint_move true "-1,0,0,0,0,0" || { jg_beats_stop; return 1; }
+	beats_start
+	jg_joint_move true "-1,0,0,0,0,0" || { beats_stop; return 1; }
 	jg_record 4 "$rec" &
 	local recorder=$!
 	jg_started "$rec"
@@ -466,7 +444,7 @@ jg_sigterm() {
 	t=$(jg_now)
 	kill -TERM "$pid"
 	wait "$recorder"
-	jg_beats_stop
+	beats_stop
 	m=$(jg_motion "$rec" "$t")
 	echo "SIGTERM to jog_server: last change of the joints $(echo "$m" | cut -d' ' -f1) s after it; moved $(echo "$m" | cut -d' ' -f2) rad in the 0.3 s before" | tee -a "$logs/jog-figures.txt"
 	set -- $m

@@ -18,26 +18,6 @@ sa_arm() {
 	grep -a 'link true' "$sa_log" | tail -n 1 |
 		sed -n 's/.* waist \([-+0-9.]*\) shoulder \([-+0-9.]*\) elbow \([-+0-9.]*\) neck \([-+0-9.]*\) rad .*/\1 \2 \3 \4/p'
 }
-# sa_near A B TOL: the space-separated lists A and B agree within TOL.
-sa_near() {
-	awk -v a="$1" -v b="$2" -v tol="$3" 'BEGIN { n = split(a, x, " "); m = split(b, y, " "); if (n != m || n == 0) exit 1
-		for (i = 1; i <= n; i++) { d = x[i] - y[i]; if (d > tol || -d > tol) exit 1 } }'
-}
-# Heartbeats on the topic at 20 Hz; a move starts once they flow and
-# discovery has had 1 s to match jog_server's subscription.
-sa_beats_start() {
-	PYTHONUNBUFFERED=1 ros2 topic pub -r 20 /heartbeat std_msgs/msg/Bool "{data: true}" >"$logs/sa-beats.pub" 2>&1 &
-	sa_beats=$!
-	for _ in $(seq 150); do
-		grep -q 'publishing #1' "$logs/sa-beats.pub" && break
-		sleep 0.1
-	done
-	sleep 1
-}
-sa_beats_stop() {
-	kill -TERM "$sa_beats" 2>/dev/null || true
-	wait "$sa_beats" 2>/dev/null || true
-}
 sa_move() {
 	ros2 service call /remotecontrol_start_move_joints telebridge_interfaces/srv/StartJointMove \
 		"{move_delta: $1, joint_values: [$2], speed: 1.0}" | tee -a "$logs/sa-calls.log" | grep 'success=True' >/dev/null
@@ -57,18 +37,18 @@ check "servosila arm: joints_goal_velocity and joints_delta_velocity set to 60 %
 # is there within 2 s more (its position loop settles inside 0.01 rad).
 sa_goal() {
 	local goal="0.4 0.3 -0.3 0.2" t0 took arm
-	sa_beats_start
+	beats_start
 	t0=$(date +%s.%N)
-	sa_move false "0.4, 0.3, -0.3, 0.2" || { sa_beats_stop; return 1; }
+	sa_move false "0.4, 0.3, -0.3, 0.2" || { beats_stop; return 1; }
 	for _ in $(seq 100); do
 		arm=$(sa_arm)
-		sa_near "$arm" "$goal" 0.01 && break
+		near "$arm" "$goal" 0.01 && break
 		sleep 0.1
 	done
 	took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-	sa_beats_stop
+	beats_stop
 	echo "goal: robot's true joints $arm (goal $goal) ${took} s after the call" | tee -a "$logs/sa.notes"
-	sa_near "$arm" "$goal" 0.01 && awk -v t="$took" 'BEGIN { exit !(t <= 3.5) }'
+	near "$arm" "$goal" 0.01 && awk -v t="$took" 'BEGIN { exit !(t <= 3.5) }'
 }
 check "servosila arm: an absolute joint goal from jog_server moves the robot there (within 0.01 rad, 3.5 s)" sa_goal
 
@@ -79,17 +59,17 @@ check "servosila arm: an absolute joint goal from jog_server moves the robot the
 sa_deadman() {
 	local a0 a1 a2 a3
 	a0=$(sa_arm)
-	sa_beats_start
-	sa_move true "1, 0, 0, 0" || { sa_beats_stop; return 1; }
+	beats_start
+	sa_move true "1, 0, 0, 0" || { beats_stop; return 1; }
 	sleep 1.5
 	a1=$(sa_arm)
-	sa_beats_stop
+	beats_stop
 	sleep 1
 	a2=$(sa_arm)
 	sleep 1
 	a3=$(sa_arm)
 	echo "deadman: true joints before $a0; after 1.5 s of heartbeats $a1; 1 s and 2 s after they stopped $a2; $a3" | tee -a "$logs/sa.notes"
-	! sa_near "$a0" "$a1" 0.1 && sa_near "$a2" "$a3" 0.002
+	! near "$a0" "$a1" 0.1 && near "$a2" "$a3" 0.002
 }
 check "servosila arm: a jog move moves the robot while heartbeats flow and stops it when they end" sa_deadman
 check "servosila arm: servosila_driver refused no trajectory" \
