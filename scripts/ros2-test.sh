@@ -119,22 +119,27 @@ near() {
 }
 
 # beats_start: jog heartbeats on /heartbeat at 20 Hz (every 50 ms, well
-# inside jog_server's 0.2 s), output in $logs/beats.pub. A move must not
-# start before they flow: it waits (at most 15 s) for the first one out,
-# then 1 s for discovery to match jog_server's subscription. beats_stop
-# ends them.
+# inside jog_server's 0.2 s), started with pub_start (output in
+# $logs/beats.pub). A move must not start before they flow: after the
+# first one out, 1 s more for discovery to match jog_server's
+# subscription. beats_stop ends them.
 beats_start() {
-	PYTHONUNBUFFERED=1 ros2 topic pub -r 20 /heartbeat std_msgs/msg/Bool "{data: true}" >"$logs/beats.pub" 2>&1 &
-	beats_pid=$!
-	for _ in $(seq 150); do
-		grep -q 'publishing #1' "$logs/beats.pub" && break
-		sleep 0.1
-	done
+	pub_start beats -r 20 /heartbeat std_msgs/msg/Bool "{data: true}"
+	beats_pid=$pub_pid
 	sleep 1
 }
 beats_stop() {
 	kill -TERM "$beats_pid" 2>/dev/null || true
 	wait "$beats_pid" 2>/dev/null || true
+}
+
+# joint_move DELTA VALUES: calls jog_server's start-joint-move service
+# (the reply goes to $logs/jog-calls.log); succeeds if the request was
+# accepted. (grep without -q: with pipefail, an early exit of grep would
+# fail tee.)
+joint_move() {
+	ros2 service call /remotecontrol_start_move_joints telebridge_interfaces/srv/StartJointMove \
+		"{move_delta: $1, joint_values: [$2], speed: 1.0}" | tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null
 }
 
 # launch NAME ARGS...: starts `ros2 launch telebridge ARGS...` in the

@@ -60,12 +60,6 @@ jg_motion() {
 }
 jg_le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 # (grep without -q: with pipefail, an early exit of grep would fail tee.)
-# jg_joint_move DELTA VALUES: calls the start-joint-move service; succeeds
-# if the server accepted the request.
-jg_joint_move() {
-	ros2 service call /remotecontrol_start_move_joints telebridge_interfaces/srv/StartJointMove \
-		"{move_delta: $1, joint_values: [$2], speed: 1.0}" | tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null
-}
 jg_stop() {
 	ros2 service call /remotecontrol_stop_move std_srvs/srv/Trigger | tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null
 }
@@ -107,7 +101,7 @@ jg_incremental() {
 	jg_record 1.5 "$rec"
 	before=$(jg_last "$rec")
 	beats_start
-	jg_joint_move true "1,0,0,0,0,0" || { beats_stop; return 1; }
+	joint_move true "1,0,0,0,0,0" || { beats_stop; return 1; }
 	sleep 2
 	jg_record 1.5 "$rec"
 	after=$(jg_last "$rec")
@@ -158,7 +152,7 @@ jg_service_beats() {
 	sleep 2
 	jg_record 1.5 "$rec"
 	before=$(jg_last "$rec")
-	jg_joint_move true "0,0,0,0,0,-1" || { kill -TERM "$beats"; return 1; }
+	joint_move true "0,0,0,0,0,-1" || { kill -TERM "$beats"; return 1; }
 	sleep 2
 	jg_record 1.5 "$rec"
 	after=$(jg_last "$rec")
@@ -179,7 +173,7 @@ check "jog: heartbeats from the heartbeat service keep an incremental move going
 jg_stop_now() {
 	local rec="$logs/jog-stop.csv" t m
 	beats_start
-	jg_joint_move true "0,0,-1,0,0,0" || { beats_stop; return 1; }
+	joint_move true "0,0,-1,0,0,0" || { beats_stop; return 1; }
 	jg_record 5 "$rec" &
 	local recorder=$!
 	jg_started "$rec"
@@ -201,7 +195,7 @@ check "jog: the stop service stops the arm immediately" jg_stop_now
 jg_goal() {
 	local goal="0.5 -1.3 1.45 -1.7 -1.5 0.4" rec="$logs/jog-goal.csv" got
 	beats_start
-	jg_joint_move false "$(echo "$goal" | tr ' ' ,)" || { beats_stop; return 1; }
+	joint_move false "$(echo "$goal" | tr ' ' ,)" || { beats_stop; return 1; }
 	local end=$((SECONDS + 20))
 	while [ $SECONDS -lt $end ]; do
 		jg_record 1.5 "$rec"
@@ -265,7 +259,7 @@ jg_accel() {
 	local recorder=$!
 	jg_started "$rec"
 	sleep 1
-	jg_joint_move false "$(echo "$goal" | tr ' ' ,)" || { beats_stop; wait "$recorder"; kill -INT "$targets"; return 1; }
+	joint_move false "$(echo "$goal" | tr ' ' ,)" || { beats_stop; wait "$recorder"; kill -INT "$targets"; return 1; }
 	wait "$recorder"
 	kill -INT "$targets" 2>/dev/null || true
 	wait "$targets" 2>/dev/null || true
@@ -436,7 +430,7 @@ jg_sigterm() {
 	pid=$(sed -n 's/.*\[jog_server-1\]: process started with pid \[\([0-9]*\)\].*/\1/p' "$logs/jog.log" | head -n 1)
 	[ -n "$pid" ] || { echo "no jog_server pid in the launch log"; return 1; }
 	beats_start
-	jg_joint_move true "-1,0,0,0,0,0" || { beats_stop; return 1; }
+	joint_move true "-1,0,0,0,0,0" || { beats_stop; return 1; }
 	jg_record 4 "$rec" &
 	local recorder=$!
 	jg_started "$rec"

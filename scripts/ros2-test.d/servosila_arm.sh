@@ -11,16 +11,11 @@ sa_share="$install/telebridge/share/telebridge"
 [ -d "$sa_share" ] || sa_share="$install/share/telebridge"
 launch sa_jog jog.launch.py urdf:="$sa_share/urdf/servosila_engineer.urdf" fixed_frame:=base_link flange_frame:=tool_frame \
 	trajectory_topic:=/servosila_driver/joint_trajectory stamp_trajectories:=true
-sa_jog_log="$logs/sa_jog.log"
 
 # sa_arm: the simulator's latest waist, shoulder, elbow and neck [rad].
 sa_arm() {
 	grep -a 'link true' "$sa_log" | tail -n 1 |
 		sed -n 's/.* waist \([-+0-9.]*\) shoulder \([-+0-9.]*\) elbow \([-+0-9.]*\) neck \([-+0-9.]*\) rad .*/\1 \2 \3 \4/p'
-}
-sa_move() {
-	ros2 service call /remotecontrol_start_move_joints telebridge_interfaces/srv/StartJointMove \
-		"{move_delta: $1, joint_values: [$2], speed: 1.0}" | tee -a "$logs/sa-calls.log" | grep 'success=True' >/dev/null
 }
 
 check "servosila arm: servosila_driver and jog_server come up, the simulator hears the driver" \
@@ -39,7 +34,7 @@ sa_goal() {
 	local goal="0.4 0.3 -0.3 0.2" t0 took arm
 	beats_start
 	t0=$(date +%s.%N)
-	sa_move false "0.4, 0.3, -0.3, 0.2" || { beats_stop; return 1; }
+	joint_move false "0.4, 0.3, -0.3, 0.2" || { beats_stop; return 1; }
 	for _ in $(seq 100); do
 		arm=$(sa_arm)
 		near "$arm" "$goal" 0.01 && break
@@ -60,7 +55,7 @@ sa_deadman() {
 	local a0 a1 a2 a3
 	a0=$(sa_arm)
 	beats_start
-	sa_move true "1, 0, 0, 0" || { beats_stop; return 1; }
+	joint_move true "1, 0, 0, 0" || { beats_stop; return 1; }
 	sleep 1.5
 	a1=$(sa_arm)
 	beats_stop
