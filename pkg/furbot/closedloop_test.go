@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/telebridge/telebridge/internal/runtest"
+	"github.com/telebridge/telebridge/internal/testkit/runtest"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/furbotsim"
 )

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/telebridge/telebridge/internal/urdftest"
+	"github.com/telebridge/telebridge/internal/testkit/urdftest"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"gonum.org/v1/gonum/spatial/r3"

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/telebridge/telebridge/internal/nav2test"
+	"github.com/telebridge/telebridge/internal/testkit/nav2test"
 	"github.com/telebridge/telebridge/pkg/furbot"
 )
 

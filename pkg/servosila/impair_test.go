@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/telebridge/telebridge/internal/runtest"
+	"github.com/telebridge/telebridge/internal/testkit/runtest"
 	"github.com/telebridge/telebridge/pkg/diag"
 	"github.com/telebridge/telebridge/pkg/impair"
 	"github.com/telebridge/telebridge/pkg/servosila"

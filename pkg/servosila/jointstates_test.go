@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/telebridge/telebridge/internal/urdftest"
+	"github.com/telebridge/telebridge/internal/testkit/urdftest"
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	"github.com/telebridge/telebridge/pkg/servosilasim"

@@ -3,7 +3,7 @@ package servosila_test
 import (
 	"testing"
 
-	"github.com/telebridge/telebridge/internal/nav2test"
+	"github.com/telebridge/telebridge/internal/testkit/nav2test"
 	"github.com/telebridge/telebridge/pkg/servosila"
 )
 

@@ -3,6 +3,6 @@
 // with every attribute kept as written, and the number and vector syntax
 // of the format. It decides nothing about what a description means:
 // pkg/kinematics builds a kinematic chain from it, and the tests of the
-// repository's own descriptions (internal/urdftest) check it against the
+// repository's own descriptions (internal/testkit/urdftest) check it against the
 // rules of ROS's parser (urdfdom).
 package urdf

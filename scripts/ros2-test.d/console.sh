@@ -1,7 +1,7 @@
 # Operator console on the ROS graph (sourced by ros2-test.sh): the
 # operator_console node (console.launch.py) against the launched Servosila,
 # Furbot, jog and camera stacks, driven in a headless Chromium by
-# internal/rosconsoletest (TestROSConsole). The Servosila and Furbot
+# internal/testkit/rosconsoletest (TestROSConsole). The Servosila and Furbot
 # simulators run inside the test, so their truth (and the arrival time of
 # every packet) is read directly; the arm's truth is arm_sim's
 # joint_states. Each subtest is one line below; the figures (key-up and
@@ -17,7 +17,7 @@ else
 	cs_run() {
 		(cd "$repo" && TELEBRIDGE_ROS_CONSOLE_TEST=1 TELEBRIDGE_BROWSER_TESTS=required \
 			ROS_CONSOLE_LOGS="$cs_dir" CONSOLE_ARTIFACTS="$cs_dir" \
-			go test -count=1 -timeout 8m -run TestROSConsole -v ./internal/rosconsoletest/) >"$cs_log" 2>&1
+			go test -count=1 -timeout 8m -run TestROSConsole -v ./internal/testkit/rosconsoletest/) >"$cs_log" 2>&1
 		local rc=$?
 		grep -E '^\s*--- (PASS|FAIL|SKIP)' "$cs_log" | sed 's/^ */     /'
 		grep -E 'key-up to|tab closed to|key-down to' "$cs_log" | sed 's/^ */     /'

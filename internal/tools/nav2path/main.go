@@ -1,6 +1,6 @@
 // Command nav2path makes the FollowPath goals of telebridge's Nav2 checks
 // (scripts/ros2-test.d/nav2.sh) and measures a drive from the simulator's
-// truth; see package internal/nav2path.
+// truth; see package internal/testkit/nav2path.
 //
 //	nav2path goal -path arc:4:90 > goal.yaml
 //	ros2 action send_goal /follow_path nav2_msgs/action/FollowPath "$(cat goal.yaml)"
@@ -23,7 +23,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/telebridge/telebridge/internal/nav2path"
+	"github.com/telebridge/telebridge/internal/testkit/nav2path"
 )
 
 func main() {

@@ -16,7 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"gonum.org/v1/gonum/spatial/r3"
 
-	"github.com/telebridge/telebridge/internal/browsertest"
+	"github.com/telebridge/telebridge/internal/testkit/browsertest"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/direct"
 	"github.com/telebridge/telebridge/pkg/furbot"

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/telebridge/telebridge/internal/runtest"
+	"github.com/telebridge/telebridge/internal/testkit/runtest"
 )
 
 // recorder is a testing.TB that keeps the errors reported to it.

@@ -19,7 +19,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/telebridge/telebridge/internal/browsertest"
+	"github.com/telebridge/telebridge/internal/testkit/browsertest"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/furbotsim"
 	"github.com/telebridge/telebridge/pkg/servosila"

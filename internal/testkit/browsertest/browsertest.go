@@ -1,7 +1,7 @@
 // Package browsertest drives the operator console's page in a real
 // headless Chromium (Debian's chromium, through chromedp) for the tests of
 // both console backends: the direct one (pkg/console/direct) and the ROS
-// node (internal/rosconsoletest). Every helper fails the test with the
+// node (internal/testkit/rosconsoletest). Every helper fails the test with the
 // browser's error; nothing is retried silently.
 package browsertest
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/telebridge/telebridge/internal/urdftest"
+	"github.com/telebridge/telebridge/internal/testkit/urdftest"
 	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/jog"
