@@ -61,7 +61,7 @@ func (r result) node(name string) (node, bool) {
 
 func repo(t *testing.T) string {
 	t.Helper()
-	abs, err := filepath.Abs(filepath.Join("..", ".."))
+	abs, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}

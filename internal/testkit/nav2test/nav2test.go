@@ -21,7 +21,7 @@ import (
 // Path returns the path of a file in the repository's params/.
 func Path(file string) string {
 	_, self, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(self), "..", "..", "params", file)
+	return filepath.Join(filepath.Dir(self), "..", "..", "..", "params", file)
 }
 
 // File is a decoded parameter file.

@@ -29,7 +29,7 @@ type Joint struct{ *urdf.Joint }
 // launch/urdf/, from any package directory.
 func Path(file string) string {
 	_, self, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(self), "..", "..", "launch", "urdf", file)
+	return filepath.Join(filepath.Dir(self), "..", "..", "..", "launch", "urdf", file)
 }
 
 // Load reads and decodes the description at path.
