@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/servosila"
-	"github.com/telebridge/telebridge/pkg/servosilasim"
+	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
 )
 
 // call runs telebridge with args and stdin, like main does.
