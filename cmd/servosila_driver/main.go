@@ -5,7 +5,7 @@
 // in; odom, tf, joint_states, raw telemetry and diagnostics out; e-stop,
 // release and headlight services.
 // joint_states names the joints of launch/urdf/servosila_engineer.urdf.
-// Parameters: pkg/servosila's NodeBindings (params/servosila_driver.yaml).
+// Parameters: pkg/servosila/node's Bindings (params/servosila_driver.yaml).
 package main
 
 import (
@@ -43,7 +43,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 		Name: servosilanode.Name, Args: os.Args[1:], Table: servosilanode.ParameterTable(),
 		Validate: func(update []rosparam.Parameter, _ func(string) rosparam.ParameterValue) error {
 			if drv == nil {
-				// The start-up values: LoadNodeConfig and servosila.New
+				// The start-up values: servosilanode.LoadConfig and servosila.New
 				// check those as a whole.
 				return nil
 			}
@@ -270,7 +270,7 @@ func newPublishers(n *rosnode.Node, cfg servosilanode.Config) (*publishers, erro
 }
 
 // publish sends odom and tf every tick, joint_states every tick while
-// telemetry is fresh (servosila.NodeConfig.JointStatesDue), telemetry when
+// telemetry is fresh (servosilanode.Config.JointStatesDue), telemetry when
 // a new packet arrived, and diagnostics at their period.
 func (p *publishers) publish(drv *servosila.Driver, now time.Time) error {
 	st := drv.Status()

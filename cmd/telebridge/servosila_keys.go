@@ -60,7 +60,7 @@ type teleopSpeeds struct{ linear, angular, joint float64 }
 // which the papers leave to a slider): key, channel, direction.
 var teleopKeys = []struct {
 	key   byte
-	joint int // -1 linear, -2 angular, else a servosila.Joint
+	joint int // -1 linear, -2 angular, else a servosilawire.Joint
 	sign  float64
 }{
 	{'w', -1, +1}, {'s', -1, -1}, // drive forward / reverse

@@ -136,7 +136,7 @@ func TestEncodeServosila(t *testing.T) {
 }
 
 func TestCalibrateCommand(t *testing.T) {
-	code, out, errOut := call(t, "", "calibrate", "../../pkg/servosila/testdata/calibration_seed001.csv")
+	code, out, errOut := call(t, "", "calibrate", "../../pkg/servosila/control/testdata/calibration_seed001.csv")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

@@ -39,7 +39,7 @@ type NodeConfig struct {
 	ServosilaNamespace, FurbotNamespace string
 	// ServosilaDriver and FurbotBridge are the driver node names (their
 	// private topics and services hang below them). Defaults
-	// servosila.NodeName and furbot.NodeBridge.
+	// servosilanode.Name and furbot.NodeBridge.
 	ServosilaDriver, FurbotBridge string
 	// JogURDF is the jog arm's URDF file: joint names, limits and the
 	// tool pose (forward kinematics) come from it. Required with Jog.

@@ -109,7 +109,7 @@ func (a *Arm) JointPositions(dst []float64) (time.Time, error) {
 // velocity plus the driver's gain times its distance to the reference
 // through the point (due at t.Stamp + t.TimeFromStart) and on to t.Next,
 // so the robot keeps up with the profile instead of trailing it by
-// velocity / gain (servosila.ArmController.Follow). A rest point (Hold) or
+// velocity / gain (control.ArmController.Follow). A rest point (Hold) or
 // a target without velocities becomes every joint's position target. The
 // names must be the arm's, in order; a target that does not fit is
 // refused whole (ErrTarget). A target the driver refuses (beyond its

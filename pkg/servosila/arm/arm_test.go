@@ -322,7 +322,7 @@ func TestRefusedTargets(t *testing.T) {
 		t.Error("a waist target of 4 rad was accepted")
 	}
 	// A profile point due seconds ahead is a clock error: refused by the
-	// driver (servosila.MaxLead).
+	// driver (control.MaxLead).
 	if err := r.arm.WriteJointTarget(jog.JointTarget{JointNames: names, Positions: make([]float64, 4), Velocities: make([]float64, 4),
 		Stamp: time.Now(), TimeFromStart: 5 * time.Second}); !errors.Is(err, wire.ErrInvalidCommand) {
 		t.Errorf("a point due in 5 s: %v, want servosila.ErrInvalidCommand", err)

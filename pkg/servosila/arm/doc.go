@@ -1,4 +1,4 @@
-// Package servosilaarm drives the arm of a Servosila Engineer from the jog
+// Package arm drives the arm of a Servosila Engineer from the jog
 // logic: Arm implements jog.Arm (jog.JointSource and jog.Output) on a
 // running servosila.Driver, so that jog.Runner moves the robot's waist,
 // shoulder, elbow and neck without ROS.
@@ -14,7 +14,7 @@
 // run on to the next point before holding. A rest point (Hold) or a
 // target without velocities becomes a position target
 // (servosila.Driver.SetJointTarget): proportional to the error. A joint
-// counts as arrived within servosila.ArmConfig.Tolerance, so a jog
+// counts as arrived within control.ArmConfig.Tolerance, so a jog
 // absolute goal needs jog.Config.GoalTolerance of at least that
 // tolerance.
 //

@@ -51,7 +51,7 @@ const (
 	TopicJointTarget = "~/joint_targets"    // sensor_msgs/JointState in: name + position [rad]
 	// TopicJointTrajectory: trajectory_msgs/JointTrajectory in, e.g. from
 	// jog_server: the first point is followed with its velocities on to the
-	// last one (servosilaarm.Trajectories); positions only: position targets.
+	// last one (arm.Trajectories); positions only: position targets.
 	TopicJointTrajectory = "~/joint_trajectory"
 	TopicTelemetry       = "~/telemetry"  // telebridge_interfaces/ServosilaTelemetry out, raw
 	TopicTF              = "/tf"          // tf2_msgs/TFMessage out
@@ -74,8 +74,8 @@ var (
 )
 
 // Bindings is the node's parameter table: its own rows (read-only),
-// then the driver's (ParameterTable), whose live rows the node applies with
-// Driver.Reconfigure (see DriverUpdate).
+// then the driver's (DriverBindings), whose live rows the node applies with
+// Reconfigure (see DriverUpdate).
 func Bindings() rosparam.Bindings[Config] {
 	b := rosparam.Bindings[Config]{
 		rosparam.BindString("odom_frame", "frame of the odometry (header.frame_id of odom)", func(c *Config) *string { return &c.OdomFrame }, rosparam.ReadOnly()),
@@ -107,7 +107,7 @@ func LoadConfig(s *rosparam.Store) (Config, error) {
 }
 
 // DriverUpdate returns the part of a node's parameter update that belongs
-// to the driver, for ValidateLive and Driver.Reconfigure (the node's own
+// to the driver, for ValidateLive and Reconfigure (the node's own
 // parameters are read-only; use_sim_time belongs to the ROS layer).
 func DriverUpdate(update []rosparam.Parameter) []rosparam.Parameter {
 	driver := map[string]bool{}

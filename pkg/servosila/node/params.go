@@ -15,7 +15,7 @@ import (
 var ErrParam = errors.New("servosila: parameter")
 
 // DriverBindings returns the driver's parameter table bound to Config, in a
-// stable order. Defaults come from Config.WithDefaults (ParameterTable),
+// stable order. Defaults come from servosila.Config.WithDefaults (DriverParameterTable),
 // so the table and the Config cannot disagree. The gamepad mapping is not
 // exposed as parameters.
 func DriverBindings() rosparam.Bindings[servosila.Config] {

@@ -1,4 +1,4 @@
-// Package servosilasim simulates the vendor server of a Servosila Engineer
+// Package sim simulates the vendor server of a Servosila Engineer
 // robot on UDP, for tests and for running the driver without a robot.
 //
 // It listens for remote-control packets, reads the gamepad channels with

@@ -24,10 +24,10 @@ type Config struct {
 	Listen string
 	// Frames are the frame type ids. Default 1 / 2 / 4.
 	Frames wire.FrameTypes
-	// Mapping is the gamepad assignment. Default servosila.DefaultMapping().
+	// Mapping is the gamepad assignment. Default wire.DefaultMapping().
 	Mapping *wire.Mapping
 	// Calibration converts protocol units to velocities. Default
-	// servosila.DefaultCalibration().
+	// wire.DefaultCalibration().
 	Calibration *wire.Calibration
 	// TelemetryRate is how often telemetry goes to the client [Hz].
 	// Default 1.
