@@ -6,10 +6,11 @@ import (
 )
 
 // Convert turns an SI command into protocol channel values: it limits the
-// chassis twist keeping its curvature, applies the minimum start velocity
-// (control.ChassisLimits.Apply), clamps each joint velocity to its maximum, scales by
-// the calibration and saturates to the axis range. c must come from
-// Config.WithDefaults. It allocates nothing and may be called concurrently.
+// chassis twist keeping its curvature and applies the minimum start
+// velocity (control.ChassisLimits.Apply), clamps each joint velocity to
+// its maximum, scales by the calibration and saturates to the axis range.
+// c must come from Config.WithDefaults. It allocates nothing and may be
+// called concurrently.
 func (c *Config) Convert(cmd *wire.Command) wire.Channels {
 	cal := c.Calibration
 	var ch wire.Channels
@@ -23,8 +24,8 @@ func (c *Config) Convert(cmd *wire.Command) wire.Channels {
 	return ch
 }
 
-// ChassisLimits returns the chassis limits of c: MaxLinear, MaxAngular and
-// MinStartVelocity.
+// ChassisLimits returns the chassis limits of c: MaxLinear [m/s],
+// MaxAngular [rad/s] and MinStartVelocity [m/s, rad/s].
 func (c *Config) ChassisLimits() control.ChassisLimits {
 	return control.ChassisLimits{MaxLinear: c.MaxLinear, MaxAngular: c.MaxAngular, MinStart: c.MinStartVelocity}
 }
