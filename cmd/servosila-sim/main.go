@@ -19,8 +19,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/telebridge/telebridge/pkg/servosila"
-	"github.com/telebridge/telebridge/pkg/servosilasim"
+	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 func main() {
@@ -46,7 +46,7 @@ func run(ctx context.Context, args []string, out, errOut io.Writer) error {
 	}
 	cfg := servosilasim.Config{Listen: *listen, TelemetryRate: *telRate, LinkTimeout: *linkTimeout}
 	if *russian {
-		cal := servosila.RussianCalibration()
+		cal := servosilawire.RussianCalibration()
 		cfg.Calibration = &cal
 	}
 	sim, err := servosilasim.New(cfg)
@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, out, errOut io.Writer) error {
 				s := sim.State()
 				fmt.Fprintf(out, "link %-5v x %+.3f m  y %+.3f m  yaw %+.3f rad  v %+.3f m/s  w %+.3f rad/s  waist %+.3f shoulder %+.3f elbow %+.3f neck %+.3f rad  packets %d\n",
 					s.LinkUp, s.Pose.X, s.Pose.Y, s.Pose.Yaw, s.Linear, s.Angular,
-					s.Joints[servosila.Waist], s.Joints[servosila.Shoulder], s.Joints[servosila.Elbow], s.Joints[servosila.Neck], s.Packets)
+					s.Joints[servosilawire.Waist], s.Joints[servosilawire.Shoulder], s.Joints[servosilawire.Elbow], s.Joints[servosilawire.Neck], s.Packets)
 			}
 		}
 	}

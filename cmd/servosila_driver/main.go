@@ -5,7 +5,7 @@
 // in; odom, tf, joint_states, raw telemetry and diagnostics out; e-stop,
 // release and headlight services.
 // joint_states names the joints of launch/urdf/servosila_engineer.urdf.
-// Parameters: pkg/servosila's NodeBindings (params/servosila_driver.yaml).
+// Parameters: pkg/servosila/node's Bindings (params/servosila_driver.yaml).
 package main
 
 import (
@@ -27,29 +27,31 @@ import (
 	"github.com/telebridge/telebridge/pkg/rate"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/servosila"
-	"github.com/telebridge/telebridge/pkg/servosilaarm"
+	servosilaarm "github.com/telebridge/telebridge/pkg/servosila/arm"
+	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(servosila.NodeName, run) }
+func main() { rosnode.Main(servosilanode.Name, run) }
 
 func run(ctx context.Context, stop context.CancelFunc) error {
 	// drv is set before the node spins, which is when parameter services
 	// can first call these hooks.
 	var drv *servosila.Driver
 	n, err := rosnode.Start(rosnode.Options{
-		Name: servosila.NodeName, Args: os.Args[1:], Table: servosila.NodeParameterTable(),
+		Name: servosilanode.Name, Args: os.Args[1:], Table: servosilanode.ParameterTable(),
 		Validate: func(update []rosparam.Parameter, _ func(string) rosparam.ParameterValue) error {
 			if drv == nil {
-				// The start-up values: LoadNodeConfig and servosila.New
+				// The start-up values: servosilanode.LoadConfig and servosila.New
 				// check those as a whole.
 				return nil
 			}
-			_, err := servosila.ValidateLive(drv.Config(), servosila.DriverUpdate(update))
+			_, err := servosilanode.ValidateLive(drv.Config(), servosilanode.DriverUpdate(update))
 			return err
 		},
 		OnChange: func(update []rosparam.Parameter) {
-			if err := drv.Reconfigure(servosila.DriverUpdate(update)); err != nil {
+			if err := servosilanode.Reconfigure(drv, servosilanode.DriverUpdate(update)); err != nil {
 				drv.EStop() // validated a moment ago: a failure here is a bug; stop rather than drive on stale limits
 			}
 		},
@@ -58,7 +60,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 		return err
 	}
 	defer n.Close()
-	cfg, err := servosila.LoadNodeConfig(n.Params)
+	cfg, err := servosilanode.LoadConfig(n.Params)
 	if err != nil {
 		return err
 	}
@@ -109,7 +111,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 // never block: the driver keeps only the latest command.
 func subscribe(n *rosnode.Node, drv *servosila.Driver) error {
 	log := n.Logger()
-	_, err := geometry_msgs_msg.NewTwistSubscription(n.Node, servosila.TopicCmdVel, rosnode.SubOpts(servosila.QoSCmdVel),
+	_, err := geometry_msgs_msg.NewTwistSubscription(n.Node, servosilanode.TopicCmdVel, rosnode.SubOpts(servosilanode.QoSCmdVel),
 		func(msg *geometry_msgs_msg.Twist, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return
@@ -119,19 +121,19 @@ func subscribe(n *rosnode.Node, drv *servosila.Driver) error {
 			}
 		})
 	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", servosila.TopicCmdVel, err)
+		return fmt.Errorf("subscribe %s: %w", servosilanode.TopicCmdVel, err)
 	}
-	_, err = sensor_msgs_msg.NewJointStateSubscription(n.Node, servosila.TopicJointVel, rosnode.SubOpts(servosila.QoSJointCmd),
+	_, err = sensor_msgs_msg.NewJointStateSubscription(n.Node, servosilanode.TopicJointVel, rosnode.SubOpts(servosilanode.QoSJointCmd),
 		func(msg *sensor_msgs_msg.JointState, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return
 			}
-			joints, vals, err := servosila.JointCommand(msg.Name, msg.Velocity)
+			joints, vals, err := servosilanode.JointCommand(msg.Name, msg.Velocity)
 			if err != nil {
 				log.Warnf("joint velocities refused: %v", err)
 				return
 			}
-			var v [servosila.NumJoints]float64
+			var v [servosilawire.NumJoints]float64
 			for i, j := range joints {
 				v[j] = vals[i]
 			}
@@ -140,14 +142,14 @@ func subscribe(n *rosnode.Node, drv *servosila.Driver) error {
 			}
 		})
 	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", servosila.TopicJointVel, err)
+		return fmt.Errorf("subscribe %s: %w", servosilanode.TopicJointVel, err)
 	}
-	_, err = sensor_msgs_msg.NewJointStateSubscription(n.Node, servosila.TopicJointTarget, rosnode.SubOpts(servosila.QoSJointCmd),
+	_, err = sensor_msgs_msg.NewJointStateSubscription(n.Node, servosilanode.TopicJointTarget, rosnode.SubOpts(servosilanode.QoSJointCmd),
 		func(msg *sensor_msgs_msg.JointState, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return
 			}
-			joints, vals, err := servosila.JointCommand(msg.Name, msg.Position)
+			joints, vals, err := servosilanode.JointCommand(msg.Name, msg.Position)
 			if err != nil {
 				log.Warnf("joint targets refused: %v", err)
 				return
@@ -159,13 +161,13 @@ func subscribe(n *rosnode.Node, drv *servosila.Driver) error {
 			}
 		})
 	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", servosila.TopicJointTarget, err)
+		return fmt.Errorf("subscribe %s: %w", servosilanode.TopicJointTarget, err)
 	}
 	traj, err := servosilaarm.NewTrajectories(drv)
 	if err != nil {
 		return err
 	}
-	_, err = trajectory_msgs_msg.NewJointTrajectorySubscription(n.Node, servosila.TopicJointTrajectory, rosnode.SubOpts(servosila.QoSJointCmd),
+	_, err = trajectory_msgs_msg.NewJointTrajectorySubscription(n.Node, servosilanode.TopicJointTrajectory, rosnode.SubOpts(servosilanode.QoSJointCmd),
 		func(msg *trajectory_msgs_msg.JointTrajectory, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return
@@ -179,14 +181,14 @@ func subscribe(n *rosnode.Node, drv *servosila.Driver) error {
 			}
 		})
 	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", servosila.TopicJointTrajectory, err)
+		return fmt.Errorf("subscribe %s: %w", servosilanode.TopicJointTrajectory, err)
 	}
 	return nil
 }
 
 // serve creates the e-stop, release and headlight services.
 func serve(n *rosnode.Node, drv *servosila.Driver) error {
-	opts := rosnode.SrvOpts(servosila.QoSCmdVel)
+	opts := rosnode.SrvOpts(servosilanode.QoSCmdVel)
 	log := n.Logger()
 	trigger := func(name, done string, act func()) error {
 		_, err := std_srvs_srv.NewTriggerService(n.Node, name, opts,
@@ -204,13 +206,13 @@ func serve(n *rosnode.Node, drv *servosila.Driver) error {
 		}
 		return nil
 	}
-	if err := trigger(servosila.ServiceEStop, "emergency stop latched: every axis at zero until release", drv.EStop); err != nil {
+	if err := trigger(servosilanode.ServiceEStop, "emergency stop latched: every axis at zero until release", drv.EStop); err != nil {
 		return err
 	}
-	if err := trigger(servosila.ServiceRelease, "emergency stop released", drv.Release); err != nil {
+	if err := trigger(servosilanode.ServiceRelease, "emergency stop released", drv.Release); err != nil {
 		return err
 	}
-	_, err := std_srvs_srv.NewSetBoolService(n.Node, servosila.ServiceHeadlight, opts,
+	_, err := std_srvs_srv.NewSetBoolService(n.Node, servosilanode.ServiceHeadlight, opts,
 		func(_ *rclgo.ServiceInfo, req *std_srvs_srv.SetBool_Request, send std_srvs_srv.SetBoolServiceResponseSender) {
 			drv.SetHeadlight(req.Data)
 			resp := std_srvs_srv.NewSetBool_Response()
@@ -221,14 +223,14 @@ func serve(n *rosnode.Node, drv *servosila.Driver) error {
 			}
 		})
 	if err != nil {
-		return fmt.Errorf("service %s: %w", servosila.ServiceHeadlight, err)
+		return fmt.Errorf("service %s: %w", servosilanode.ServiceHeadlight, err)
 	}
 	return nil
 }
 
 // publishers owns the node's outputs and their reused messages.
 type publishers struct {
-	cfg       servosila.NodeConfig
+	cfg       servosilanode.Config
 	odom      *nav_msgs_msg.OdometryPublisher
 	tf        *tf2_msgs_msg.TFMessagePublisher
 	joints    *sensor_msgs_msg.JointStatePublisher
@@ -239,36 +241,36 @@ type publishers struct {
 	lastTelem time.Time
 	lastDiag  time.Time
 	// jointStates and jointMsg are reused for every joint_states message.
-	jointStates *servosila.JointStates
+	jointStates *servosilanode.JointStates
 	jointMsg    *sensor_msgs_msg.JointState
 }
 
-func newPublishers(n *rosnode.Node, cfg servosila.NodeConfig) (*publishers, error) {
+func newPublishers(n *rosnode.Node, cfg servosilanode.Config) (*publishers, error) {
 	p := &publishers{cfg: cfg, odomMsg: nav_msgs_msg.NewOdometry(),
-		jointStates: servosila.NewJointStates(), jointMsg: sensor_msgs_msg.NewJointState()}
+		jointStates: servosilanode.NewJointStates(), jointMsg: sensor_msgs_msg.NewJointState()}
 	var err error
-	if p.odom, err = nav_msgs_msg.NewOdometryPublisher(n.Node, servosila.TopicOdom, rosnode.PubOpts(servosila.QoSOdom)); err != nil {
-		return nil, fmt.Errorf("publisher %s: %w", servosila.TopicOdom, err)
+	if p.odom, err = nav_msgs_msg.NewOdometryPublisher(n.Node, servosilanode.TopicOdom, rosnode.PubOpts(servosilanode.QoSOdom)); err != nil {
+		return nil, fmt.Errorf("publisher %s: %w", servosilanode.TopicOdom, err)
 	}
 	if cfg.PublishTF {
-		if p.tf, err = tf2_msgs_msg.NewTFMessagePublisher(n.Node, servosila.TopicTF, rosnode.PubOpts(servosila.QoSTF)); err != nil {
-			return nil, fmt.Errorf("publisher %s: %w", servosila.TopicTF, err)
+		if p.tf, err = tf2_msgs_msg.NewTFMessagePublisher(n.Node, servosilanode.TopicTF, rosnode.PubOpts(servosilanode.QoSTF)); err != nil {
+			return nil, fmt.Errorf("publisher %s: %w", servosilanode.TopicTF, err)
 		}
 	}
-	if p.joints, err = sensor_msgs_msg.NewJointStatePublisher(n.Node, servosila.TopicJointStates, rosnode.PubOpts(servosila.QoSJointStates)); err != nil {
-		return nil, fmt.Errorf("publisher %s: %w", servosila.TopicJointStates, err)
+	if p.joints, err = sensor_msgs_msg.NewJointStatePublisher(n.Node, servosilanode.TopicJointStates, rosnode.PubOpts(servosilanode.QoSJointStates)); err != nil {
+		return nil, fmt.Errorf("publisher %s: %w", servosilanode.TopicJointStates, err)
 	}
-	if p.telemetry, err = telebridge_interfaces_msg.NewServosilaTelemetryPublisher(n.Node, servosila.TopicTelemetry, rosnode.PubOpts(servosila.QoSTelemetry)); err != nil {
-		return nil, fmt.Errorf("publisher %s: %w", servosila.TopicTelemetry, err)
+	if p.telemetry, err = telebridge_interfaces_msg.NewServosilaTelemetryPublisher(n.Node, servosilanode.TopicTelemetry, rosnode.PubOpts(servosilanode.QoSTelemetry)); err != nil {
+		return nil, fmt.Errorf("publisher %s: %w", servosilanode.TopicTelemetry, err)
 	}
-	if p.diag, err = diagnostic_msgs_msg.NewDiagnosticArrayPublisher(n.Node, servosila.TopicDiagnostics, rosnode.PubOpts(servosila.QoSDiagnostics)); err != nil {
-		return nil, fmt.Errorf("publisher %s: %w", servosila.TopicDiagnostics, err)
+	if p.diag, err = diagnostic_msgs_msg.NewDiagnosticArrayPublisher(n.Node, servosilanode.TopicDiagnostics, rosnode.PubOpts(servosilanode.QoSDiagnostics)); err != nil {
+		return nil, fmt.Errorf("publisher %s: %w", servosilanode.TopicDiagnostics, err)
 	}
 	return p, nil
 }
 
 // publish sends odom and tf every tick, joint_states every tick while
-// telemetry is fresh (servosila.NodeConfig.JointStatesDue), telemetry when
+// telemetry is fresh (servosilanode.Config.JointStatesDue), telemetry when
 // a new packet arrived, and diagnostics at their period.
 func (p *publishers) publish(drv *servosila.Driver, now time.Time) error {
 	st := drv.Status()
@@ -301,7 +303,7 @@ func (p *publishers) publish(drv *servosila.Driver, now time.Time) error {
 	}
 	if now.Sub(p.lastDiag) >= p.cfg.DiagnosticsPeriod {
 		p.lastDiag = now
-		d := servosila.Diagnose(p.cfg.Driver, st, at, ok, time.Now())
+		d := servosilanode.Diagnose(p.cfg.Driver, st, at, ok, time.Now())
 		if err := p.diag.Publish(rosnode.Diagnostics(now, d)); err != nil {
 			return fmt.Errorf("publish diagnostics: %w", err)
 		}
@@ -309,11 +311,11 @@ func (p *publishers) publish(drv *servosila.Driver, now time.Time) error {
 	return nil
 }
 
-func (p *publishers) publishTelemetry(t servosila.Telemetry, now time.Time) error {
+func (p *publishers) publishTelemetry(t servosilawire.Telemetry, now time.Time) error {
 	msg := telebridge_interfaces_msg.NewServosilaTelemetry()
 	msg.Header = rosnode.Header(now, p.cfg.BaseFrame)
 	msg.Tick, msg.MotorCount = t.Tick, t.MotorCount
-	for _, m := range t.Motors[:min(int(t.MotorCount), servosila.NumMotors)] {
+	for _, m := range t.Motors[:min(int(t.MotorCount), servosilawire.NumMotors)] {
 		msg.Motors = append(msg.Motors, telebridge_interfaces_msg.ServosilaMotor{
 			DeviceId: m.DeviceID, State: m.State, OperationMode: m.OperationMode,
 			Position: m.Position, Speed: m.Speed, Current: m.Current, StatusBits: m.StatusBits,

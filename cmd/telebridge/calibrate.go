@@ -6,7 +6,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/telebridge/telebridge/pkg/servosila"
+	servosilacontrol "github.com/telebridge/telebridge/pkg/servosila/control"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 func init() {
@@ -42,18 +43,18 @@ func runCalibrate(_ context.Context, args []string, stdio stdio) error {
 	default:
 		return fmt.Errorf("%w: one CSV file at most", errUsage)
 	}
-	linear, angular, err := servosila.ReadMeasurements(in)
+	linear, angular, err := servosilacontrol.ReadMeasurements(in)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if len(linear) == 0 && len(angular) == 0 {
-		return fmt.Errorf("%s: %w: no measurements", name, servosila.ErrCalibration)
+		return fmt.Errorf("%s: %w: no measurements", name, servosilacontrol.ErrCalibration)
 	}
 	w := stdio.out
-	def := servosila.DefaultCalibration()
+	def := servosilawire.DefaultCalibration()
 	for _, k := range []struct {
 		kind, unit string
-		rows       []servosila.Measurement
+		rows       []servosilacontrol.Measurement
 		current    float64
 	}{
 		{"linear", "m/s", linear, def.Linear},
@@ -63,7 +64,7 @@ func runCalibrate(_ context.Context, args []string, stdio stdio) error {
 			fmt.Fprintf(w, "%s: no rows\n\n", k.kind)
 			continue
 		}
-		fit, err := servosila.FitScale(k.rows)
+		fit, err := servosilacontrol.FitScale(k.rows)
 		if err != nil {
 			return fmt.Errorf("%s, %s rows: %w", name, k.kind, err)
 		}

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/servosila"
-	"github.com/telebridge/telebridge/pkg/servosilasim"
+	servosilacontrol "github.com/telebridge/telebridge/pkg/servosila/control"
+	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 func init() {
@@ -49,7 +51,7 @@ func runServosila(ctx context.Context, args []string, io stdio) error {
 	}
 	cfg := servosila.Config{SendRate: *rateHz, Robot: *robot}
 	if *russian {
-		cal := servosila.RussianCalibration()
+		cal := servosilawire.RussianCalibration()
 		cfg.Calibration = &cal
 	}
 	s, err := startServosila(ctx, cfg, *simTel)
@@ -129,7 +131,7 @@ func (s *servosilaSession) script(ctx context.Context, w io.Writer) error {
 			fmt.Fprintf(w, "  FAILED: %s\n", what)
 		}
 	}
-	hold := func(cmd servosila.Command, d time.Duration) error {
+	hold := func(cmd servosilawire.Command, d time.Duration) error {
 		end := time.Now().Add(d)
 		for time.Now().Before(end) {
 			if err := s.drv.SetCommand(cmd); err != nil {
@@ -160,7 +162,7 @@ func (s *servosilaSession) script(ctx context.Context, w io.Writer) error {
 
 	// 1. Forward.
 	a, _ := truth()
-	if err := hold(servosila.Command{Linear: 0.3}, time.Second); err != nil {
+	if err := hold(servosilawire.Command{Linear: 0.3}, time.Second); err != nil {
 		return err
 	}
 	st := s.drv.Status()
@@ -174,7 +176,7 @@ func (s *servosilaSession) script(ctx context.Context, w io.Writer) error {
 
 	// 2. Turn left, slower than the minimum start velocity.
 	a, _ = truth()
-	if err := hold(servosila.Command{Angular: 0.1}, time.Second); err != nil {
+	if err := hold(servosilawire.Command{Angular: 0.1}, time.Second); err != nil {
 		return err
 	}
 	st = s.drv.Status()
@@ -189,30 +191,30 @@ func (s *servosilaSession) script(ctx context.Context, w io.Writer) error {
 	if err := pause(cfg.CommandTimeout + 200*time.Millisecond); err != nil { // the chassis stops first
 		return err
 	}
-	if err := s.drv.SetJointTarget(servosila.Waist, 0.3); err != nil {
+	if err := s.drv.SetJointTarget(servosilawire.Waist, 0.3); err != nil {
 		return err
 	}
 	deadline := time.Now().Add(8 * time.Second)
-	for !s.drv.JointStatus(servosila.Waist).State.Done() && time.Now().Before(deadline) {
+	for !s.drv.JointStatus(servosilawire.Waist).State.Done() && time.Now().Before(deadline) {
 		if err := pause(50 * time.Millisecond); err != nil {
 			return err
 		}
 	}
-	js := s.drv.JointStatus(servosila.Waist)
+	js := s.drv.JointStatus(servosilawire.Waist)
 	fmt.Fprintf(w, "3. waist to 0.300 rad: %s, telemetry %.3f rad", js.State, js.Position)
-	check(js.State == servosila.Reached, "waist target reached")
+	check(js.State == servosilacontrol.Reached, "waist target reached")
 	if b, ok := truth(); ok {
-		fmt.Fprintf(w, "; simulator %.3f rad", b.Joints[servosila.Waist])
-		check(math.Abs(b.Joints[servosila.Waist]-0.3) <= cfg.Arm.Tolerance+1e-3, "simulator waist within tolerance")
+		fmt.Fprintf(w, "; simulator %.3f rad", b.Joints[servosilawire.Waist])
+		check(math.Abs(b.Joints[servosilawire.Waist]-0.3) <= cfg.Arm.Tolerance+1e-3, "simulator waist within tolerance")
 	}
 	fmt.Fprintln(w)
 
 	// 4. Emergency stop while driving; commands are ignored while latched.
-	if err := hold(servosila.Command{Linear: -0.3}, 500*time.Millisecond); err != nil {
+	if err := hold(servosilawire.Command{Linear: -0.3}, 500*time.Millisecond); err != nil {
 		return err
 	}
 	s.drv.EStop()
-	if err := hold(servosila.Command{Linear: -0.3}, 500*time.Millisecond); err != nil {
+	if err := hold(servosilawire.Command{Linear: -0.3}, 500*time.Millisecond); err != nil {
 		return err
 	}
 	st = s.drv.Status()
@@ -226,7 +228,7 @@ func (s *servosilaSession) script(ctx context.Context, w io.Writer) error {
 
 	// 5. Release, then a new command moves again.
 	s.drv.Release()
-	if err := hold(servosila.Command{Linear: 0.25}, 600*time.Millisecond); err != nil {
+	if err := hold(servosilawire.Command{Linear: 0.25}, 600*time.Millisecond); err != nil {
 		return err
 	}
 	st = s.drv.Status()
@@ -248,8 +250,8 @@ func (s *servosilaSession) script(ctx context.Context, w io.Writer) error {
 		st.Sent, st.Link.Accepted, st.Link.Foreign, st.Link.Malformed, st.Odometry.Pose.X, st.Odometry.Pose.Y, st.Odometry.Pose.Yaw)
 	if b, ok := truth(); ok {
 		fmt.Fprintf(w, "; simulator x %.3f y %.3f yaw %.3f, %.3f m/s, last packet zero %v",
-			b.Pose.X, b.Pose.Y, b.Pose.Yaw, b.Linear, b.Last.Axes == [servosila.NumAxes]int16{})
-		check(b.Linear == 0 && b.Last.Axes == [servosila.NumAxes]int16{}, "simulator stopped by the zero packets")
+			b.Pose.X, b.Pose.Y, b.Pose.Yaw, b.Linear, b.Last.Axes == [servosilawire.NumAxes]int16{})
+		check(b.Linear == 0 && b.Last.Axes == [servosilawire.NumAxes]int16{}, "simulator stopped by the zero packets")
 		check(b.LinkUp, "stop came from the zeros, not from the link timeout")
 	}
 	fmt.Fprintln(w)

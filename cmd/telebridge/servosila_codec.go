@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/telebridge/telebridge/pkg/servosila"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 // Protocol "servosila" for `telebridge decode` and `telebridge encode`.
@@ -21,11 +22,11 @@ func init() {
 // servosilaRemoteControlJSON is a remote-control packet with the protocol's
 // raw field names.
 type servosilaRemoteControlJSON struct {
-	Packet       string                      `json:"packet"`
-	FrameType    uint8                       `json:"frame_type"`
-	Axes         [servosila.NumAxes]int16    `json:"axes"`
-	Buttons      [servosila.NumButtons]uint8 `json:"buttons"`
-	VideoBitRate any                         `json:"video_bit_rate"` // a number, or "NaN"/"+Inf"/"-Inf"
+	Packet       string                          `json:"packet"`
+	FrameType    uint8                           `json:"frame_type"`
+	Axes         [servosilawire.NumAxes]int16    `json:"axes"`
+	Buttons      [servosilawire.NumButtons]uint8 `json:"buttons"`
+	VideoBitRate any                             `json:"video_bit_rate"` // a number, or "NaN"/"+Inf"/"-Inf"
 }
 
 type servosilaMotorJSON struct {
@@ -55,20 +56,20 @@ type servosilaTelemetryJSON struct {
 // decodeServosila tells the packet kind by its size and checks the frame
 // type with the default ids (1 remote control, 2 telemetry).
 func decodeServosila(pkt []byte) (any, error) {
-	ft := servosila.DefaultFrameTypes()
+	ft := servosilawire.DefaultFrameTypes()
 	switch len(pkt) {
-	case servosila.RemoteControlSize:
-		var rc servosila.RemoteControl
-		if err := servosila.DecodeRemoteControl(&rc, pkt, ft.RemoteControl); err != nil {
+	case servosilawire.RemoteControlSize:
+		var rc servosilawire.RemoteControl
+		if err := servosilawire.DecodeRemoteControl(&rc, pkt, ft.RemoteControl); err != nil {
 			return nil, err
 		}
 		return servosilaRemoteControlJSON{
 			Packet: "remote_control", FrameType: rc.FrameType, Axes: rc.Axes, Buttons: rc.Buttons,
 			VideoBitRate: jsonFloat(rc.VideoBitRate),
 		}, nil
-	case servosila.TelemetrySize:
-		var t servosila.Telemetry
-		if err := servosila.DecodeTelemetry(&t, pkt, ft.Telemetry); err != nil {
+	case servosilawire.TelemetrySize:
+		var t servosilawire.Telemetry
+		if err := servosilawire.DecodeTelemetry(&t, pkt, ft.Telemetry); err != nil {
 			return nil, err
 		}
 		out := servosilaTelemetryJSON{
@@ -81,7 +82,7 @@ func decodeServosila(pkt []byte) (any, error) {
 		return out, nil
 	}
 	return nil, fmt.Errorf("servosila: decode: %w: %d bytes, want %d (remote control) or %d (telemetry)",
-		servosila.ErrLength, len(pkt), servosila.RemoteControlSize, servosila.TelemetrySize)
+		servosilawire.ErrLength, len(pkt), servosilawire.RemoteControlSize, servosilawire.TelemetrySize)
 }
 
 func jsonFloat(v float64) any {
@@ -95,7 +96,7 @@ func jsonFloat(v float64) any {
 // driver command.
 type servosilaCommandFlags struct {
 	linear, angular float64
-	joints          [servosila.NumJoints]float64
+	joints          [servosilawire.NumJoints]float64
 	headlight       bool
 	russian         bool
 }
@@ -106,21 +107,21 @@ func (f *servosilaCommandFlags) register(fs interface {
 }) {
 	fs.Float64Var(&f.linear, "linear", 0, "chassis forward velocity [m/s]")
 	fs.Float64Var(&f.angular, "angular", 0, "chassis yaw rate [rad/s], positive turns left")
-	for j := servosila.Joint(0); j < servosila.NumJoints; j++ {
+	for j := servosilawire.Joint(0); j < servosilawire.NumJoints; j++ {
 		fs.Float64Var(&f.joints[j], j.String(), 0, j.String()+" velocity [rad/s]")
 	}
 	fs.BoolVar(&f.headlight, "headlight", false, "headlight on")
 	fs.BoolVar(&f.russian, "russian", false, "use the Russian paper's calibration (72021.739 units per m/s, 24000 per rad/s)")
 }
 
-func (f *servosilaCommandFlags) command() servosila.Command {
-	return servosila.Command{Linear: f.linear, Angular: f.angular, Joints: f.joints, Headlight: f.headlight}
+func (f *servosilaCommandFlags) command() servosilawire.Command {
+	return servosilawire.Command{Linear: f.linear, Angular: f.angular, Joints: f.joints, Headlight: f.headlight}
 }
 
 func (f *servosilaCommandFlags) config() servosila.Config {
 	var c servosila.Config
 	if f.russian {
-		cal := servosila.RussianCalibration()
+		cal := servosilawire.RussianCalibration()
 		c.Calibration = &cal
 	}
 	return c
@@ -147,11 +148,11 @@ func encodeServosila(args []string, io stdio) error {
 		return err
 	}
 	ch := cfg.Convert(&cmd)
-	rc := servosila.RemoteControl{FrameType: cfg.Frames.RemoteControl}
+	rc := servosilawire.RemoteControl{FrameType: cfg.Frames.RemoteControl}
 	if dropped := cfg.Mapping.Encode(&rc, &ch); dropped != 0 {
-		fmt.Fprintf(io.err, "telebridge encode servosila: warning: %s cannot move with this command: the protocol shares their axes with a higher-priority channel (e.g. the waist with the chassis)\n", servosila.DroppedNames(dropped))
+		fmt.Fprintf(io.err, "telebridge encode servosila: warning: %s cannot move with this command: the protocol shares their axes with a higher-priority channel (e.g. the waist with the chassis)\n", servosilawire.DroppedNames(dropped))
 	}
-	pkt, err := servosila.EncodeRemoteControl(make([]byte, servosila.RemoteControlSize), &rc)
+	pkt, err := servosilawire.EncodeRemoteControl(make([]byte, servosilawire.RemoteControlSize), &rc)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"time"
 
-	"github.com/telebridge/telebridge/pkg/servosila"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 // keyHold turns a terminal's key presses into "held" keys. A terminal
@@ -60,23 +60,23 @@ type teleopSpeeds struct{ linear, angular, joint float64 }
 // which the papers leave to a slider): key, channel, direction.
 var teleopKeys = []struct {
 	key   byte
-	joint int // -1 linear, -2 angular, else a servosila.Joint
+	joint int // -1 linear, -2 angular, else a servosilawire.Joint
 	sign  float64
 }{
 	{'w', -1, +1}, {'s', -1, -1}, // drive forward / reverse
 	{'a', -2, +1}, {'d', -2, -1}, // rotate left / right
-	{'q', int(servosila.Waist), +1}, {'e', int(servosila.Waist), -1},
-	{'y', int(servosila.Shoulder), +1}, {'h', int(servosila.Shoulder), -1},
-	{'u', int(servosila.Elbow), +1}, {'j', int(servosila.Elbow), -1},
-	{'i', int(servosila.Neck), +1}, {'k', int(servosila.Neck), -1},
-	{'f', int(servosila.Flippers), +1}, {'r', int(servosila.Flippers), -1},
-	{'t', int(servosila.Gripper), +1}, {'g', int(servosila.Gripper), -1}, // open / close
+	{'q', int(servosilawire.Waist), +1}, {'e', int(servosilawire.Waist), -1},
+	{'y', int(servosilawire.Shoulder), +1}, {'h', int(servosilawire.Shoulder), -1},
+	{'u', int(servosilawire.Elbow), +1}, {'j', int(servosilawire.Elbow), -1},
+	{'i', int(servosilawire.Neck), +1}, {'k', int(servosilawire.Neck), -1},
+	{'f', int(servosilawire.Flippers), +1}, {'r', int(servosilawire.Flippers), -1},
+	{'t', int(servosilawire.Gripper), +1}, {'g', int(servosilawire.Gripper), -1}, // open / close
 }
 
 // keysCommand is the command of the keys held at now. Opposite keys held
 // together cancel.
-func keysCommand(k *keyHold, now time.Time, sp teleopSpeeds, headlight bool) servosila.Command {
-	cmd := servosila.Command{Headlight: headlight}
+func keysCommand(k *keyHold, now time.Time, sp teleopSpeeds, headlight bool) servosilawire.Command {
+	cmd := servosilawire.Command{Headlight: headlight}
 	for _, m := range teleopKeys {
 		if !k.held(m.key, now) {
 			continue

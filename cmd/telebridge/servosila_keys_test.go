@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/telebridge/telebridge/pkg/servosila"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 func TestKeyHoldRepeats(t *testing.T) {
@@ -54,11 +54,11 @@ func TestKeysCommand(t *testing.T) {
 	}
 	k.press('g', t0) // gripper close
 	got := keysCommand(k, t0.Add(10*time.Millisecond), sp, true)
-	want := servosila.Command{Linear: 0.3, Angular: -0.6, Headlight: true}
-	want.Joints[servosila.Waist] = 0.2
-	want.Joints[servosila.Shoulder] = 0.2
-	want.Joints[servosila.Flippers] = 0.2
-	want.Joints[servosila.Gripper] = -0.2
+	want := servosilawire.Command{Linear: 0.3, Angular: -0.6, Headlight: true}
+	want.Joints[servosilawire.Waist] = 0.2
+	want.Joints[servosilawire.Shoulder] = 0.2
+	want.Joints[servosilawire.Flippers] = 0.2
+	want.Joints[servosilawire.Gripper] = -0.2
 	if got != want {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}

@@ -9,9 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/telebridge/telebridge/pkg/servosila"
+	servosilacontrol "github.com/telebridge/telebridge/pkg/servosila/control"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
+	"golang.org/x/term"
 )
 
 const teleopHelp = `W/S drive  A/D rotate  Q/E waist  Y/H shoulder  U/J elbow  I/K neck
@@ -59,7 +60,7 @@ func teleopLoop(ctx context.Context, s *servosilaSession, keys <-chan byte, out 
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	var lastDraw time.Time
-	var cmd servosila.Command
+	var cmd servosilawire.Command
 	// The screen left behind on exit shows the last state and message,
 	// not whatever the last periodic redraw happened to catch.
 	defer func() { drawTeleop(out, s, cmd, msg) }()
@@ -87,7 +88,7 @@ func teleopLoop(ctx context.Context, s *servosilaSession, keys <-chan byte, out 
 				msg = fmt.Sprintf("headlight %v", onOff(headlight))
 			case '0':
 				msg = "arm home"
-				for _, j := range servosila.ArmJoints {
+				for _, j := range servosilawire.ArmJoints {
 					if err := s.drv.SetJointTarget(j, 0); err != nil {
 						msg = err.Error()
 					}
@@ -116,7 +117,7 @@ func onOff(b bool) string {
 }
 
 // drawTeleop redraws the live view (raw mode: lines end in \r\n).
-func drawTeleop(w io.Writer, s *servosilaSession, cmd servosila.Command, msg string) {
+func drawTeleop(w io.Writer, s *servosilaSession, cmd servosilawire.Command, msg string) {
 	var b strings.Builder
 	line := func(format string, a ...any) { fmt.Fprintf(&b, format+"\r\n", a...) }
 	b.WriteString("\x1b[H\x1b[2J")
@@ -141,12 +142,12 @@ func drawTeleop(w io.Writer, s *servosilaSession, cmd servosila.Command, msg str
 	pos, at, ok := s.drv.JointPositions()
 	if ok {
 		line("tele   waist %+.3f  shoulder %+.3f  elbow %+.3f  neck %+.3f rad  (%.1f s old)",
-			pos[servosila.Waist], pos[servosila.Shoulder], pos[servosila.Elbow], pos[servosila.Neck], time.Since(at).Seconds())
+			pos[servosilawire.Waist], pos[servosilawire.Shoulder], pos[servosilawire.Elbow], pos[servosilawire.Neck], time.Since(at).Seconds())
 	} else {
 		line("tele   no telemetry yet")
 	}
 	for _, a := range st.Arm {
-		if a.State != servosila.Idle {
+		if a.State != servosilacontrol.Idle {
 			line("target %-8s %+.3f rad: %s", a.Joint, a.Target, a.State)
 		}
 	}
@@ -154,17 +155,17 @@ func drawTeleop(w io.Writer, s *servosilaSession, cmd servosila.Command, msg str
 	if s.sim != nil {
 		t := s.sim.State()
 		line("truth  x %+.3f m  y %+.3f m  yaw %+.3f rad  v %+.3f m/s  w %+.3f rad/s  waist %+.3f rad  headlight %s",
-			t.Pose.X, t.Pose.Y, t.Pose.Yaw, t.Linear, t.Angular, t.Joints[servosila.Waist], onOff(t.Headlight))
+			t.Pose.X, t.Pose.Y, t.Pose.Yaw, t.Linear, t.Angular, t.Joints[servosilawire.Waist], onOff(t.Headlight))
 	}
 	line("no battery level, headlight state or gripper rotation in this protocol; the waist cannot turn while driving")
 	_, _ = io.WriteString(w, b.String())
 }
 
-func fmtJoints(v [servosila.NumJoints]float64) string {
+func fmtJoints(v [servosilawire.NumJoints]float64) string {
 	var b strings.Builder
 	for j, x := range v {
 		if x != 0 && !math.IsNaN(x) {
-			fmt.Fprintf(&b, "%s %+.2f ", servosila.Joint(j), x)
+			fmt.Fprintf(&b, "%s %+.2f ", servosilawire.Joint(j), x)
 		}
 	}
 	if b.Len() == 0 {
@@ -176,7 +177,7 @@ func fmtJoints(v [servosila.NumJoints]float64) string {
 func staleNote(s servosila.Sent) string {
 	n := ""
 	if s.Dropped != 0 {
-		n += "  (not sent: " + servosila.DroppedNames(s.Dropped) + ")"
+		n += "  (not sent: " + servosilawire.DroppedNames(s.Dropped) + ")"
 	}
 	return n
 }

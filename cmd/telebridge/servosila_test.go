@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/servosila"
-	"github.com/telebridge/telebridge/pkg/servosilasim"
+	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
 )
 
 // call runs telebridge with args and stdin, like main does.
@@ -136,7 +136,7 @@ func TestEncodeServosila(t *testing.T) {
 }
 
 func TestCalibrateCommand(t *testing.T) {
-	code, out, errOut := call(t, "", "calibrate", "../../pkg/servosila/testdata/calibration_seed001.csv")
+	code, out, errOut := call(t, "", "calibrate", "../../pkg/servosila/control/testdata/calibration_seed001.csv")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

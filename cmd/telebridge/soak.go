@@ -17,7 +17,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/furbotsim"
 	"github.com/telebridge/telebridge/pkg/impair"
 	"github.com/telebridge/telebridge/pkg/servosila"
-	"github.com/telebridge/telebridge/pkg/servosilasim"
+	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
 )
 
 func init() {

@@ -1,75 +1,14 @@
 package servosila
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"net/netip"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/servosila/control"
+	"github.com/telebridge/telebridge/pkg/servosila/wire"
 )
-
-// Calibration converts SI velocities to protocol units (stick positions).
-// The protocol unit is proportional to velocity.
-type Calibration struct {
-	// Linear is the chassis scale [units per m/s]. Default 71553.837 (the
-	// English paper's least-squares fit); the Russian paper measured
-	// 72021.739 on the same robot model.
-	Linear float64
-	// Angular is the chassis yaw scale [units per rad/s]. Default
-	// 25171.216 (English paper); the Russian paper gives 24000.
-	Angular float64
-	// Joints are the joint scales [units per rad/s], indexed by Joint.
-	// No paper measured them: the default 65534 assumes full stick
-	// (32767) is 0.5 rad/s. Calibrate them against position telemetry.
-	Joints [NumJoints]float64
-}
-
-// DefaultCalibration returns the English paper's chassis values and the
-// assumed joint scales.
-func DefaultCalibration() Calibration {
-	c := Calibration{Linear: 71553.837, Angular: 25171.216}
-	for j := range c.Joints {
-		c.Joints[j] = 65534
-	}
-	return c
-}
-
-// RussianCalibration returns the chassis values of the Russian paper
-// (72021.739 units per m/s, 24000 per rad/s) with the assumed joint scales.
-func RussianCalibration() Calibration {
-	c := DefaultCalibration()
-	c.Linear, c.Angular = 72021.739, 24000
-	return c
-}
-
-// Validate checks that every scale is positive and finite.
-func (c Calibration) Validate() error {
-	ok := func(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
-	if !ok(c.Linear) || !ok(c.Angular) {
-		return fmt.Errorf("servosila: calibration: chassis scales %g, %g must be positive", c.Linear, c.Angular)
-	}
-	for j, v := range c.Joints {
-		if !ok(v) {
-			return fmt.Errorf("servosila: calibration: %s scale %g must be positive", Joint(j), v)
-		}
-	}
-	return nil
-}
-
-// CountsPerTurn is the position resolution of the joint motors: 65535
-// counts per 360 degrees.
-const CountsPerTurn = 65535
-
-// CountsToRad converts a joint position to an angle [rad]: the signed
-// 32-bit difference from zero, at 65535 counts per turn.
-func CountsToRad(pos, zero uint32) float64 {
-	return float64(int32(pos-zero)) * 2 * math.Pi / CountsPerTurn
-}
-
-// RadToCounts is the inverse of CountsToRad (rounded to the nearest count).
-func RadToCounts(angle float64, zero uint32) uint32 {
-	return uint32(int32(math.Round(angle*CountsPerTurn/(2*math.Pi)))) + zero
-}
 
 // Config configures a Driver. Zero fields take the stated defaults.
 type Config struct {
@@ -79,18 +18,18 @@ type Config struct {
 	// interface, an ephemeral port).
 	Local string
 	// Frames are the frame type ids. Default 1 / 2 / 4.
-	Frames FrameTypes
+	Frames wire.FrameTypes
 	// Mapping is the gamepad assignment. Default DefaultMapping(); a
 	// custom mapping must be complete (use None for unused buttons).
-	Mapping *Mapping
+	Mapping *wire.Mapping
 	// Calibration converts SI to protocol units. Default
 	// DefaultCalibration().
-	Calibration *Calibration
+	Calibration *wire.Calibration
 	// MinStartVelocity is the chassis start speed [m/s for the linear,
 	// rad/s for the angular velocity]: a non-zero twist whose linear and
 	// angular parts are both smaller is raised to it keeping its sign and
 	// curvature; while either part reaches it the other passes unchanged
-	// (see Config.Chassis). Default 0.2; negative disables the rule.
+	// (see control.ChassisLimits.Apply). Default 0.2; negative disables the rule.
 	MinStartVelocity float64
 	// MaxLinear [m/s] and MaxAngular [rad/s] limit the chassis command;
 	// a limited twist is scaled as a whole, keeping its curvature.
@@ -99,7 +38,7 @@ type Config struct {
 	MaxLinear, MaxAngular float64
 	// MaxJoint clamps each joint velocity [rad/s], indexed by Joint (the
 	// operator's maximum-velocity setting). Default 0.5 rad/s each.
-	MaxJoint [NumJoints]float64
+	MaxJoint [wire.NumJoints]float64
 	// SendRate is the keep-alive rate of remote-control packets [Hz]: a
 	// packet goes out at least every 1/SendRate even when nothing
 	// changes. Default 5 (the papers' client).
@@ -125,22 +64,18 @@ type Config struct {
 	// indexed by Joint; None if the joint has no record. Default (assumed):
 	// flippers 2, waist 3, shoulder 4, elbow 5, neck 6, gripper 7 (0 and 1
 	// being the tracks).
-	MotorSlots *[NumJoints]int
+	MotorSlots *[wire.NumJoints]int
 	// JointZero is the position count of each joint at angle zero.
 	// Default 0 for all.
-	JointZero [NumJoints]uint32
+	JointZero [wire.NumJoints]uint32
 	// Arm configures the position controller. Zero fields take its
 	// defaults (see ArmConfig).
-	Arm ArmConfig
+	Arm control.ArmConfig
 }
 
-// DefaultMotorSlots returns the assumed telemetry record of each joint.
-func DefaultMotorSlots() [NumJoints]int {
-	return [NumJoints]int{Waist: 3, Shoulder: 4, Elbow: 5, Neck: 6, Flippers: 2, Gripper: 7}
-}
-
-// ErrConfig is wrapped by every configuration error.
-var ErrConfig = errors.New("servosila: bad configuration")
+// ErrConfig is wrapped by every configuration error (it is
+// control.ErrConfig, which the arm's configuration wraps).
+var ErrConfig = control.ErrConfig
 
 // WithDefaults returns c with every zero field set to its default and
 // checks the result.
@@ -151,10 +86,10 @@ func (c Config) WithDefaults() (Config, error) {
 	if c.Local == "" {
 		c.Local = ":0"
 	}
-	if c.Frames == (FrameTypes{}) {
-		c.Frames = DefaultFrameTypes()
+	if c.Frames == (wire.FrameTypes{}) {
+		c.Frames = wire.DefaultFrameTypes()
 	}
-	c.fillPointers() // Mapping, Calibration, MotorSlots
+	c.FillPointers() // Mapping, Calibration, MotorSlots
 	if c.MinStartVelocity == 0 {
 		c.MinStartVelocity = 0.2
 	}
@@ -188,25 +123,26 @@ func (c Config) WithDefaults() (Config, error) {
 		c.ShutdownInterval = 20 * time.Millisecond
 	}
 	var err error
-	if c.Arm, err = c.Arm.withDefaults(); err != nil {
+	if c.Arm, err = c.Arm.WithDefaults(); err != nil {
 		return c, err
 	}
 	return c, c.validate()
 }
 
-// fillPointers gives the pointer fields their defaults so that parameters
-// can be written into them.
-func (c *Config) fillPointers() {
+// FillPointers gives the pointer fields (Calibration, Mapping, MotorSlots)
+// their defaults where they are nil, so that parameters can be written
+// through them.
+func (c *Config) FillPointers() {
 	if c.Calibration == nil {
-		cal := DefaultCalibration()
+		cal := wire.DefaultCalibration()
 		c.Calibration = &cal
 	}
 	if c.Mapping == nil {
-		m := DefaultMapping()
+		m := wire.DefaultMapping()
 		c.Mapping = &m
 	}
 	if c.MotorSlots == nil {
-		s := DefaultMotorSlots()
+		s := wire.DefaultMotorSlots()
 		c.MotorSlots = &s
 	}
 }
@@ -242,7 +178,7 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: MaxSendRate %g Hz is below SendRate %g Hz", ErrConfig, c.MaxSendRate, c.SendRate)
 	}
 	for j, v := range c.MaxJoint {
-		if err := pos("MaxJoint["+Joint(j).String()+"]", v); err != nil {
+		if err := pos("MaxJoint["+wire.Joint(j).String()+"]", v); err != nil {
 			return err
 		}
 	}
@@ -250,8 +186,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: negative timeout or shutdown setting", ErrConfig)
 	}
 	for j, s := range c.MotorSlots {
-		if s != None && (s < 0 || s >= NumMotors) {
-			return fmt.Errorf("%w: %s motor slot %d out of [0, %d)", ErrConfig, Joint(j), s, NumMotors)
+		if s != wire.None && (s < 0 || s >= wire.NumMotors) {
+			return fmt.Errorf("%w: %s motor slot %d out of [0, %d)", ErrConfig, wire.Joint(j), s, wire.NumMotors)
 		}
 	}
 	return nil

@@ -1,12 +1,14 @@
-// Package servosila is the operator side of the Servosila Engineer crawler
-// robot's UDP protocol, in pure Go: the packet codecs, the command model in
-// SI units, the driver that sends remote-control packets at a fixed rate and
-// receives telemetry, the safety rules, arm position control from
-// telemetry, dead-reckoning odometry and the calibration fit.
+// Package servosila is the runtime of the operator side of the Servosila
+// Engineer crawler robot's UDP link, in pure Go: the Driver that sends
+// remote-control packets (at most MaxSendRate, at least SendRate) and
+// receives telemetry on one socket (bound with udplink.Listen), the
+// command sources with their timeouts, the emergency stop, the link
+// tracking, dead-reckoning odometry and live reconfiguration.
 //
-// The protocol emulates an Xbox 360 gamepad: the robot is driven by stick
-// positions (axes, [-32768, 32767]) and buttons, five times a second; the
-// robot answers with motor telemetry once a second. Every packet layout is
-// in one table (layout.go); see docs/servosila.md for the protocol, the
-// units and what is assumed.
+// It is one of four parts: wire (the vendor protocol: packets, gamepad
+// mapping, SI scales), control (the maths: arm position control, chassis
+// limits, the calibration fit), this package (sockets, goroutines, clocks)
+// and node (the ROS contract: names, QoS, parameter tables). Commands are in
+// SI units (wire.Command: [m/s], [rad/s]); see docs/servosila.md for the
+// protocol, the units and what is assumed.
 package servosila

@@ -5,6 +5,8 @@ import (
 	"net"
 	"testing"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 // TestEStopSendsAtOnce drives the send path by hand (no Run, so no ticks):
@@ -21,7 +23,7 @@ func TestEStopSendsAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	read := func() RemoteControl {
+	read := func() wire.RemoteControl {
 		t.Helper()
 		buf := make([]byte, 128)
 		_ = robot.SetReadDeadline(time.Now().Add(time.Second))
@@ -29,13 +31,13 @@ func TestEStopSendsAtOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var rc RemoteControl
-		if err := DecodeRemoteControl(&rc, buf[:n], 1); err != nil {
+		var rc wire.RemoteControl
+		if err := wire.DecodeRemoteControl(&rc, buf[:n], 1); err != nil {
 			t.Fatal(err)
 		}
 		return rc
 	}
-	if err := d.SetCommand(Command{Linear: 0.3, Joints: [NumJoints]float64{Neck: 0.2}}); err != nil {
+	if err := d.SetCommand(wire.Command{Linear: 0.3, Joints: [wire.NumJoints]float64{wire.Neck: 0.2}}); err != nil {
 		t.Fatal(err)
 	}
 	d.tick(time.Now())
@@ -43,26 +45,26 @@ func TestEStopSendsAtOnce(t *testing.T) {
 		t.Fatalf("driving packet %+v", rc.Axes)
 	}
 	d.EStop()
-	if rc := read(); rc.Axes != ([NumAxes]int16{}) {
+	if rc := read(); rc.Axes != ([wire.NumAxes]int16{}) {
 		t.Fatalf("e-stop packet not zero: %v", rc.Axes)
 	}
 	if s := d.Status(); s.Sent != 2 || !s.EStopped {
 		t.Fatalf("status %+v", s)
 	}
 	// Latched: a fresh command changes nothing.
-	_ = d.SetCommand(Command{Linear: 0.3})
+	_ = d.SetCommand(wire.Command{Linear: 0.3})
 	d.tick(time.Now())
-	if rc := read(); rc.Axes != ([NumAxes]int16{}) {
+	if rc := read(); rc.Axes != ([wire.NumAxes]int16{}) {
 		t.Fatalf("moved while latched: %v", rc.Axes)
 	}
 	// Released: the command given while latched is discarded...
 	d.Release()
 	d.tick(time.Now())
-	if rc := read(); rc.Axes != ([NumAxes]int16{}) {
+	if rc := read(); rc.Axes != ([wire.NumAxes]int16{}) {
 		t.Fatalf("release resumed a latched-time command: %v", rc.Axes)
 	}
 	// ...and a new one moves.
-	_ = d.SetCommand(Command{Linear: 0.3})
+	_ = d.SetCommand(wire.Command{Linear: 0.3})
 	d.tick(time.Now())
 	if rc := read(); rc.Axes[1] != 21466 {
 		t.Fatalf("after release and a new command: %v", rc.Axes)
@@ -79,8 +81,8 @@ func TestDeadReckoning(t *testing.T) {
 	}
 	defer d.Close()
 	t0 := time.Now()
-	sent := float64(Saturate(0.3, d.cfg.Calibration.Linear)) / d.cfg.Calibration.Linear // 0.29999... m/s
-	_ = d.SetCommand(Command{Linear: 0.3})
+	sent := float64(wire.Saturate(0.3, d.cfg.Calibration.Linear)) / d.cfg.Calibration.Linear // 0.29999... m/s
+	_ = d.SetCommand(wire.Command{Linear: 0.3})
 	for i := 0; i <= 10; i++ { // 1 s in 10 ticks
 		d.tick(t0.Add(time.Duration(i) * 100 * time.Millisecond))
 	}
@@ -89,8 +91,8 @@ func TestDeadReckoning(t *testing.T) {
 		t.Errorf("after 1 s at %.6f m/s: %+v", sent, p)
 	}
 	// A quarter turn on the spot at the sent yaw rate.
-	w := float64(Saturate(0.5, d.cfg.Calibration.Angular)) / d.cfg.Calibration.Angular
-	_ = d.SetCommand(Command{Angular: 0.5})
+	w := float64(wire.Saturate(0.5, d.cfg.Calibration.Angular)) / d.cfg.Calibration.Angular
+	_ = d.SetCommand(wire.Command{Angular: 0.5})
 	t1 := t0.Add(time.Second)
 	d.tick(t1) // the forward velocity was in force until now
 	dur := time.Duration(math.Pi / 2 / w * float64(time.Second))
@@ -116,7 +118,11 @@ func TestHandleTelemetryAllocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	raw := unhex(t, telemetryCases[1].raw)
+	tel := wire.Telemetry{FrameType: 2, Tick: 0x0102030405060708, MotorCount: 10}
+	raw, err := wire.EncodeTelemetry(make([]byte, wire.TelemetrySize), &tel)
+	if err != nil {
+		t.Fatal(err)
+	}
 	from := d.robot
 	now := time.Now()
 	if n := testing.AllocsPerRun(100, func() {
@@ -128,5 +134,32 @@ func TestHandleTelemetryAllocs(t *testing.T) {
 	}
 	if tel, _, ok := d.Telemetry(); !ok || tel.Tick != 0x0102030405060708 {
 		t.Errorf("telemetry not stored: %+v", tel)
+	}
+}
+
+func TestDriverTickAllocs(t *testing.T) {
+	d, err := New(Config{Robot: "127.0.0.1:9", Local: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.SetCommand(wire.Command{Linear: 0.3, Joints: [wire.NumJoints]float64{wire.Neck: 0.2}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { d.tick(time.Now()) }); n != 0 {
+		t.Errorf("%v allocs per send tick", n)
+	}
+}
+
+func BenchmarkDriverTick(b *testing.B) {
+	d, err := New(Config{Robot: "127.0.0.1:9", Local: "127.0.0.1:0"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	_ = d.SetCommand(wire.Command{Linear: 0.3, Angular: 0.2})
+	b.ReportAllocs()
+	for b.Loop() {
+		d.tick(time.Now())
 	}
 }

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/servosila"
-	"github.com/telebridge/telebridge/pkg/servosilasim"
+	"github.com/telebridge/telebridge/pkg/servosila/control"
+	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
+	"github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 // rig is a driver and a simulator talking over loopback UDP.
@@ -27,8 +29,8 @@ func fastConfig() servosila.Config {
 		Local:          "127.0.0.1:0",
 		SendRate:       50,
 		CommandTimeout: 300 * time.Millisecond,
-		MaxJoint:       [servosila.NumJoints]float64{1, 1, 1, 1, 1, 1},
-		Arm:            servosila.ArmConfig{Gain: 5, Timeout: 3 * time.Second},
+		MaxJoint:       [wire.NumJoints]float64{1, 1, 1, 1, 1, 1},
+		Arm:            control.ArmConfig{Gain: 5, Timeout: 3 * time.Second},
 	}
 }
 
@@ -79,7 +81,7 @@ func (r *rig) stop(t *testing.T) {
 }
 
 // hold keeps refreshing cmd for d (like an operator holding a key).
-func (r *rig) hold(t *testing.T, cmd servosila.Command, d time.Duration) {
+func (r *rig) hold(t *testing.T, cmd wire.Command, d time.Duration) {
 	t.Helper()
 	end := time.Now().Add(d)
 	for time.Now().Before(end) {
@@ -97,7 +99,7 @@ const settle = 10 * time.Second
 
 // holdUntil keeps refreshing cmd (like an operator holding a key) until
 // cond holds on the simulator's state, and returns that state.
-func (r *rig) holdUntil(t *testing.T, cmd servosila.Command, what string, cond func(servosilasim.State) bool) servosilasim.State {
+func (r *rig) holdUntil(t *testing.T, cmd wire.Command, what string, cond func(servosilasim.State) bool) servosilasim.State {
 	t.Helper()
 	end := time.Now().Add(settle)
 	for {
@@ -134,7 +136,7 @@ func (r *rig) waitFor(t *testing.T, what string, within time.Duration, cond func
 
 func TestTwistMovesSimulatedRobot(t *testing.T) {
 	r := startRig(t, fastConfig())
-	cmd := servosila.Command{Linear: 0.3, Angular: 0.5}
+	cmd := wire.Command{Linear: 0.3, Angular: 0.5}
 	a := r.holdUntil(t, cmd, "executing the command", func(s servosilasim.State) bool {
 		return math.Abs(s.Linear-0.3) < 2e-5 && math.Abs(s.Angular-0.5) < 5e-5
 	})
@@ -159,7 +161,7 @@ func TestTwistMovesSimulatedRobot(t *testing.T) {
 	// Compare both at rest: while moving, the simulator's state is as of
 	// its last physics step and the odometry as of the driver's last tick,
 	// which a loaded machine can set hundreds of milliseconds apart.
-	r.holdUntil(t, servosila.Command{}, "the robot stopped", func(s servosilasim.State) bool {
+	r.holdUntil(t, wire.Command{}, "the robot stopped", func(s servosilasim.State) bool {
 		return s.Linear == 0 && s.Angular == 0
 	})
 	n := r.drv.Status().Sent
@@ -194,14 +196,14 @@ func TestMinimumStartVelocityKeepsSign(t *testing.T) {
 			cfg := fastConfig()
 			cfg.MinStartVelocity = c.min
 			r := startRig(t, cfg)
-			cmd := servosila.Command{Linear: c.cmd}
+			cmd := wire.Command{Linear: c.cmd}
 			if c.wantAngular {
-				cmd = servosila.Command{Angular: c.cmd}
+				cmd = wire.Command{Angular: c.cmd}
 			}
 			// Wait until the robot has the command's packet (a non-zero
 			// drive or turn axis), then judge what it executes.
 			st := r.holdUntil(t, cmd, "the command at the robot", func(s servosilasim.State) bool {
-				return s.Last.Axes != ([servosila.NumAxes]int16{})
+				return s.Last.Axes != ([wire.NumAxes]int16{})
 			})
 			// A physics step that ends after this observation took its
 			// lock after the packet was stored, so it executes it (one
@@ -221,7 +223,7 @@ func TestMinimumStartVelocityKeepsSign(t *testing.T) {
 func TestCommandTimeoutStopsRobot(t *testing.T) {
 	cfg := fastConfig()
 	r := startRig(t, cfg)
-	if err := r.drv.SetCommand(servosila.Command{Linear: 0.3}); err != nil {
+	if err := r.drv.SetCommand(wire.Command{Linear: 0.3}); err != nil {
 		t.Fatal(err)
 	}
 	given := time.Now()
@@ -242,22 +244,22 @@ func TestCommandTimeoutStopsRobot(t *testing.T) {
 
 func TestEStopLatchesUntilReleased(t *testing.T) {
 	r := startRig(t, fastConfig())
-	drive := servosila.Command{Linear: 0.3}
+	drive := wire.Command{Linear: 0.3}
 	r.holdUntil(t, drive, "moving", func(s servosilasim.State) bool { return s.Linear > 0 })
 	before := r.drv.Status()
 	r.drv.EStop()
 	// A zero packet went out (TestEStopSendsAtOnce shows it is sent
 	// inside EStop, without a tick).
-	if after := r.drv.Status(); after.Sent <= before.Sent || after.Last.Packet.Axes != ([servosila.NumAxes]int16{}) {
+	if after := r.drv.Status(); after.Sent <= before.Sent || after.Last.Packet.Axes != ([wire.NumAxes]int16{}) {
 		t.Fatalf("EStop did not send a zero packet at once: sent %d -> %d, last %+v", before.Sent, after.Sent, after.Last.Packet)
 	}
 	r.waitFor(t, "stopped by e-stop", settle, func(s servosilasim.State) bool { return s.Linear == 0 })
 	// Fresh commands while latched move nothing.
 	r.hold(t, drive, 200*time.Millisecond)
-	if st := r.sim.State(); st.Linear != 0 || st.Last.Axes != ([servosila.NumAxes]int16{}) {
+	if st := r.sim.State(); st.Linear != 0 || st.Last.Axes != ([wire.NumAxes]int16{}) {
 		t.Fatalf("moved while latched: %+v", st)
 	}
-	if err := r.drv.SetJointTarget(servosila.Waist, 0.2); !errors.Is(err, servosila.ErrEStopped) {
+	if err := r.drv.SetJointTarget(wire.Waist, 0.2); !errors.Is(err, servosila.ErrEStopped) {
 		t.Errorf("position target while latched: %v", err)
 	}
 	if !r.drv.Status().EStopped {
@@ -276,10 +278,10 @@ func TestShutdownStopsSimulator(t *testing.T) {
 	cfg := fastConfig()
 	cfg.SendRate = 5 // the default rate: the stop must not wait for a tick
 	r := startRig(t, cfg)
-	r.holdUntil(t, servosila.Command{Linear: 0.3, Joints: [servosila.NumJoints]float64{servosila.Neck: 0.4}}, "moving",
-		func(s servosilasim.State) bool { return s.Linear > 0 && s.JointVel[servosila.Neck] > 0 })
+	r.holdUntil(t, wire.Command{Linear: 0.3, Joints: [wire.NumJoints]float64{wire.Neck: 0.4}}, "moving",
+		func(s servosilasim.State) bool { return s.Linear > 0 && s.JointVel[wire.Neck] > 0 })
 	before := r.sim.State().ZeroPackets
-	r.drv.SetCommand(servosila.Command{Linear: 0.3}) // still fresh at shutdown
+	r.drv.SetCommand(wire.Command{Linear: 0.3}) // still fresh at shutdown
 	r.stop(t)
 	st := r.waitFor(t, "zeros received", settle, func(s servosilasim.State) bool {
 		return s.ZeroPackets-before >= 5 && s.Linear == 0
@@ -287,14 +289,14 @@ func TestShutdownStopsSimulator(t *testing.T) {
 	if !st.LinkUp {
 		t.Errorf("stopped by the link timeout, not by the zero packets: %+v", st)
 	}
-	if st.Last.Axes != ([servosila.NumAxes]int16{}) || st.JointVel != ([servosila.NumJoints]float64{}) {
+	if st.Last.Axes != ([wire.NumAxes]int16{}) || st.JointVel != ([wire.NumJoints]float64{}) {
 		t.Errorf("last packet not zero: %+v", st.Last)
 	}
 }
 
 func TestPositionTargetReached(t *testing.T) {
 	r := startRig(t, fastConfig())
-	targets := map[servosila.Joint]float64{servosila.Waist: 0.4, servosila.Shoulder: -0.25, servosila.Neck: 0.3}
+	targets := map[wire.Joint]float64{wire.Waist: 0.4, wire.Shoulder: -0.25, wire.Neck: 0.3}
 	for j, a := range targets {
 		if err := r.drv.SetJointTarget(j, a); err != nil {
 			t.Fatal(err)
@@ -313,17 +315,17 @@ func TestPositionTargetReached(t *testing.T) {
 	tol := r.drv.Config().Arm.Tolerance
 	for j, a := range targets {
 		s := r.drv.JointStatus(j)
-		if s.State != servosila.Reached {
+		if s.State != control.Reached {
 			t.Errorf("%s: %v", j, s.State)
 		}
 		// The truth, not just the telemetry, is within the band (plus one
 		// count of telemetry resolution).
-		if e := st.Joints[j] - a; math.Abs(e) > tol+2*math.Pi/servosila.CountsPerTurn {
+		if e := st.Joints[j] - a; math.Abs(e) > tol+2*math.Pi/wire.CountsPerTurn {
 			t.Errorf("%s at %.4f rad, target %.4f, tolerance %.4f", j, st.Joints[j], a, tol)
 		}
 		t.Logf("%s: target %.4f rad, truth %.4f, telemetry %.4f", j, a, st.Joints[j], s.Position)
 	}
-	if st.JointVel != ([servosila.NumJoints]float64{}) {
+	if st.JointVel != ([wire.NumJoints]float64{}) {
 		t.Errorf("joints still moving after reaching: %v", st.JointVel)
 	}
 }
@@ -350,9 +352,9 @@ func TestForeignAndMalformedPacketsCounted(t *testing.T) {
 	go func() { done <- drv.Run(ctx) }()
 	defer func() { cancel(); <-done }()
 
-	good := servosila.Telemetry{FrameType: 2, Tick: 7, MotorCount: 10}
+	good := wire.Telemetry{FrameType: 2, Tick: 7, MotorCount: 10}
 	good.Motors[3].Position = 1000
-	goodRaw, _ := servosila.EncodeTelemetry(make([]byte, servosila.TelemetrySize), &good)
+	goodRaw, _ := wire.EncodeTelemetry(make([]byte, wire.TelemetrySize), &good)
 	to := drv.LocalAddr()
 	send := func(c *net.UDPConn, b []byte) {
 		if _, err := c.WriteToUDPAddrPort(b, to); err != nil {
@@ -379,7 +381,7 @@ func TestForeignAndMalformedPacketsCounted(t *testing.T) {
 
 	evil := good
 	evil.Tick, evil.Motors[3].Position = 99, 60000
-	evilRaw, _ := servosila.EncodeTelemetry(make([]byte, servosila.TelemetrySize), &evil)
+	evilRaw, _ := wire.EncodeTelemetry(make([]byte, wire.TelemetrySize), &evil)
 	wrongType := append([]byte(nil), evilRaw...)
 	wrongType[0] = 1
 	fewMotors := append([]byte(nil), evilRaw...)
@@ -407,8 +409,8 @@ func TestForeignAndMalformedPacketsCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rc servosila.RemoteControl
-	if err := servosila.DecodeRemoteControl(&rc, buf[:n], 1); err != nil || rc.Axes != ([servosila.NumAxes]int16{}) {
+	var rc wire.RemoteControl
+	if err := wire.DecodeRemoteControl(&rc, buf[:n], 1); err != nil || rc.Axes != ([wire.NumAxes]int16{}) {
 		t.Errorf("driver sent %+v (%v)", rc, err)
 	}
 }
@@ -440,7 +442,7 @@ func TestSimulatorCountsMalformed(t *testing.T) {
 
 func TestSeparateSourcesTimeOutSeparately(t *testing.T) {
 	r := startRig(t, fastConfig())
-	neck := [servosila.NumJoints]float64{servosila.Neck: 0.3}
+	neck := [wire.NumJoints]float64{wire.Neck: 0.3}
 	// Both sources fresh: the neck moves while the chassis drives.
 	refresh := func(twist bool, what string, cond func(servosilasim.State) bool) servosilasim.State {
 		t.Helper()
@@ -464,15 +466,15 @@ func TestSeparateSourcesTimeOutSeparately(t *testing.T) {
 		}
 	}
 	refresh(true, "driving with the neck moving", func(s servosilasim.State) bool {
-		return s.Linear > 0.29 && s.JointVel[servosila.Neck] > 0.29
+		return s.Linear > 0.29 && s.JointVel[wire.Neck] > 0.29
 	})
 	// Only the joint source keeps refreshing: the chassis times out alone
 	// (the joints are refreshed every 5 ms, far within their timeout).
 	st := refresh(false, "the chassis timed out", func(s servosilasim.State) bool { return s.Linear == 0 })
-	if st.Linear != 0 || math.Abs(st.JointVel[servosila.Neck]-0.3) > 1e-4 {
-		t.Errorf("after the chassis timeout: linear %g m/s, neck %g rad/s; want 0 and 0.3", st.Linear, st.JointVel[servosila.Neck])
+	if st.Linear != 0 || math.Abs(st.JointVel[wire.Neck]-0.3) > 1e-4 {
+		t.Errorf("after the chassis timeout: linear %g m/s, neck %g rad/s; want 0 and 0.3", st.Linear, st.JointVel[wire.Neck])
 	}
-	if err := r.drv.SetTwist(math.NaN(), 0); !errors.Is(err, servosila.ErrInvalidCommand) {
+	if err := r.drv.SetTwist(math.NaN(), 0); !errors.Is(err, wire.ErrInvalidCommand) {
 		t.Errorf("NaN twist: %v", err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/servosila"
-	"github.com/telebridge/telebridge/pkg/servosilasim"
+	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
 )
 
 // followPath is a path for the pure-pursuit follower: the arc-length

@@ -12,7 +12,8 @@ import (
 	"github.com/telebridge/telebridge/pkg/diag"
 	"github.com/telebridge/telebridge/pkg/impair"
 	"github.com/telebridge/telebridge/pkg/servosila"
-	"github.com/telebridge/telebridge/pkg/servosilasim"
+	"github.com/telebridge/telebridge/pkg/servosila/node"
+	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
 )
 
 // The tests in this file run the driver against the simulator in real
@@ -213,7 +214,7 @@ func TestImpairedBlackout(t *testing.T) {
 	if math.Abs(ex) > 2*sx+0.02 || math.Abs(eyaw) > 2*syaw+0.02 {
 		t.Errorf("dead-reckoning error x %.3f m, yaw %.3f rad not covered by 2 sigma (%.3f m, %.3f rad)", ex, eyaw, sx, syaw)
 	}
-	d := servosila.Diagnose(r.drv.Config(), st2, time.Now(), true, time.Now())
+	d := node.Diagnose(r.drv.Config(), st2, time.Now(), true, time.Now())
 	if d.Level != diag.Error || !strings.Contains(d.Message, "link lost") {
 		t.Errorf("diagnostics %v %q, want an error saying the link is lost", d.Level, d.Message)
 	}

@@ -7,7 +7,9 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/servosila"
-	"github.com/telebridge/telebridge/pkg/servosilasim"
+	"github.com/telebridge/telebridge/pkg/servosila/node"
+	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
+	"github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 func newIdleDriver(t *testing.T) *servosila.Driver {
@@ -24,7 +26,7 @@ func newIdleDriver(t *testing.T) *servosila.Driver {
 // driver copies live fields one by one, and this keeps that list complete.
 func TestReconfigureAppliesEveryLiveParameter(t *testing.T) {
 	n := 0
-	for _, p := range servosila.ParameterTable() {
+	for _, p := range node.DriverParameterTable() {
 		if p.ReadOnly {
 			continue
 		}
@@ -43,11 +45,11 @@ func TestReconfigureAppliesEveryLiveParameter(t *testing.T) {
 			default:
 				t.Fatalf("live parameter of type %s: extend this test", rosparam.TypeName(p.Type))
 			}
-			if err := d.Reconfigure([]rosparam.Parameter{{Name: p.Name, Value: v}}); err != nil {
+			if err := node.Reconfigure(d, []rosparam.Parameter{{Name: p.Name, Value: v}}); err != nil {
 				t.Fatalf("Reconfigure(%s = %v): %v", p.Name, v, err)
 			}
 			cfg := d.Config()
-			got, err := cfg.Parameter(p.Name)
+			got, err := node.Parameter(&cfg, p.Name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,12 +71,12 @@ func TestReconfigureIsAllOrNothing(t *testing.T) {
 		ps   []rosparam.Parameter
 		want error
 	}{
-		{"read-only", []rosparam.Parameter{{Name: "max_linear", Value: rosparam.Double(0.3)}, {Name: "robot_address", Value: rosparam.String("10.0.0.1:1")}}, servosila.ErrReadOnly},
-		{"unknown", []rosparam.Parameter{{Name: "max_linear", Value: rosparam.Double(0.3)}, {Name: "warp", Value: rosparam.Double(9)}}, servosila.ErrParam},
-		{"out of range", []rosparam.Parameter{{Name: "max_linear", Value: rosparam.Double(0.3)}, {Name: "arm.gain", Value: rosparam.Double(-1)}}, servosila.ErrParam},
+		{"read-only", []rosparam.Parameter{{Name: "max_linear", Value: rosparam.Double(0.3)}, {Name: "robot_address", Value: rosparam.String("10.0.0.1:1")}}, node.ErrReadOnly},
+		{"unknown", []rosparam.Parameter{{Name: "max_linear", Value: rosparam.Double(0.3)}, {Name: "warp", Value: rosparam.Double(9)}}, node.ErrParam},
+		{"out of range", []rosparam.Parameter{{Name: "max_linear", Value: rosparam.Double(0.3)}, {Name: "arm.gain", Value: rosparam.Double(-1)}}, node.ErrParam},
 	}
 	for _, tc := range tests {
-		if err := d.Reconfigure(tc.ps); !errors.Is(err, tc.want) {
+		if err := node.Reconfigure(d, tc.ps); !errors.Is(err, tc.want) {
 			t.Errorf("%s: err %v, want %v", tc.name, err, tc.want)
 		}
 		if after := d.Config(); after.MaxLinear != before.MaxLinear || after.Arm != before.Arm {
@@ -86,10 +88,10 @@ func TestReconfigureIsAllOrNothing(t *testing.T) {
 // A live speed limit takes effect on the simulated robot over UDP.
 func TestReconfigureLimitsTheSimulatedRobot(t *testing.T) {
 	r := startRig(t, fastConfig())
-	if err := r.drv.Reconfigure([]rosparam.Parameter{{Name: "max_linear", Value: rosparam.Double(0.25)}}); err != nil {
+	if err := node.Reconfigure(r.drv, []rosparam.Parameter{{Name: "max_linear", Value: rosparam.Double(0.25)}}); err != nil {
 		t.Fatal(err)
 	}
-	r.holdUntil(t, servosila.Command{Linear: 0.4}, "robot at the new 0.25 m/s limit", func(s servosilasim.State) bool {
+	r.holdUntil(t, wire.Command{Linear: 0.4}, "robot at the new 0.25 m/s limit", func(s servosilasim.State) bool {
 		return math.Abs(s.Linear-0.25) < 0.01
 	})
 }

@@ -2,14 +2,13 @@ package servosila
 
 import (
 	"context"
-	"errors"
 	"math"
 	"net"
 	"sort"
 	"testing"
 	"time"
 
-	"github.com/telebridge/telebridge/pkg/rosparam"
+	"github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 func TestNextSend(t *testing.T) {
@@ -65,15 +64,15 @@ func startSendRig(t *testing.T, cfg Config) *sendRig {
 
 // read returns the next remote-control packet (the wait is a deadline on
 // the socket, generous for a loaded machine).
-func (r *sendRig) read(t *testing.T, within time.Duration) RemoteControl {
+func (r *sendRig) read(t *testing.T, within time.Duration) wire.RemoteControl {
 	t.Helper()
 	_ = r.robot.SetReadDeadline(time.Now().Add(within))
 	n, _, err := r.robot.ReadFromUDPAddrPort(r.buf)
 	if err != nil {
 		t.Fatalf("no packet within %v: %v", within, err)
 	}
-	var rc RemoteControl
-	if err := DecodeRemoteControl(&rc, r.buf[:n], 1); err != nil {
+	var rc wire.RemoteControl
+	if err := wire.DecodeRemoteControl(&rc, r.buf[:n], 1); err != nil {
 		t.Fatal(err)
 	}
 	return rc
@@ -87,7 +86,7 @@ func (r *sendRig) read(t *testing.T, within time.Duration) RemoteControl {
 func TestSendOnChange(t *testing.T) {
 	const gap = 250 * time.Millisecond
 	r := startSendRig(t, Config{SendRate: 0.5, MaxSendRate: 4})
-	lin := func(rc RemoteControl) int16 { return rc.Axes[1] }
+	lin := func(rc wire.RemoteControl) int16 { return rc.Axes[1] }
 	if rc := r.read(t, 5*time.Second); lin(rc) != 0 {
 		t.Fatalf("first packet %v", rc.Axes)
 	}
@@ -119,7 +118,7 @@ func TestSendOnChange(t *testing.T) {
 	// Unchanged commands send nothing: the next packet is the next change.
 	for i := 0; i < 50; i++ {
 		_ = r.d.SetTwist(0.2, 0)
-		_ = r.d.SetJointVelocities([NumJoints]float64{})
+		_ = r.d.SetJointVelocities([wire.NumJoints]float64{})
 		r.d.SetHeadlight(false)
 	}
 	_ = r.d.SetTwist(-0.3, 0)
@@ -135,13 +134,13 @@ func TestSendOnChange(t *testing.T) {
 	// The e-stop is not held back by the rate bound: its packet is on the
 	// wire when EStop returns.
 	r.d.EStop()
-	if rc := r.read(t, time.Second); rc.Axes != ([NumAxes]int16{}) {
+	if rc := r.read(t, time.Second); rc.Axes != ([wire.NumAxes]int16{}) {
 		t.Fatalf("e-stop packet %v", rc.Axes)
 	}
 
 	// Nothing changes: the keep-alive repeats the command in force
 	// (zero while latched) one period after the last packet.
-	if rc := r.read(t, 10*time.Second); rc.Axes != ([NumAxes]int16{}) {
+	if rc := r.read(t, 10*time.Second); rc.Axes != ([wire.NumAxes]int16{}) {
 		t.Fatalf("keep-alive %v", rc.Axes)
 	}
 	ka := r.d.Status()
@@ -159,9 +158,9 @@ func TestSendOnChangeJoints(t *testing.T) {
 		name string
 		do   func()
 	}{
-		{"joint velocity", func() { _ = r.d.SetJointVelocities([NumJoints]float64{Neck: 0.2}) }},
+		{"joint velocity", func() { _ = r.d.SetJointVelocities([wire.NumJoints]float64{wire.Neck: 0.2}) }},
 		{"headlight", func() { r.d.SetHeadlight(true) }},
-		{"command with headlight off", func() { _ = r.d.SetCommand(Command{Linear: 0.3}) }},
+		{"command with headlight off", func() { _ = r.d.SetCommand(wire.Command{Linear: 0.3}) }},
 	} {
 		before := r.d.Status()
 		step.do()
@@ -191,13 +190,13 @@ func BenchmarkSetTwistToWire(b *testing.B) {
 	done := make(chan error, 1)
 	go func() { done <- d.Run(ctx) }()
 	buf := make([]byte, 128)
-	var rc RemoteControl
+	var rc wire.RemoteControl
 	lat := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		v := 0.3 + 0.01*float64(i%2)
-		want := Saturate(v, DefaultCalibration().Linear)
+		want := wire.Saturate(v, wire.DefaultCalibration().Linear)
 		time.Sleep(time.Millisecond) // leave the 1 ms bound of the last packet
 		t0 := time.Now()
 		if err := d.SetTwist(v, 0); err != nil {
@@ -209,7 +208,7 @@ func BenchmarkSetTwistToWire(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if err := DecodeRemoteControl(&rc, buf[:n], 1); err != nil {
+			if err := wire.DecodeRemoteControl(&rc, buf[:n], 1); err != nil {
 				b.Fatal(err)
 			}
 			if rc.Axes[1] == want {
@@ -254,7 +253,7 @@ func TestOdometryIrregularSends(t *testing.T) {
 	}
 	defer d.Close()
 	sent := func(v float64) float64 {
-		return float64(Saturate(v, d.cfg.Calibration.Linear)) / d.cfg.Calibration.Linear
+		return float64(wire.Saturate(v, d.cfg.Calibration.Linear)) / d.cfg.Calibration.Linear
 	}
 	t0 := time.Unix(1000, 0)
 	want := 0.0
@@ -274,24 +273,5 @@ func TestOdometryIrregularSends(t *testing.T) {
 	d.tick(at)
 	if x := d.Status().Odometry.Pose.X; math.Abs(x-want) > 1e-12 {
 		t.Errorf("odometry x = %.9f m, want %.9f m", x, want)
-	}
-}
-
-// TestMaxSendRateParameter: the parameter reaches Config.MaxSendRate (which
-// TestSendOnChange shows bounds the packets), defaults to 50 Hz, and may
-// not be below send_rate.
-func TestMaxSendRateParameter(t *testing.T) {
-	var c Config
-	if err := c.ApplyParameters([]rosparam.Parameter{{Name: "max_send_rate", Value: rosparam.Double(10)}}); err != nil {
-		t.Fatal(err)
-	}
-	if c, err := c.WithDefaults(); err != nil || c.MaxSendRate != 10 {
-		t.Errorf("max_send_rate 10: %g Hz, %v", c.MaxSendRate, err)
-	}
-	if c, err := (Config{}).WithDefaults(); err != nil || c.MaxSendRate != 50 {
-		t.Errorf("default %g Hz, %v", c.MaxSendRate, err)
-	}
-	if _, err := (Config{SendRate: 20, MaxSendRate: 10}).WithDefaults(); !errors.Is(err, ErrConfig) {
-		t.Errorf("max_send_rate below send_rate: %v", err)
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/jog"
-	"github.com/telebridge/telebridge/pkg/servosila"
+	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
 	"gopkg.in/yaml.v3"
 )
 
@@ -125,11 +125,11 @@ func checkStatePublisher(t *testing.T, r result, urdf, namespace, prefix string)
 
 func TestServosilaLaunch(t *testing.T) {
 	r := launch(t, "robot_state_publisher", "servosila.launch.py", "namespace:=robot1", "frame_prefix:=robot1/")
-	drv, ok := r.node(servosila.NodeName)
+	drv, ok := r.node(servosilanode.Name)
 	if !ok || len(r.Nodes) != 2 || len(r.Processes) != 0 {
 		t.Fatalf("want the driver and robot_state_publisher only: %+v", r)
 	}
-	def := servosila.DefaultNodeConfig()
+	def := servosilanode.DefaultConfig()
 	for name, want := range map[string]string{"odom_frame": "robot1/" + def.OdomFrame, "base_frame": "robot1/" + def.BaseFrame, "robot_address": "10.42.0.1:10000"} {
 		if v, _ := drv.param(name); v != want {
 			t.Errorf("servosila_driver %s = %v, want %q", name, v, want)
@@ -138,23 +138,23 @@ func TestServosilaLaunch(t *testing.T) {
 	if drv.Namespace != "robot1" {
 		t.Errorf("driver namespace %q", drv.Namespace)
 	}
-	checkStatePublisher(t, r, servosila.DescriptionFile, "robot1", "robot1/")
+	checkStatePublisher(t, r, servosilanode.DescriptionFile, "robot1", "robot1/")
 
 	// Defaults: no namespace, no prefix; sim:=true adds the simulator and
 	// points the driver at it.
 	r = launch(t, "robot_state_publisher", "servosila.launch.py", "sim:=true")
-	drv, _ = r.node(servosila.NodeName)
+	drv, _ = r.node(servosilanode.Name)
 	if v, _ := drv.param("odom_frame"); v != def.OdomFrame || len(r.Processes) != 1 {
 		t.Errorf("sim:=true: odom_frame %v, processes %v", v, r.Processes)
 	}
 	if v, _ := drv.param("robot_address"); v != "127.0.0.1:10000" {
 		t.Errorf("sim:=true: driver at %v", v)
 	}
-	checkStatePublisher(t, r, servosila.DescriptionFile, "", "")
+	checkStatePublisher(t, r, servosilanode.DescriptionFile, "", "")
 
 	// sim_port moves the simulator and the driver together.
 	r = launch(t, "robot_state_publisher", "servosila.launch.py", "sim:=true", "sim_port:=10500")
-	drv, _ = r.node(servosila.NodeName)
+	drv, _ = r.node(servosilanode.Name)
 	if v, _ := drv.param("robot_address"); v != "127.0.0.1:10500" || len(r.Processes) != 1 ||
 		!strings.Contains(fmt.Sprint(r.Processes[0]["cmd"]), "--listen 127.0.0.1:10500") {
 		t.Errorf("sim_port:=10500: driver at %v, processes %v", v, r.Processes)
@@ -222,7 +222,7 @@ func TestCameraFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	params := doc["camera_publisher"].Params
-	robot, err := urdftest.Load(urdftest.Path(servosila.DescriptionFile))
+	robot, err := urdftest.Load(urdftest.Path(servosilanode.DescriptionFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestCameraFrames(t *testing.T) {
 		cam, _ := params[name].(map[string]any)
 		frame, _ := cam["frame_id"].(string)
 		if !links[frame] || !strings.HasSuffix(frame, "_optical_frame") {
-			t.Errorf("camera %s: frame_id %q is not an optical frame of %s", name, frame, servosila.DescriptionFile)
+			t.Errorf("camera %s: frame_id %q is not an optical frame of %s", name, frame, servosilanode.DescriptionFile)
 		}
 		if v, _ := pub.param(name + ".frame_id"); v != "robot1/"+frame {
 			t.Errorf("camera %s: launched with frame_id %v, want %q", name, v, "robot1/"+frame)

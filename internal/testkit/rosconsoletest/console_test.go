@@ -18,12 +18,11 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/furbotsim"
-	"github.com/telebridge/telebridge/pkg/servosila"
-	"github.com/telebridge/telebridge/pkg/servosilasim"
+	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 // Env set to 1 runs the test (scripts/ros2-test.d/console.sh sets it,
@@ -226,12 +225,12 @@ func TestROSConsole(t *testing.T) {
 
 	t.Run("waist target and Accept reach the target", func(t *testing.T) {
 		r.t = t
-		goal := r.truth().Joints[servosila.Waist] - 0.3
+		goal := r.truth().Joints[servosilawire.Waist] - 0.3
 		r.do(p1, chromedp.SetValue(chromedp.CSS("#tg-waist"), fmt.Sprintf("%.3f", goal)))
 		browsertest.Click(t, p1, "#ta-waist")
 		browsertest.WaitFor(t, 30*time.Second, "waist at the target", func() bool {
 			st := r.truth()
-			return math.Abs(st.Joints[servosila.Waist]-goal) <= 0.011 && st.JointVel[servosila.Waist] == 0
+			return math.Abs(st.Joints[servosilawire.Waist]-goal) <= 0.011 && st.JointVel[servosilawire.Waist] == 0
 		})
 	})
 
@@ -264,12 +263,12 @@ func TestROSConsole(t *testing.T) {
 			var st servosilasim.State
 			browsertest.WaitFor(t, 5*time.Second, "a packet with the command", func() bool {
 				st = r.truth()
-				return st.Last.Axes != [servosila.NumAxes]int16{}
+				return st.Last.Axes != [servosilawire.NumAxes]int16{}
 			})
 			lat = append(lat, st.LastAt.Sub(browsertest.KeyAt(t, p1, "keydown")))
 			r.do(p1, browsertest.Key("w", false))
 			r.stoppedAt(5 * time.Second)
-			browsertest.WaitFor(t, 5*time.Second, "a zero packet", func() bool { return r.truth().Last.Axes == [servosila.NumAxes]int16{} })
+			browsertest.WaitFor(t, 5*time.Second, "a zero packet", func() bool { return r.truth().Last.Axes == [servosilawire.NumAxes]int16{} })
 		}
 		slices.Sort(lat)
 		p50, p99 := lat[n/2], lat[n-1]

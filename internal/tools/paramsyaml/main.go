@@ -25,7 +25,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/rosparam"
-	"github.com/telebridge/telebridge/pkg/servosila"
+	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
 )
 
 // nodes maps each node to its parameter table.
@@ -33,7 +33,7 @@ var nodes = []struct {
 	name  string
 	table func() rosparam.Table
 }{
-	{servosila.NodeName, servosila.NodeParameterTable},
+	{servosilanode.Name, servosilanode.ParameterTable},
 	{furbot.NodeBridge, furbot.BridgeNodeParameterTable},
 	{furbot.NodeTwist, furbot.TwistNodeParameterTable},
 	{furbot.NodeOdometry, furbot.OdomNodeParameterTable},

@@ -14,14 +14,13 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"gonum.org/v1/gonum/spatial/r3"
-
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/direct"
 	"github.com/telebridge/telebridge/pkg/furbot"
-	"github.com/telebridge/telebridge/pkg/servosila"
-	"github.com/telebridge/telebridge/pkg/servosilasim"
+	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
+	"gonum.org/v1/gonum/spatial/r3"
 )
 
 // rig is the console under test: the real server with the direct backend
@@ -178,21 +177,21 @@ func TestBrowser(t *testing.T) {
 		r.do(p1, chromedp.SetValue(chromedp.CSS("#nb-waist"), "0.3"))
 		r.click(p1, "#ac-waist")
 		waitFor(t, 5*time.Second, "waist turning at the accepted velocity", func() bool {
-			return math.Abs(r.truth().JointVel[servosila.Waist]-0.3) < 0.02
+			return math.Abs(r.truth().JointVel[servosilawire.Waist]-0.3) < 0.02
 		})
 		r.click(p1, "#stopall")
-		waitFor(t, 5*time.Second, "waist stopped", func() bool { return r.truth().JointVel[servosila.Waist] == 0 })
+		waitFor(t, 5*time.Second, "waist stopped", func() bool { return r.truth().JointVel[servosilawire.Waist] == 0 })
 	})
 
 	t.Run("waist target and Accept reach the target", func(t *testing.T) {
 		r.t = t
-		goal := r.truth().Joints[servosila.Waist] - 0.4
+		goal := r.truth().Joints[servosilawire.Waist] - 0.4
 		r.do(p1, chromedp.SetValue(chromedp.CSS("#tg-waist"), fmt.Sprintf("%.3f", goal)))
 		r.click(p1, "#ta-waist")
 		tol := r.be.ServosilaDriver().Config().Arm.Tolerance
 		waitFor(t, 20*time.Second, "waist at the target", func() bool {
 			st := r.truth()
-			return math.Abs(st.Joints[servosila.Waist]-goal) <= tol+1e-3 && st.JointVel[servosila.Waist] == 0
+			return math.Abs(st.Joints[servosilawire.Waist]-goal) <= tol+1e-3 && st.JointVel[servosilawire.Waist] == 0
 		})
 	})
 
@@ -454,14 +453,14 @@ func TestKeyLatency(t *testing.T) {
 		var st servosilasim.State
 		waitFor(t, 5*time.Second, "a packet with the command", func() bool {
 			st = r.truth()
-			return st.Last.Axes != [servosila.NumAxes]int16{}
+			return st.Last.Axes != [servosilawire.NumAxes]int16{}
 		})
 		// From the page's own key-down (its wall clock, the simulator's
 		// too), so a slow test-to-browser dispatch does not count.
 		lat = append(lat, st.LastAt.Sub(r.keyAt(p, "keydown")))
 		r.do(p, key("w", false))
 		r.stoppedAt(5 * time.Second)
-		waitFor(t, 5*time.Second, "a zero packet", func() bool { return r.truth().Last.Axes == [servosila.NumAxes]int16{} })
+		waitFor(t, 5*time.Second, "a zero packet", func() bool { return r.truth().Last.Axes == [servosilawire.NumAxes]int16{} })
 	}
 	slices.Sort(lat)
 	p50, p99 := lat[n/2], lat[(n*99+99)/100-1]

@@ -20,7 +20,8 @@ import (
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/mjpeg"
 	"github.com/telebridge/telebridge/pkg/servosila"
-	"github.com/telebridge/telebridge/pkg/servosilasim"
+	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 // armURDF is the jog arm of the demo: a UR5-sized six-joint arm (a copy of
@@ -371,7 +372,7 @@ func (b *Backend) ServosilaTarget(_ context.Context, j int, angle float64) error
 	if b.drv == nil {
 		return fmt.Errorf("servosila: %w", errNone)
 	}
-	return b.drv.SetJointTarget(servosila.Joint(j), angle)
+	return b.drv.SetJointTarget(servosilawire.Joint(j), angle)
 }
 
 // ServosilaCancelTarget implements console.Backend.
@@ -379,7 +380,7 @@ func (b *Backend) ServosilaCancelTarget(_ context.Context, j int) error {
 	if b.drv == nil {
 		return fmt.Errorf("servosila: %w", errNone)
 	}
-	b.drv.CancelJointTarget(servosila.Joint(j))
+	b.drv.CancelJointTarget(servosilawire.Joint(j))
 	return nil
 }
 

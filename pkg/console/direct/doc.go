@@ -2,7 +2,7 @@
 // console`: it drives the Servosila driver (pkg/servosila), the Furbot
 // bridge (pkg/furbot), a jog controller with a simulated arm (pkg/jog,
 // pkg/armsim) and cameras (pkg/camera), and starts the embedded simulators
-// (pkg/servosilasim, pkg/furbotsim) where no real machine is given.
+// (pkg/servosila/sim, pkg/furbotsim) where no real machine is given.
 //
 // Start brings everything up; Close stops the drivers first (each sends
 // its own stop: zero packets, full-brake frames, a hold), then the cameras

@@ -7,7 +7,7 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/furbot"
-	"github.com/telebridge/telebridge/pkg/servosila"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 // Snapshot implements console.Backend.
@@ -39,7 +39,7 @@ func (b *Backend) servosilaState(now time.Time) *console.ServosilaState {
 		EStopped: st.EStopped, Headlight: head,
 		Linear: st.Last.Command.Linear, Angular: st.Last.Command.Angular,
 		JointVel: st.Last.Command.Joints,
-		Dropped:  servosila.DroppedNames(st.Last.Dropped),
+		Dropped:  servosilawire.DroppedNames(st.Last.Dropped),
 		X:        st.Odometry.Pose.X, Y: st.Odometry.Pose.Y, Yaw: st.Odometry.Pose.Yaw,
 		Link: console.ServosilaLink{
 			Sent: st.Sent, SendErrs: st.SendErrs, Received: st.Link.Received, Accepted: st.Link.Accepted,
@@ -78,7 +78,7 @@ func (b *Backend) servosilaState(now time.Time) *console.ServosilaState {
 					}
 				}
 			}
-			ms.Angle = servosila.CountsToRad(m.Position, zero)
+			ms.Angle = servosilawire.CountsToRad(m.Position, zero)
 			out.Motors = append(out.Motors, ms)
 		}
 	}

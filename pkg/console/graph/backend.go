@@ -15,7 +15,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/mjpeg"
-	"github.com/telebridge/telebridge/pkg/servosila"
+	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
 )
 
 // Port is what the ROS layer does for the Backend: publish on topics and
@@ -83,7 +83,7 @@ func New(cfg NodeConfig, port Port, now func() time.Time) (*Backend, error) {
 	if now == nil {
 		now = time.Now
 	}
-	b := &Backend{cfg: cfg, names: names, port: port, now: now, tol: servosila.DefaultNodeConfig().Driver.Arm.Tolerance}
+	b := &Backend{cfg: cfg, names: names, port: port, now: now, tol: servosilanode.DefaultConfig().Driver.Arm.Tolerance}
 	if cfg.Jog {
 		f, err := os.Open(cfg.JogURDF)
 		if err != nil {
@@ -118,7 +118,7 @@ func (b *Backend) Names() Names { return b.names }
 func (b *Backend) SetCameras(s map[string]*mjpeg.Stream) { b.cameras = s }
 
 func (b *Backend) makeInfo() console.Info {
-	def := servosila.DefaultNodeConfig().Driver
+	def := servosilanode.DefaultConfig().Driver
 	in := console.Info{Servosila: b.cfg.Servosila, Furbot: b.cfg.Furbot, Cameras: append([]string(nil), b.cfg.Cameras...)}
 	if b.cfg.Servosila {
 		in.ServosilaMaxLinear, in.ServosilaMaxAngular = def.MaxLinear, def.MaxAngular

@@ -11,7 +11,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/rosparam"
-	"github.com/telebridge/telebridge/pkg/servosila"
+	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
 )
 
 // NodeName is the ROS 2 node name of the console.
@@ -39,7 +39,7 @@ type NodeConfig struct {
 	ServosilaNamespace, FurbotNamespace string
 	// ServosilaDriver and FurbotBridge are the driver node names (their
 	// private topics and services hang below them). Defaults
-	// servosila.NodeName and furbot.NodeBridge.
+	// servosilanode.Name and furbot.NodeBridge.
 	ServosilaDriver, FurbotBridge string
 	// JogURDF is the jog arm's URDF file: joint names, limits and the
 	// tool pose (forward kinematics) come from it. Required with Jog.
@@ -70,7 +70,7 @@ type NodeConfig struct {
 func DefaultNodeConfig() NodeConfig {
 	return NodeConfig{
 		Listen: "127.0.0.1:8080", Servosila: true,
-		ServosilaDriver: servosila.NodeName, FurbotBridge: furbot.NodeBridge,
+		ServosilaDriver: servosilanode.Name, FurbotBridge: furbot.NodeBridge,
 		ServiceTimeout: 500 * time.Millisecond, FurbotMaxSpeed: 3, FurbotMaxYawRate: 0.8,
 	}
 }
@@ -145,21 +145,21 @@ func (c NodeConfig) Names() (Names, error) {
 			return n, fmt.Errorf("%w: namespace %q (want e.g. /robot1)", ErrConfig, ns)
 		}
 	}
-	n.Diagnostics = servosila.TopicDiagnostics
+	n.Diagnostics = servosilanode.TopicDiagnostics
 	if c.Servosila {
 		if !validName(c.ServosilaDriver) {
 			return n, fmt.Errorf("%w: servosila_driver %q", ErrConfig, c.ServosilaDriver)
 		}
 		ns, node := c.ServosilaNamespace, c.ServosilaDriver
-		n.ServosilaCmdVel = resolve(ns, node, servosila.TopicCmdVel)
-		n.ServosilaJointVel = resolve(ns, node, servosila.TopicJointVel)
-		n.ServosilaJointTarget = resolve(ns, node, servosila.TopicJointTarget)
-		n.ServosilaOdom = resolve(ns, node, servosila.TopicOdom)
-		n.ServosilaJointStates = resolve(ns, node, servosila.TopicJointStates)
-		n.ServosilaTelemetry = resolve(ns, node, servosila.TopicTelemetry)
-		n.ServosilaEStop = resolve(ns, node, servosila.ServiceEStop)
-		n.ServosilaRelease = resolve(ns, node, servosila.ServiceRelease)
-		n.ServosilaHeadlight = resolve(ns, node, servosila.ServiceHeadlight)
+		n.ServosilaCmdVel = resolve(ns, node, servosilanode.TopicCmdVel)
+		n.ServosilaJointVel = resolve(ns, node, servosilanode.TopicJointVel)
+		n.ServosilaJointTarget = resolve(ns, node, servosilanode.TopicJointTarget)
+		n.ServosilaOdom = resolve(ns, node, servosilanode.TopicOdom)
+		n.ServosilaJointStates = resolve(ns, node, servosilanode.TopicJointStates)
+		n.ServosilaTelemetry = resolve(ns, node, servosilanode.TopicTelemetry)
+		n.ServosilaEStop = resolve(ns, node, servosilanode.ServiceEStop)
+		n.ServosilaRelease = resolve(ns, node, servosilanode.ServiceRelease)
+		n.ServosilaHeadlight = resolve(ns, node, servosilanode.ServiceHeadlight)
 	}
 	if c.Furbot {
 		if !validName(c.FurbotBridge) {
@@ -241,10 +241,10 @@ func validName(s string) bool {
 var (
 	// QoSCommands: cmd_vel, joint velocities and joint targets (reliable,
 	// as the drivers subscribe).
-	QoSCommands = servosila.QoSCmdVel
+	QoSCommands = servosilanode.QoSCmdVel
 	// QoSServosilaState: odom, joint_states and raw telemetry of the
 	// Servosila driver.
-	QoSServosilaState = servosila.QoSTelemetry
+	QoSServosilaState = servosilanode.QoSTelemetry
 	// QoSFurbotTelemetry: the bridge's per-frame topics (sensor data).
 	QoSFurbotTelemetry = furbot.QoSTelemetry
 	// QoSFurbotState: odom and battery.
@@ -254,7 +254,7 @@ var (
 	// QoSImages: camera images (sensor data).
 	QoSImages = camera.ImageQoS
 	// QoSDiagnostics: /diagnostics.
-	QoSDiagnostics = servosila.QoSDiagnostics
+	QoSDiagnostics = servosilanode.QoSDiagnostics
 	// QoSServices: every service client.
 	QoSServices = jog.QoSServices
 )

@@ -12,7 +12,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/geom"
 	"github.com/telebridge/telebridge/pkg/mjpeg"
-	"github.com/telebridge/telebridge/pkg/servosila"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 // Position-control states the console shows for the Servosila arm. The
@@ -145,7 +145,7 @@ func (b *Backend) OnServosilaTelemetry(t Telemetry) {
 	b.srv.telemetry.Motors = append(b.srv.telemetry.Motors[:0], t.Motors...)
 	for i := range b.srv.telemetry.Motors {
 		m := &b.srv.telemetry.Motors[i]
-		m.Angle = servosila.CountsToRad(m.Position, 0)
+		m.Angle = servosilawire.CountsToRad(m.Position, 0)
 	}
 	b.srv.telemetryAt = now
 }
