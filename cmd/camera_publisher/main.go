@@ -22,13 +22,15 @@ import (
 	sensor_msgs_srv "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/srv"
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/camera"
+	"github.com/telebridge/telebridge/pkg/camera/node"
+	"github.com/telebridge/telebridge/pkg/camera/wire"
 	"github.com/telebridge/telebridge/pkg/diag"
 	"github.com/telebridge/telebridge/pkg/rate"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(camera.NodeName, run) }
+func main() { rosnode.Main(node.NodeName, run) }
 
 func run(ctx context.Context, stop context.CancelFunc) error {
 	plan, err := planFromArgs(os.Args[1:])
@@ -37,11 +39,11 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	}
 	cams := make([]*cameraNode, len(plan.Names))
 	n, err := rosnode.Start(rosnode.Options{
-		Name: camera.NodeName, Args: os.Args[1:], Table: plan.Table,
+		Name: node.NodeName, Args: os.Args[1:], Table: plan.Table,
 		// Only control parameters are settable; hand them to the capture
 		// goroutines (SetControl never blocks).
 		OnChange: func(update []rosparam.Parameter) {
-			for _, ch := range camera.ControlChanges(update, plan.Names) {
+			for _, ch := range node.ControlChanges(update, plan.Names) {
 				if c := cams[ch.Camera]; c != nil {
 					c.cam.SetControl(ch.Control, ch.Value)
 				}
@@ -73,9 +75,9 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 		log.Infof("camera %s: %s%s, %s %dx%d at %g Hz -> %s/%s, streaming only while subscribed",
 			cfg.Name, cfg.Device, test, cfg.PixelFormat, cfg.Width, cfg.Height, cfg.FrameRate, cfg.Name, kind)
 	}
-	diagPub, err := diagnostic_msgs_msg.NewDiagnosticArrayPublisher(n.Node, camera.TopicDiagnostics, rosnode.PubOpts(camera.QoSDiagnostics))
+	diagPub, err := diagnostic_msgs_msg.NewDiagnosticArrayPublisher(n.Node, node.TopicDiagnostics, rosnode.PubOpts(node.QoSDiagnostics))
 	if err != nil {
-		return fmt.Errorf("publisher %s: %w", camera.TopicDiagnostics, err)
+		return fmt.Errorf("publisher %s: %w", node.TopicDiagnostics, err)
 	}
 
 	var wg sync.WaitGroup
@@ -91,11 +93,11 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	// Poll the subscription counts into each camera's Demand, and report
 	// diagnostics at their period.
 	lastDiag := time.Now()
-	pollErr := rate.Run(ctx, camera.SubscriberPoll, func(t rate.Tick) error {
+	pollErr := rate.Run(ctx, node.SubscriberPoll, func(t rate.Tick) error {
 		for _, c := range cams {
 			c.pollSubscribers(log)
 		}
-		if now := time.Now(); now.Sub(lastDiag) >= camera.DiagnosticsPeriod {
+		if now := time.Now(); now.Sub(lastDiag) >= node.DiagnosticsPeriod {
 			statuses := make([]diag.Status, len(cams))
 			for i, c := range cams {
 				statuses[i] = c.diagnose(now, now.Sub(lastDiag))
@@ -122,22 +124,22 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 // planFromArgs reads the start-up overrides for this node (its name and
 // namespace after remapping) and plans the node from them: the camera
 // list must be known before the parameter table can be declared.
-func planFromArgs(args []string) (camera.NodePlan, error) {
+func planFromArgs(args []string) (node.NodePlan, error) {
 	a, err := rosparam.ParseArgs(args)
 	if err != nil {
-		return camera.NodePlan{}, err
+		return node.NodePlan{}, err
 	}
-	name, ns := a.ResolveNode(camera.NodeName, "")
+	name, ns := a.ResolveNode(node.NodeName, "")
 	over := a.Overrides.For(rosparam.FullyQualifiedName(ns, name))
-	return camera.PlanNode(over, camera.ProbeControls)
+	return node.PlanNode(over, camera.ProbeControls)
 }
 
 // cameraNode is one camera with its publishers and reused messages.
 type cameraNode struct {
 	cfg        camera.Config
 	cam        *camera.Camera
-	info       *camera.InfoManager
-	msgs       *camera.Messages
+	info       *node.InfoManager
+	msgs       *node.Messages
 	compressed bool
 
 	image     *sensor_msgs_msg.ImagePublisher
@@ -156,21 +158,21 @@ type cameraNode struct {
 
 func newCameraNode(n *rosnode.Node, cfg camera.Config) (*cameraNode, error) {
 	log := n.Logger()
-	info, err := camera.NewInfoManager(cfg.Name, cfg.CameraInfoURL, nil)
+	info, err := node.NewInfoManager(cfg.Name, cfg.CameraInfoURL, nil)
 	if err != nil {
 		log.Warnf("camera %s: %v (publishing uncalibrated camera info)", cfg.Name, err)
 	}
-	f, err := camera.ParsePixelFormat(cfg.PixelFormat)
+	f, err := wire.ParsePixelFormat(cfg.PixelFormat)
 	if err != nil {
 		return nil, err
 	}
 	c := &cameraNode{
-		cfg: cfg, info: info, msgs: camera.NewMessages(info), compressed: f.Compressed,
+		cfg: cfg, info: info, msgs: node.NewMessages(info), compressed: f.Compressed,
 		imageMsg: sensor_msgs_msg.NewImage(), compMsg: sensor_msgs_msg.NewCompressedImage(),
 		infoMsg: sensor_msgs_msg.NewCameraInfo(), prevAt: time.Now(),
 	}
-	topics := camera.TopicsFor(cfg.Name)
-	opts := rosnode.PubOpts(camera.ImageQoS)
+	topics := node.TopicsFor(cfg.Name)
+	opts := rosnode.PubOpts(node.ImageQoS)
 	if c.compressed {
 		if c.comp, err = sensor_msgs_msg.NewCompressedImagePublisher(n.Node, topics.Compressed, opts); err != nil {
 			return nil, fmt.Errorf("publisher %s: %w", topics.Compressed, err)
@@ -181,8 +183,8 @@ func newCameraNode(n *rosnode.Node, cfg camera.Config) (*cameraNode, error) {
 	if c.infoPub, err = sensor_msgs_msg.NewCameraInfoPublisher(n.Node, topics.CameraInfo, opts); err != nil {
 		return nil, fmt.Errorf("publisher %s: %w", topics.CameraInfo, err)
 	}
-	srv := camera.ServiceSetCameraInfo(cfg.Name)
-	_, err = sensor_msgs_srv.NewSetCameraInfoService(n.Node, srv, rosnode.SrvOpts(camera.QoSSetCameraInfo),
+	srv := node.ServiceSetCameraInfo(cfg.Name)
+	_, err = sensor_msgs_srv.NewSetCameraInfoService(n.Node, srv, rosnode.SrvOpts(node.QoSSetCameraInfo),
 		func(_ *rclgo.ServiceInfo, req *sensor_msgs_srv.SetCameraInfo_Request, send sensor_msgs_srv.SetCameraInfoServiceResponseSender) {
 			resp := sensor_msgs_srv.NewSetCameraInfo_Response()
 			if err := info.Set(fromMsgInfo(&req.CameraInfo)); err != nil {
@@ -261,11 +263,11 @@ func (c *cameraNode) pollSubscribers(log *rclgo.Logger) {
 
 func (c *cameraNode) diagnose(now time.Time, dt time.Duration) diag.Status {
 	neg, open := c.cam.Negotiated()
-	h := camera.Health{
+	h := node.Health{
 		Config: c.cfg, Negotiated: neg, Open: open, Err: c.cam.Err(), ControlErr: c.cam.ControlErr(),
 		Streaming: c.subs[0]+c.subs[1] > 0, Stats: c.cam.Stats(),
 	}
-	s := camera.Diagnose(h, c.prev, dt)
+	s := node.Diagnose(h, c.prev, dt)
 	c.prev, c.prevAt = h.Stats, now
 	c.publishMu.Lock()
 	if c.lastErr != nil {
@@ -276,7 +278,7 @@ func (c *cameraNode) diagnose(now time.Time, dt time.Duration) diag.Status {
 	return s
 }
 
-func toMsgInfo(dst *sensor_msgs_msg.CameraInfo, ci *camera.CameraInfo) {
+func toMsgInfo(dst *sensor_msgs_msg.CameraInfo, ci *node.CameraInfo) {
 	dst.Header = rosnode.Header(ci.Header.Stamp, ci.Header.FrameID)
 	dst.Height, dst.Width = ci.Height, ci.Width
 	dst.DistortionModel = ci.DistortionModel
@@ -288,11 +290,11 @@ func toMsgInfo(dst *sensor_msgs_msg.CameraInfo, ci *camera.CameraInfo) {
 	}
 }
 
-func fromMsgInfo(m *sensor_msgs_msg.CameraInfo) camera.CameraInfo {
-	return camera.CameraInfo{
+func fromMsgInfo(m *sensor_msgs_msg.CameraInfo) node.CameraInfo {
+	return node.CameraInfo{
 		Height: m.Height, Width: m.Width, DistortionModel: m.DistortionModel,
 		D: append([]float64(nil), m.D...), K: m.K, R: m.R, P: m.P,
 		BinningX: m.BinningX, BinningY: m.BinningY,
-		ROI: camera.RegionOfInterest{XOffset: m.Roi.XOffset, YOffset: m.Roi.YOffset, Height: m.Roi.Height, Width: m.Roi.Width, DoRectify: m.Roi.DoRectify},
+		ROI: node.RegionOfInterest{XOffset: m.Roi.XOffset, YOffset: m.Roi.YOffset, Height: m.Roi.Height, Width: m.Roi.Width, DoRectify: m.Roi.DoRectify},
 	}
 }

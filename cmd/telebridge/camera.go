@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/camera"
+	"github.com/telebridge/telebridge/pkg/camera/wire"
 )
 
 func init() {
@@ -54,15 +55,15 @@ func cameraList(args []string, io stdio) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	var infos []camera.DeviceInfo
+	var infos []wire.DeviceInfo
 	if *device != "" {
 		if _, err := os.Stat(*device); err != nil {
 			return fmt.Errorf("%s: %w: %w", *device, camera.ErrNoDevice, err)
 		}
-		infos = []camera.DeviceInfo{camera.DescribeDevice(*device)}
+		infos = []wire.DeviceInfo{wire.DescribeDevice(*device)}
 	} else {
 		var err error
-		if infos, err = camera.ListDevices(); err != nil {
+		if infos, err = wire.ListDevices(); err != nil {
 			return err
 		}
 		if len(infos) == 0 {

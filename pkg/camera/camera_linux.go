@@ -9,18 +9,19 @@ import (
 	"sync"
 	"time"
 
+	"github.com/telebridge/telebridge/pkg/camera/control"
 	"github.com/telebridge/telebridge/pkg/mailbox"
 )
 
 // Camera runs one device in its own goroutine (Run): it opens the device,
-// streams only while someone subscribes (Demand), hands each frame to the
+// streams only while someone subscribes (control.Demand), hands each frame to the
 // consumer, and reopens the device with backoff when it is lost. Several
 // Cameras in one process are independent. SetSubscribers, Stats,
 // Negotiated and Err may be called from any goroutine.
 type Camera struct {
 	cfg     Config
 	fn      FrameFunc
-	backoff Backoff
+	backoff control.Backoff
 	cnt     counters
 
 	subs   mailbox.Latest[[2]int]
@@ -100,7 +101,7 @@ func (c *Camera) setState(neg *Negotiated, open bool, err error) {
 // the last one. Run must be called once.
 func (c *Camera) Run(ctx context.Context) error {
 	var dev source
-	var demand Demand
+	var demand control.Demand
 	cfg := c.cfg // Controls grow with live changes, for reopening
 	everOpened := false
 	defer func() {
@@ -140,7 +141,7 @@ func (c *Camera) Run(ctx context.Context) error {
 			demand.Update(counts[0], counts[1])
 		}
 		switch demand.Retry() {
-		case Start:
+		case control.Start:
 			if err := dev.Start(); err != nil {
 				demand.Failed()
 				lose(err)
@@ -150,7 +151,7 @@ func (c *Camera) Run(ctx context.Context) error {
 				continue
 			}
 			demand.Started()
-		case Stop:
+		case control.Stop:
 			err := dev.Stop()
 			demand.Stopped()
 			if err != nil {

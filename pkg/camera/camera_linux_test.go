@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/camera/control"
+	"github.com/telebridge/telebridge/pkg/camera/wire"
 )
 
 // A camera whose device is missing keeps retrying with backoff, reports
@@ -17,7 +20,7 @@ func TestCameraMissingDeviceRetries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cam.backoff = Backoff{Min: time.Millisecond, Max: 4 * time.Millisecond}
+	cam.backoff = control.Backoff{Min: time.Millisecond, Max: 4 * time.Millisecond}
 	cam.SetSubscribers(1, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -29,7 +32,7 @@ func TestCameraMissingDeviceRetries(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	if err := cam.Err(); !errors.Is(err, ErrNoDevice) {
+	if err := cam.Err(); !errors.Is(err, wire.ErrNoDevice) {
 		t.Errorf("Err() = %v, want ErrNoDevice", err)
 	}
 	if _, open := cam.Negotiated(); open {
@@ -45,13 +48,13 @@ func TestNewValidates(t *testing.T) {
 	if _, err := New(Config{Name: "x"}, nil); !errors.Is(err, ErrBadParam) {
 		t.Errorf("nil consumer: %v", err)
 	}
-	if _, err := New(Config{Name: "x", PixelFormat: "H264"}, func(*Frame) {}); !errors.Is(err, ErrUnsupportedFormat) {
+	if _, err := New(Config{Name: "x", PixelFormat: "H264"}, func(*Frame) {}); !errors.Is(err, wire.ErrUnsupportedFormat) {
 		t.Errorf("H264: %v", err)
 	}
-	if _, err := Open(Config{Name: "x", Device: filepath.Join(t.TempDir(), "none")}); !errors.Is(err, ErrNoDevice) {
+	if _, err := Open(Config{Name: "x", Device: filepath.Join(t.TempDir(), "none")}); !errors.Is(err, wire.ErrNoDevice) {
 		t.Errorf("Open missing: %v", err)
 	}
-	if _, err := Open(Config{Name: "x", Device: "/dev/null"}); !errors.Is(err, ErrNoDevice) {
+	if _, err := Open(Config{Name: "x", Device: "/dev/null"}); !errors.Is(err, wire.ErrNoDevice) {
 		t.Errorf("Open /dev/null: %v", err)
 	}
 }

@@ -2,12 +2,15 @@
 
 package camera
 
-import "golang.org/x/sys/unix"
+import (
+	"github.com/telebridge/telebridge/pkg/camera/control"
+	"golang.org/x/sys/unix"
+)
 
 // MeasureClockOffset measures CLOCK_REALTIME - CLOCK_MONOTONIC now, from
 // the least disturbed of a few samples (see EstimateClockOffset).
-func MeasureClockOffset() ClockOffset {
-	var samples [5]ClockSample
+func MeasureClockOffset() control.ClockOffset {
+	var samples [5]control.ClockSample
 	var ts unix.Timespec
 	for i := range samples {
 		_ = unix.ClockGettime(unix.CLOCK_REALTIME, &ts)
@@ -17,6 +20,6 @@ func MeasureClockOffset() ClockOffset {
 		_ = unix.ClockGettime(unix.CLOCK_REALTIME, &ts)
 		samples[i].RealAfter = ts.Nano()
 	}
-	o, _ := EstimateClockOffset(samples[:])
+	o, _ := control.EstimateClockOffset(samples[:])
 	return o
 }

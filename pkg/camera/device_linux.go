@@ -5,11 +5,10 @@ package camera
 import (
 	"errors"
 	"fmt"
-	"math"
-	"os"
 	"time"
 
-	"github.com/vladimirvivien/go4vl/v4l2"
+	"github.com/telebridge/telebridge/pkg/camera/control"
+	"github.com/telebridge/telebridge/pkg/camera/wire"
 	"golang.org/x/sys/unix"
 )
 
@@ -24,11 +23,11 @@ type Device struct {
 	bufs [][]byte // mmap'ed driver buffers, by index
 
 	streaming bool
-	offset    ClockOffset
+	offset    control.ClockOffset
 	haveSeq   bool
 	lastSeq   uint32
 
-	buf   v4l2Buffer     // reused for QBUF/DQBUF
+	buf   wire.Buffer    // reused for QBUF/DQBUF
 	pfd   [1]unix.PollFd // reused for poll
 	frame Frame          // reused for every delivered frame
 	cnt   *counters
@@ -48,8 +47,8 @@ func openDevice(cfg Config, cnt *counters) (d *Device, err error) {
 	if err != nil {
 		return nil, err
 	}
-	want, _ := ParsePixelFormat(cfg.PixelFormat)
-	fd, err := openNode(cfg.Device)
+	want, _ := wire.ParsePixelFormat(cfg.PixelFormat)
+	fd, err := wire.OpenNode(cfg.Device)
 	if err != nil {
 		return nil, err
 	}
@@ -60,12 +59,12 @@ func openDevice(cfg Config, cnt *counters) (d *Device, err error) {
 			_ = dev.Close()
 		}
 	}()
-	capab, err := v4l2.GetCapability(uintptr(fd))
+	capab, err := wire.QueryCaps(fd)
 	if err != nil {
-		return nil, fmt.Errorf("camera: %s: query capabilities: %w: %v", cfg.Device, ErrNoDevice, err)
+		return nil, fmt.Errorf("camera: %s: query capabilities: %w: %v", cfg.Device, wire.ErrNoDevice, err)
 	}
-	if !capab.IsVideoCaptureSupported() || !capab.IsStreamingSupported() {
-		return nil, fmt.Errorf("camera: %s (%s): not a single-planar capture device with streaming I/O: %w", cfg.Device, capab.Card, ErrNoDevice)
+	if !capab.Capture {
+		return nil, fmt.Errorf("camera: %s (%s): not a single-planar capture device with streaming I/O: %w", cfg.Device, capab.Card, wire.ErrNoDevice)
 	}
 	d.neg.Driver, d.neg.Card = capab.Driver, capab.Card
 	if err := d.negotiate(want); err != nil {
@@ -80,90 +79,49 @@ func openDevice(cfg Config, cnt *counters) (d *Device, err error) {
 	return d, nil
 }
 
-// openNode opens a device node read-write and non-blocking (Next polls).
-func openNode(path string) (int, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return -1, fmt.Errorf("camera: %s: %w: %w", path, ErrNoDevice, err)
-	}
-	if fi.Mode()&os.ModeCharDevice == 0 {
-		return -1, fmt.Errorf("camera: %s: not a character device: %w", path, ErrNoDevice)
-	}
-	for {
-		fd, err := unix.Open(path, unix.O_RDWR|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return -1, fmt.Errorf("camera: open %s: %w: %w", path, ErrNoDevice, err)
-		}
-		return fd, nil
-	}
-}
-
-func (d *Device) negotiate(want Format) error {
-	fd := uintptr(d.fd)
+func (d *Device) negotiate(want wire.Format) error {
 	cfg := d.cfg
-	if err := v4l2.SetPixFormat(fd, v4l2.PixFormat{
-		Width: uint32(cfg.Width), Height: uint32(cfg.Height),
-		PixelFormat: uint32(want.FourCC), Field: v4l2.FieldNone,
-	}); err != nil {
+	if err := wire.SetFormat(d.fd, want.FourCC, uint32(cfg.Width), uint32(cfg.Height)); err != nil {
 		return fmt.Errorf("camera: %s: set format %s %dx%d: %w", cfg.Device, want.Name, cfg.Width, cfg.Height, err)
 	}
-	pf, err := v4l2.GetPixFormat(fd)
+	pf, err := wire.GetFormat(d.fd)
 	if err != nil {
 		return fmt.Errorf("camera: %s: get format: %w", cfg.Device, err)
 	}
-	if FourCC(pf.PixelFormat) != want.FourCC {
-		return fmt.Errorf("camera: %s: asked for %s, driver chose %s: %w", cfg.Device, want.Name, FourCC(pf.PixelFormat), ErrUnsupportedFormat)
+	if pf.FourCC != want.FourCC {
+		return fmt.Errorf("camera: %s: asked for %s, driver chose %s: %w", cfg.Device, want.Name, pf.FourCC, wire.ErrUnsupportedFormat)
 	}
-	enc, err := ResolveEncoding(want, cfg.Encoding)
+	enc, err := wire.ResolveEncoding(want, cfg.Encoding)
 	if err != nil {
 		return err
 	}
 	d.neg.Format, d.neg.Encoding = want, enc
 	d.neg.Width, d.neg.Height = pf.Width, pf.Height
-	d.neg.Step, d.neg.ImageSize = ImageSize(want, pf.Width, pf.Height, pf.BytesPerLine)
-
-	// Frame rate: ask for 1/rate as a fraction, then read back what the
-	// driver set (go4vl's GetFrameRate would echo the request).
-	sp, err := v4l2.GetStreamParam(fd, v4l2.BufTypeVideoCapture)
-	if err != nil {
-		return fmt.Errorf("camera: %s: get stream parameters: %w", cfg.Device, err)
-	}
-	if sp.Capture.Capability&v4l2.StreamParamTimePerFrame != 0 {
-		sp.Capture.TimePerFrame = v4l2.Fract{Numerator: 1000, Denominator: uint32(math.Round(cfg.FrameRate * 1000))}
-		if err := v4l2.SetStreamParam(fd, v4l2.BufTypeVideoCapture, sp); err != nil {
-			return fmt.Errorf("camera: %s: set frame rate %g Hz: %w", cfg.Device, cfg.FrameRate, err)
-		}
-		if sp, err = v4l2.GetStreamParam(fd, v4l2.BufTypeVideoCapture); err != nil {
-			return fmt.Errorf("camera: %s: get stream parameters: %w", cfg.Device, err)
-		}
-	}
-	if tpf := sp.Capture.TimePerFrame; tpf.Numerator != 0 {
-		d.neg.FrameRate = float64(tpf.Denominator) / float64(tpf.Numerator)
+	d.neg.Step, d.neg.ImageSize = wire.ImageSize(want, pf.Width, pf.Height, pf.BytesPerLine)
+	if d.neg.FrameRate, err = wire.SetFrameRate(d.fd, cfg.FrameRate); err != nil {
+		return fmt.Errorf("camera: %s: %w", cfg.Device, err)
 	}
 	return nil
 }
 
 func (d *Device) mapBuffers() error {
-	req := v4l2RequestBuffers{Count: uint32(d.cfg.BufferCount), Type: bufTypeVideoCapture, Memory: memoryMMAP}
-	if err := ioctlReqBufs(d.fd, &req); err != nil {
+	req := wire.RequestBuffers{Count: uint32(d.cfg.BufferCount), Type: wire.BufTypeVideoCapture, Memory: wire.MemoryMMAP}
+	if err := wire.RequestBufs(d.fd, &req); err != nil {
 		return fmt.Errorf("camera: %s: request %d buffers: %w", d.cfg.Device, d.cfg.BufferCount, err)
 	}
 	if req.Count < 2 {
-		return fmt.Errorf("camera: %s: driver granted %d buffers, need 2: %w", d.cfg.Device, req.Count, ErrNoDevice)
+		return fmt.Errorf("camera: %s: driver granted %d buffers, need 2: %w", d.cfg.Device, req.Count, wire.ErrNoDevice)
 	}
 	d.bufs = make([][]byte, 0, req.Count)
 	for i := uint32(0); i < req.Count; i++ {
-		b := v4l2Buffer{Index: i, Type: bufTypeVideoCapture, Memory: memoryMMAP}
-		if err := ioctlBuffer(d.fd, vidiocQUERYBUF, &b); err != nil {
+		b := wire.CaptureBuffer(i)
+		if err := wire.QueryBuffer(d.fd, &b); err != nil {
 			return fmt.Errorf("camera: %s: query buffer %d: %w", d.cfg.Device, i, err)
 		}
 		if !d.neg.Format.Compressed && b.Length < d.neg.ImageSize {
-			return fmt.Errorf("camera: %s: buffer %d holds %d bytes, image needs %d: %w", d.cfg.Device, i, b.Length, d.neg.ImageSize, ErrNoDevice)
+			return fmt.Errorf("camera: %s: buffer %d holds %d bytes, image needs %d: %w", d.cfg.Device, i, b.Length, d.neg.ImageSize, wire.ErrNoDevice)
 		}
-		m, err := unix.Mmap(d.fd, int64(uint32(b.Offset)), int(b.Length), unix.PROT_READ|unix.PROT_WRITE, unix.MAP_SHARED)
+		m, err := wire.MapBuffer(d.fd, &b)
 		if err != nil {
 			return fmt.Errorf("camera: %s: mmap buffer %d: %w", d.cfg.Device, i, err)
 		}
@@ -196,14 +154,14 @@ func (d *Device) Start() error {
 		return nil
 	}
 	for i := range d.bufs {
-		d.buf = v4l2Buffer{Index: uint32(i), Type: bufTypeVideoCapture, Memory: memoryMMAP}
-		if err := ioctlBuffer(d.fd, vidiocQBUF, &d.buf); err != nil {
+		d.buf = wire.CaptureBuffer(uint32(i))
+		if err := wire.QueueBuffer(d.fd, &d.buf); err != nil {
 			d.resetQueue()
 			return d.wrapIOErr("queue buffer", err)
 		}
 	}
 	d.offset = MeasureClockOffset()
-	if err := ioctlStream(d.fd, vidiocSTREAMON); err != nil {
+	if err := wire.StreamOn(d.fd); err != nil {
 		d.resetQueue()
 		return d.wrapIOErr("stream on", err)
 	}
@@ -214,7 +172,7 @@ func (d *Device) Start() error {
 
 // resetQueue takes back queued buffers after a failed start (STREAMOFF
 // dequeues all buffers even when the stream never started).
-func (d *Device) resetQueue() { _ = ioctlStream(d.fd, vidiocSTREAMOFF) }
+func (d *Device) resetQueue() { _ = wire.StreamOff(d.fd) }
 
 // Stop turns the stream off (VIDIOC_STREAMOFF), which also takes every
 // buffer back from the driver. The device stays open and mapped; Start
@@ -226,33 +184,33 @@ func (d *Device) Stop() error {
 	}
 	d.streaming = false
 	d.cnt.stops.Add(1)
-	if err := ioctlStream(d.fd, vidiocSTREAMOFF); err != nil {
+	if err := wire.StreamOff(d.fd); err != nil {
 		return d.wrapIOErr("stream off", err)
 	}
 	return nil
 }
 
 func (d *Device) wrapIOErr(op string, err error) error {
-	if isDeviceLost(err) {
+	if wire.IsDeviceLost(err) {
 		return fmt.Errorf("camera: %s: %s: %w: %w", d.cfg.Device, op, ErrDeviceLost, err)
 	}
 	return fmt.Errorf("camera: %s: %s: %w", d.cfg.Device, op, err)
 }
 
 // Next waits up to timeout for a filled buffer, dequeues it, and, if
-// Classify finds it good, calls fn with a Frame whose Data is the mmap'ed
+// wire.Classify finds it good, calls fn with a Frame whose Data is the mmap'ed
 // buffer (no copy); the buffer is queued again after fn returns. It returns
 // the buffer's verdict: Good when fn was called, another verdict when the
 // buffer was skipped (and counted as corrupted). Errors: ErrTimeout,
 // ErrNotStreaming, ErrDeviceLost (close and reopen), ErrClosed. The frame
 // timestamp is read from the dequeued buffer before it is queued again.
 // Next allocates nothing.
-func (d *Device) Next(timeout time.Duration, fn FrameFunc) (Verdict, error) {
+func (d *Device) Next(timeout time.Duration, fn FrameFunc) (wire.Verdict, error) {
 	if d.fd < 0 {
-		return Good, fmt.Errorf("camera: next: %w", ErrClosed)
+		return wire.Good, fmt.Errorf("camera: next: %w", ErrClosed)
 	}
 	if !d.streaming {
-		return Good, ErrNotStreaming
+		return wire.Good, ErrNotStreaming
 	}
 	deadline := time.Now().Add(timeout)
 	for {
@@ -266,52 +224,52 @@ func (d *Device) Next(timeout time.Duration, fn FrameFunc) (Verdict, error) {
 			continue
 		}
 		if err != nil {
-			return Good, d.wrapIOErr("poll", err)
+			return wire.Good, d.wrapIOErr("poll", err)
 		}
 		if n == 0 {
 			d.cnt.timeouts.Add(1)
-			return Good, ErrTimeout
+			return wire.Good, ErrTimeout
 		}
 		if d.pfd[0].Revents&(unix.POLLERR|unix.POLLHUP|unix.POLLNVAL) != 0 && d.pfd[0].Revents&unix.POLLIN == 0 {
-			return Good, fmt.Errorf("camera: %s: poll revents %#x: %w", d.cfg.Device, d.pfd[0].Revents, ErrDeviceLost)
+			return wire.Good, fmt.Errorf("camera: %s: poll revents %#x: %w", d.cfg.Device, d.pfd[0].Revents, ErrDeviceLost)
 		}
-		d.buf = v4l2Buffer{Type: bufTypeVideoCapture, Memory: memoryMMAP}
-		err = ioctlBuffer(d.fd, vidiocDQBUF, &d.buf)
+		d.buf = wire.Buffer{Type: wire.BufTypeVideoCapture, Memory: wire.MemoryMMAP}
+		err = wire.DequeueBuffer(d.fd, &d.buf)
 		if err == unix.EAGAIN {
 			if time.Now().After(deadline) {
 				d.cnt.timeouts.Add(1)
-				return Good, ErrTimeout
+				return wire.Good, ErrTimeout
 			}
 			continue
 		}
 		if err != nil {
-			return Good, d.wrapIOErr("dequeue buffer", err)
+			return wire.Good, d.wrapIOErr("dequeue buffer", err)
 		}
 		return d.deliver(fn)
 	}
 }
 
 // deliver handles the buffer in d.buf and queues it again.
-func (d *Device) deliver(fn FrameFunc) (Verdict, error) {
+func (d *Device) deliver(fn FrameFunc) (wire.Verdict, error) {
 	b := &d.buf
 	idx := int(b.Index)
 	if idx >= len(d.bufs) {
-		return Good, fmt.Errorf("camera: %s: driver returned buffer %d of %d: %w", d.cfg.Device, idx, len(d.bufs), ErrDeviceLost)
+		return wire.Good, fmt.Errorf("camera: %s: driver returned buffer %d of %d: %w", d.cfg.Device, idx, len(d.bufs), ErrDeviceLost)
 	}
 	// Everything taken from the v4l2_buffer is read here, before QBUF.
 	var stamp time.Time
-	if b.Flags&bufFlagTimestampMask == bufFlagTimestampMonotonic {
+	if b.Monotonic() {
 		stamp = d.offset.Wall(b.Sec, b.Usec)
 	} else {
 		stamp = time.Now()
 	}
 	seq, used := b.Sequence, b.BytesUsed
 	if d.haveSeq {
-		d.cnt.dropped.Add(SequenceGap(d.lastSeq, seq))
+		d.cnt.dropped.Add(control.SequenceGap(d.lastSeq, seq))
 	}
 	d.haveSeq, d.lastSeq = true, seq
-	v := Classify(b.Flags, used, uint32(len(d.bufs[idx])), d.neg.ImageSize, d.neg.Format.Compressed)
-	if v == Good {
+	v := wire.Classify(b.Flags, used, uint32(len(d.bufs[idx])), d.neg.ImageSize, d.neg.Format.Compressed)
+	if v == wire.Good {
 		n := used
 		if !d.neg.Format.Compressed {
 			n = d.neg.ImageSize // drop any padding after the image
@@ -334,8 +292,8 @@ func (d *Device) deliver(fn FrameFunc) (Verdict, error) {
 	} else {
 		d.cnt.corrupted.Add(1)
 	}
-	*b = v4l2Buffer{Index: uint32(idx), Type: bufTypeVideoCapture, Memory: memoryMMAP}
-	if err := ioctlBuffer(d.fd, vidiocQBUF, b); err != nil {
+	*b = wire.CaptureBuffer(uint32(idx))
+	if err := wire.QueueBuffer(d.fd, b); err != nil {
 		return v, d.wrapIOErr("queue buffer", err)
 	}
 	return v, nil
@@ -352,15 +310,15 @@ func (d *Device) Close() error {
 		errs = append(errs, d.Stop())
 	}
 	for _, b := range d.bufs {
-		if err := unix.Munmap(b); err != nil {
+		if err := wire.UnmapBuffer(b); err != nil {
 			errs = append(errs, fmt.Errorf("munmap: %w", err))
 		}
 	}
 	if d.bufs != nil {
 		// Free the driver's buffers; a lost device may refuse, which is fine
 		// because closing the descriptor frees them too.
-		req := v4l2RequestBuffers{Count: 0, Type: bufTypeVideoCapture, Memory: memoryMMAP}
-		_ = ioctlReqBufs(d.fd, &req)
+		req := wire.RequestBuffers{Count: 0, Type: wire.BufTypeVideoCapture, Memory: wire.MemoryMMAP}
+		_ = wire.RequestBufs(d.fd, &req)
 	}
 	d.bufs = nil
 	if err := unix.Close(d.fd); err != nil {

@@ -5,31 +5,30 @@
 //
 // # Layers
 //
-// The package has a pure part that builds and tests on any machine, and a
-// device part (files tagged linux && cgo, on go4vl's low-level v4l2
-// package) that talks to the kernel:
+// The camera has the four parts of every machine in telebridge:
 //
-//   - Pure: the parameter table of a camera and of the node (Bindings,
-//     NodeBindings, on pkg/rosparam, bound to Config), topic names and the
-//     QoS choice (TopicsFor, ImageQoS), the pixel format -> ROS encoding map
-//     (LookupFormat), the message-shaped frame types (Frame, Image,
-//     CompressedImage, CameraInfo), the subscriber state machine (Demand),
-//     the monotonic -> wall clock conversion (ClockOffset), the
-//     corrupted-buffer classification (Classify, SequenceGap), and the
-//     calibration file reader and writer with set_camera_info
-//     (ParseCalibration, Calibration.YAML, InfoManager), the reused
-//     outgoing messages of a camera (Messages), and the node's decisions
-//     (PlanNode, ControlChanges, Diagnose, SubscriberPoll).
-//   - Device: Open negotiates format, size and frame rate, mmaps the
-//     buffers and streams (Device.Start, Device.Next, Device.Stop);
-//     Camera runs one device in its own goroutine, streaming only while
-//     someone subscribes and reopening the device after it is lost;
-//     ListDevices enumerates devices, formats, sizes and rates; controls are
-//     listed and set by name, and live through Camera.SetControl.
-//   - Test source: a camera whose device is "pattern:<label>" (see
-//     PatternPrefix) generates frames in memory instead of opening a
-//     device, through the same Camera loop, for testing the ROS node on
-//     machines without cameras.
+//   - pkg/camera/wire: the V4L2 binding (buffers, ioctls, mmap, format
+//     and control enumeration, the pixel format -> ROS encoding table).
+//   - pkg/camera/control: the small arithmetic (timestamp offset, dropped
+//     frame count, backoff, the subscriber state machine Demand).
+//   - pkg/camera (this package): the runtime. The configuration of a
+//     camera (Config, Normalize); Open negotiates format, size and frame
+//     rate, mmaps the buffers and streams (Device.Start, Device.Next,
+//     Device.Stop); controls are listed and set by name, and live through
+//     Camera.SetControl; Camera runs one device in its own goroutine,
+//     streaming only while someone subscribes and reopening the device
+//     after it is lost; the frames it hands out (Frame, Image,
+//     CompressedImage) and its counters (Stats). The device part is
+//     built for linux && cgo.
+//   - pkg/camera/node: the ROS contract of camera_publisher (topics, QoS,
+//     parameter tables, calibration files and camera info, the outgoing
+//     messages, the node's decisions), which imports this package and is
+//     never imported by it.
+//
+// A camera whose device is "pattern:<label>" (see PatternPrefix) is a
+// test source: it generates frames in memory instead of opening a device,
+// through the same Camera loop, for testing the ROS node on machines
+// without cameras.
 //
 // # Zero copy and buffer ownership
 //
@@ -42,8 +41,8 @@
 // path is the consumer's copy into the outgoing message (Frame.CopyTo),
 // which Stats counts, so "zero copies before publish" can be checked. A
 // publisher that copies the message itself during Publish (rclgo) lends
-// the buffer to the message instead (Messages.Lend), so that its copy is
-// the only one.
+// the buffer to the message instead (node.Messages.Lend), so that its
+// copy is the only one.
 //
 // # Timestamps
 //
@@ -51,6 +50,6 @@
 // buffer is dequeued and before it is queued again. Drivers stamp with
 // CLOCK_MONOTONIC; it is converted to wall-clock time with an offset
 // (CLOCK_REALTIME - CLOCK_MONOTONIC) measured when the stream starts (see
-// ClockOffset). If the driver does not say its stamps are monotonic, the
-// time of dequeue is used instead.
+// control.ClockOffset). If the driver does not say its stamps are
+// monotonic, the time of dequeue is used instead.
 package camera

@@ -8,7 +8,7 @@ import (
 // Header is the std_msgs/Header of a message: the capture time and the
 // coordinate frame.
 type Header struct {
-	Stamp   time.Time // capture time, wall clock (see ClockOffset)
+	Stamp   time.Time // capture time, wall clock (see control.ClockOffset)
 	FrameID string
 }
 

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/telebridge/telebridge/pkg/qos"
+	"github.com/telebridge/telebridge/pkg/camera/wire"
 )
 
 // Config is the configuration of one camera: the parameters of the
@@ -19,17 +19,17 @@ type Config struct {
 	// PatternPrefix): no device, generated frames, for tests only.
 	Device string
 	// Width and Height are the requested image size [px]; the driver may
-	// pick the nearest size it supports (Device.Format tells). Default
+	// pick the nearest size it supports (Device.Negotiated tells). Default
 	// 640 x 480.
 	Width, Height int
 	// FrameRate is the requested frame rate [Hz]; the driver may pick the
 	// nearest rate it supports. Default 30.
 	FrameRate float64
 	// PixelFormat is the V4L2 pixel format, by name ("YUYV", "UYVY",
-	// "GREY", "GRBG", "MJPG", ...; see Formats). Default "YUYV".
+	// "GREY", "GRBG", "MJPG", ...; see wire.Formats). Default "YUYV".
 	PixelFormat string
 	// Encoding overrides the ROS encoding derived from PixelFormat; only
-	// layout-preserving overrides are accepted (see ResolveEncoding).
+	// layout-preserving overrides are accepted (see wire.ResolveEncoding).
 	// Default "" (derived).
 	Encoding string
 	// FrameID is the frame_id stamped on images and camera info. Default
@@ -44,7 +44,7 @@ type Config struct {
 	BufferCount int
 	// Controls are V4L2 control values to apply after opening, by control
 	// name in parameter form ("exposure_absolute", "gain"; see
-	// ControlParamName). Default none.
+	// wire.ControlParamName). Default none.
 	Controls map[string]int64
 }
 
@@ -72,7 +72,7 @@ const (
 // ErrBadParam, ErrUnsupportedFormat or ErrBadEncoding naming the first bad
 // field.
 func (c Config) Normalize() (Config, error) {
-	if !validName(c.Name) {
+	if !ValidName(c.Name) {
 		return c, fmt.Errorf("camera: name %q: want a letter then letters, digits or '_': %w", c.Name, ErrBadParam)
 	}
 	if c.Device == "" {
@@ -96,7 +96,7 @@ func (c Config) Normalize() (Config, error) {
 	if c.BufferCount == 0 {
 		c.BufferCount = DefaultBufferCount
 	}
-	if err := checkDevice(c.Device); err != nil {
+	if err := CheckDevice(c.Device); err != nil {
 		return c, fmt.Errorf("camera %s: %w", c.Name, err)
 	}
 	checks := []struct {
@@ -114,35 +114,40 @@ func (c Config) Normalize() (Config, error) {
 			return c, fmt.Errorf("camera %s: %s = %v: want %v..%v: %w", c.Name, k.name, k.v, k.min, k.max, ErrBadParam)
 		}
 	}
-	f, err := ParsePixelFormat(c.PixelFormat)
+	f, err := wire.ParsePixelFormat(c.PixelFormat)
 	if err != nil {
 		return c, fmt.Errorf("camera %s: %w", c.Name, err)
 	}
 	c.PixelFormat = f.Name
-	if _, err := ResolveEncoding(f, c.Encoding); err != nil {
+	if _, err := wire.ResolveEncoding(f, c.Encoding); err != nil {
 		return c, fmt.Errorf("camera %s: %w", c.Name, err)
 	}
 	if c.CameraInfoURL != "" {
-		if _, err := parseInfoURL(c.CameraInfoURL); err != nil {
+		if _, err := ParseInfoURL(c.CameraInfoURL); err != nil {
 			return c, fmt.Errorf("camera %s: %w", c.Name, err)
 		}
 	}
 	for name := range c.Controls {
-		if !validName(name) {
+		if !ValidName(name) {
 			return c, fmt.Errorf("camera %s: control %q: %w", c.Name, name, ErrBadParam)
 		}
 	}
 	return c, nil
 }
 
-func checkDevice(d string) error {
+// CheckDevice checks a device string: an absolute path, or the test
+// source (PatternPrefix); errors wrap ErrBadParam.
+func CheckDevice(d string) error {
 	if !strings.HasPrefix(d, "/") && !IsPattern(d) {
 		return fmt.Errorf("device %q: want an absolute path (or %s<label>, the test source): %w", d, PatternPrefix, ErrBadParam)
 	}
 	return nil
 }
 
-func validName(s string) bool {
+// ValidName reports whether s is a name token of the node (a camera name,
+// a control's parameter form): a letter first, then letters, digits or
+// '_'.
+func ValidName(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -168,53 +173,4 @@ const (
 	ParamFrameID       = "frame_id"
 	ParamCameraInfoURL = "camera_info_url"
 	ParamBufferCount   = "buffer_count"
-	// ControlPrefix starts the name of a V4L2 control parameter
-	// ("controls.gain"); see ControlParam.
-	ControlPrefix = "controls."
 )
-
-// ControlParamName turns a V4L2 control name ("Exposure, Absolute", "White
-// Balance Temperature") into its parameter form ("exposure_absolute",
-// "white_balance_temperature"): lower case, runs of other characters -> '_'.
-func ControlParamName(v4l2Name string) string {
-	var b strings.Builder
-	pending := false
-	for _, r := range strings.ToLower(v4l2Name) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			if pending && b.Len() > 0 {
-				b.WriteByte('_')
-			}
-			pending = false
-			b.WriteRune(r)
-			continue
-		}
-		pending = true
-	}
-	s := b.String()
-	if s != "" && s[0] >= '0' && s[0] <= '9' {
-		s = "c_" + s
-	}
-	return s
-}
-
-// Topics are the topic names of one camera, relative to the node namespace.
-type Topics struct {
-	Image      string // "<name>/image_raw" (sensor_msgs/Image)
-	Compressed string // "<name>/image_raw/compressed" (sensor_msgs/CompressedImage, image_transport naming)
-	CameraInfo string // "<name>/camera_info" (sensor_msgs/CameraInfo)
-}
-
-// TopicsFor returns the topic names of camera name. A camera publishes
-// Image for uncompressed formats and Compressed for MJPG/JPEG, never both.
-func TopicsFor(name string) Topics {
-	return Topics{
-		Image:      name + "/image_raw",
-		Compressed: name + "/image_raw/compressed",
-		CameraInfo: name + "/camera_info",
-	}
-}
-
-// ImageQoS is the profile images (raw and compressed) and camera info go
-// out with: ROS 2's sensor-data profile (best effort, volatile, keep last
-// 5). A late or lost frame is replaced by the next one, never resent.
-var ImageQoS = qos.SensorData

@@ -6,13 +6,15 @@ import (
 	"image"
 	"image/jpeg"
 	"strings"
+
+	"github.com/telebridge/telebridge/pkg/camera/wire"
 )
 
 // PatternPrefix starts the device string of the synthetic test source
 // ("pattern:front_left"): a camera whose device starts with it opens no
 // V4L2 device but generates frames of its pixel_format, width, height and
 // frame_rate in memory, delivered through the same consumer path (Frame,
-// Messages, counters, Demand) as a real device. It exists to test the
+// counters, Demand; the node's Messages) as a real device. It exists to test the
 // ROS node on machines without cameras; the text after the prefix is a
 // label (it keeps two test cameras' devices apart). For MJPG/JPEG the
 // frames are JPEG images of the grey pattern (PatternJPEG).
@@ -30,9 +32,10 @@ const (
 	patternBrightnessDefault = 128
 )
 
-// patternControl is the test source's brightness control at value v.
-func patternControl(v int64) Control {
-	return Control{ID: 0x00980900, Name: "Brightness", Param: PatternBrightness, Type: "integer",
+// PatternControl is the test source's brightness control at value v
+// (V4L2_CID_BRIGHTNESS, 0..255).
+func PatternControl(v int64) wire.Control {
+	return wire.Control{ID: 0x00980900, Name: "Brightness", Param: PatternBrightness, Type: "integer",
 		Min: 0, Max: 255, Step: 1, Default: patternBrightnessDefault, Value: v, Readable: true}
 }
 
@@ -41,7 +44,7 @@ func patternControl(v int64) Control {
 // bytes of format f. Luma (or every byte of a single-channel or RGB
 // format) varies; the chroma bytes of YUYV and UYVY are neutral (128).
 // It allocates nothing.
-func FillPattern(buf []byte, f Format, step, height uint32, k int, brightness int64) {
+func FillPattern(buf []byte, f wire.Format, step, height uint32, k int, brightness int64) {
 	bpp := f.BytesPerPixel
 	if bpp == 0 || step == 0 {
 		return
@@ -50,7 +53,7 @@ func FillPattern(buf []byte, f Format, step, height uint32, k int, brightness in
 		row := buf[y*step : (y+1)*step]
 		for p := range row {
 			switch {
-			case f.FourCC == FmtYUYV && p%2 == 1, f.FourCC == FmtUYVY && p%2 == 0:
+			case f.FourCC == wire.FmtYUYV && p%2 == 1, f.FourCC == wire.FmtUYVY && p%2 == 0:
 				row[p] = 128
 			default:
 				x := p / bpp
@@ -67,7 +70,7 @@ func FillPattern(buf []byte, f Format, step, height uint32, k int, brightness in
 // opens and when brightness changes, not per frame.
 func PatternJPEG(width, height, k int, brightness int64) ([]byte, error) {
 	img := image.NewGray(image.Rect(0, 0, width, height))
-	grey, _ := LookupFormat(FmtGrey)
+	grey, _ := wire.LookupFormat(wire.FmtGrey)
 	FillPattern(img.Pix, grey, uint32(img.Stride), uint32(height), k, brightness)
 	var b bytes.Buffer
 	if err := jpeg.Encode(&b, img, &jpeg.Options{Quality: 75}); err != nil {

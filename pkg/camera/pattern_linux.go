@@ -5,6 +5,8 @@ package camera
 import (
 	"fmt"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/camera/wire"
 )
 
 // source is what Camera drives: a V4L2 Device, or the synthetic test
@@ -13,8 +15,8 @@ type source interface {
 	Negotiated() Negotiated
 	Start() error
 	Stop() error
-	Next(timeout time.Duration, fn FrameFunc) (Verdict, error)
-	Controls() ([]Control, error)
+	Next(timeout time.Duration, fn FrameFunc) (wire.Verdict, error)
+	Controls() ([]wire.Control, error)
 	SetControl(name string, v int64) (int64, error)
 	Close() error
 }
@@ -55,7 +57,7 @@ type patternSource struct {
 // ProbeControls opens the camera's source (device or test pattern), lists
 // its controls and closes it again: what the node declares as
 // "<camera>.controls.*" parameters before it starts capturing.
-func ProbeControls(cfg Config) ([]Control, error) {
+func ProbeControls(cfg Config) ([]wire.Control, error) {
 	cfg.Controls = nil // list the device's own values, apply nothing
 	s, err := openSource(cfg, &counters{})
 	if err != nil {
@@ -70,9 +72,9 @@ func openPattern(cfg Config, cnt *counters) (*patternSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, _ := ParsePixelFormat(cfg.PixelFormat)
-	enc, _ := ResolveEncoding(f, cfg.Encoding)
-	step, size := ImageSize(f, uint32(cfg.Width), uint32(cfg.Height), 0)
+	f, _ := wire.ParsePixelFormat(cfg.PixelFormat)
+	enc, _ := wire.ResolveEncoding(f, cfg.Encoding)
+	step, size := wire.ImageSize(f, uint32(cfg.Width), uint32(cfg.Height), 0)
 	p := &patternSource{
 		cfg: cfg, cnt: cnt, brightness: patternBrightnessDefault,
 		period: time.Duration(float64(time.Second) / cfg.FrameRate),
@@ -141,18 +143,18 @@ func (p *patternSource) Stop() error {
 // Next waits for the next frame period and delivers the next buffer of
 // the ring, stamped with the period's deadline. Periods missed because
 // the consumer was slow are counted as dropped, as a driver would.
-func (p *patternSource) Next(timeout time.Duration, fn FrameFunc) (Verdict, error) {
+func (p *patternSource) Next(timeout time.Duration, fn FrameFunc) (wire.Verdict, error) {
 	if p.closed {
-		return Good, fmt.Errorf("camera: next: %w", ErrClosed)
+		return wire.Good, fmt.Errorf("camera: next: %w", ErrClosed)
 	}
 	if !p.streaming {
-		return Good, ErrNotStreaming
+		return wire.Good, ErrNotStreaming
 	}
 	wait := time.Until(p.next)
 	if wait > timeout {
 		p.sleep(timeout)
 		p.cnt.timeouts.Add(1)
-		return Good, ErrTimeout
+		return wire.Good, ErrTimeout
 	}
 	p.sleep(wait)
 	if late := time.Since(p.next); late >= p.period {
@@ -172,7 +174,7 @@ func (p *patternSource) Next(timeout time.Duration, fn FrameFunc) (Verdict, erro
 	p.frame.Data = nil
 	p.seq++
 	p.next = p.next.Add(p.period)
-	return Good, nil
+	return wire.Good, nil
 }
 
 func (p *patternSource) sleep(d time.Duration) {
@@ -183,12 +185,12 @@ func (p *patternSource) sleep(d time.Duration) {
 	<-p.timer.C
 }
 
-func (p *patternSource) Controls() ([]Control, error) {
-	return []Control{patternControl(p.brightness)}, nil
+func (p *patternSource) Controls() ([]wire.Control, error) {
+	return []wire.Control{PatternControl(p.brightness)}, nil
 }
 
 func (p *patternSource) SetControl(name string, v int64) (int64, error) {
-	c := patternControl(p.brightness)
+	c := PatternControl(p.brightness)
 	if name != c.Param {
 		return 0, fmt.Errorf("camera: %s: control %q: %w", p.cfg.Device, name, ErrNoControl)
 	}

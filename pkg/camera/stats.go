@@ -1,10 +1,14 @@
 package camera
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/telebridge/telebridge/pkg/camera/wire"
+)
 
 // Negotiated is what the driver actually set, read back after negotiation.
 type Negotiated struct {
-	Format    Format
+	Format    wire.Format
 	Encoding  string  // ROS encoding published (Format.Encoding or the override)
 	Width     uint32  // [px]
 	Height    uint32  // [px]
@@ -20,7 +24,7 @@ type Negotiated struct {
 // (or, for a Camera, since New, across reopenings).
 type Stats struct {
 	Frames    uint64 // frames handed to the consumer
-	Corrupted uint64 // buffers skipped by Classify
+	Corrupted uint64 // buffers skipped by wire.Classify
 	Dropped   uint64 // frames the driver dropped (gaps in the sequence numbers)
 	Copies    uint64 // Frame.CopyTo/CopyToCompressed calls on delivered frames
 	Timeouts  uint64 // waits that saw no frame

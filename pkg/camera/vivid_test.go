@@ -22,6 +22,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/telebridge/telebridge/pkg/camera/control"
+	"github.com/telebridge/telebridge/pkg/camera/wire"
 	"golang.org/x/sys/unix"
 )
 
@@ -66,7 +68,7 @@ func TestVividCapture(t *testing.T) {
 			}
 			defer dev.Close()
 			neg := dev.Negotiated()
-			f, _ := ParsePixelFormat(tc.format)
+			f, _ := wire.ParsePixelFormat(tc.format)
 			if neg.Width != uint32(tc.width) || neg.Height != uint32(tc.height) || neg.Format.FourCC != f.FourCC {
 				t.Fatalf("negotiated %+v, asked %s %dx%d", neg, tc.format, tc.width, tc.height)
 			}
@@ -104,7 +106,7 @@ func TestVividCapture(t *testing.T) {
 				if err != nil {
 					t.Fatalf("after %d frames: %v", len(stamps), err)
 				}
-				if v != Good {
+				if v != wire.Good {
 					t.Errorf("buffer classified %v", v)
 				}
 			}
@@ -324,7 +326,7 @@ func TestVividControls(t *testing.T) {
 
 func TestVividList(t *testing.T) {
 	requireVivid(t)
-	infos, err := ListDevices()
+	infos, err := wire.ListDevices()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,10 +336,10 @@ func TestVividList(t *testing.T) {
 			continue
 		}
 		found = true
-		var yuyv *FormatInfo
+		var yuyv *wire.FormatInfo
 		for i, f := range d.Formats {
 			t.Logf("%s %s: %s (%s) publishable=%v sizes=%d", d.Path, d.Driver, f.FourCC, f.Description, f.Publishable, len(f.Sizes))
-			if f.FourCC == FmtYUYV {
+			if f.FourCC == wire.FmtYUYV {
 				yuyv = &d.Formats[i]
 			}
 		}
@@ -400,69 +402,6 @@ func TestVividDroppedFrames(t *testing.T) {
 	}
 }
 
-// TestVividFourCameras runs the robot's four cameras (formats as in
-// params/camera_publisher.yaml) in one process, one Camera goroutine each,
-// against four vivid instances (/dev/video0..3; camera.sh boots the guest
-// with n_devs=4 for this test).
-func TestVividFourCameras(t *testing.T) {
-	cfgs := []Config{
-		{Name: "front_left", Device: "/dev/video0", PixelFormat: "GRBG"},
-		{Name: "front_right", Device: "/dev/video1", PixelFormat: "GRBG"},
-		{Name: "rear", Device: "/dev/video2", PixelFormat: "GRBG"},
-		{Name: "zoom", Device: "/dev/video3", PixelFormat: "YUYV"},
-	}
-	for _, c := range cfgs {
-		if _, err := os.Stat(c.Device); err != nil {
-			t.Fatalf("%s: %v (boot vivid with n_devs=4)", c.Device, err)
-		}
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	cams := make([]*Camera, len(cfgs))
-	for i, c := range cfgs {
-		msgs := NewMessages(nil) // what the node does per camera
-		cam, err := New(c, func(f *Frame) { msgs.Fill(f) })
-		if err != nil {
-			t.Fatal(err)
-		}
-		cams[i] = cam
-		wg.Add(1)
-		go func() { defer wg.Done(); _ = cam.Run(ctx) }()
-	}
-	for _, cam := range cams {
-		waitFor(t, "open", func() bool { _, open := cam.Negotiated(); return open })
-	}
-	cpu0, wall0 := cpuTime(t), time.Now()
-	for _, cam := range cams {
-		cam.SetSubscribers(1, 1)
-	}
-	for _, cam := range cams {
-		waitFor(t, cam.Config().Name+" 50 frames", func() bool { return cam.Stats().Frames >= 50 })
-	}
-	cpu, wall := cpuTime(t)-cpu0, time.Since(wall0)
-	for _, cam := range cams {
-		cam.SetSubscribers(0, 0)
-	}
-	for _, cam := range cams {
-		waitFor(t, "stop", func() bool { return cam.Stats().Stops == 1 })
-	}
-	cancel()
-	wg.Wait()
-	var total uint64
-	for _, cam := range cams {
-		st := cam.Stats()
-		neg, _ := cam.Negotiated()
-		total += st.Frames
-		t.Logf("%s: %s %dx%d %.0f fps: frames %d dropped %d corrupted %d copies %d",
-			cam.Config().Name, neg.Encoding, neg.Width, neg.Height, neg.FrameRate, st.Frames, st.Dropped, st.Corrupted, st.Copies)
-		if st.Corrupted != 0 || st.Copies != st.Frames || st.Starts != 1 {
-			t.Errorf("%s: %+v", cam.Config().Name, st)
-		}
-	}
-	t.Logf("four streams: %d frames in %v (%.1f fps aggregate), %.2f%% of one core",
-		total, wall.Round(time.Millisecond), float64(total)/wall.Seconds(), 100*cpu.Seconds()/wall.Seconds())
-}
-
 // openFDs counts the process's open file descriptors that lead to a
 // device (/dev/...): the camera's. Pipes and epoll descriptors that the Go
 // runtime opens on first use are not counted.
@@ -494,7 +433,7 @@ func TestVividErrorFlag(t *testing.T) {
 	if err := dev.Start(); err != nil {
 		t.Fatal(err)
 	}
-	verdicts := map[Verdict]int{}
+	verdicts := map[wire.Verdict]int{}
 	delivered := 0
 	const presses = 3
 	for i := 0; i < 60; i++ {
@@ -511,7 +450,7 @@ func TestVividErrorFlag(t *testing.T) {
 	}
 	st := dev.Stats()
 	t.Logf("3 injected error buffers in 60: verdicts %v, delivered %d, stats corrupted %d frames %d", verdicts, delivered, st.Corrupted, st.Frames)
-	if verdicts[ErrorFlag] != presses || st.Corrupted != presses || uint64(delivered) != st.Frames || delivered != 60-presses {
+	if verdicts[wire.ErrorFlag] != presses || st.Corrupted != presses || uint64(delivered) != st.Frames || delivered != 60-presses {
 		t.Errorf("want %d error-flag buffers skipped and counted, the rest delivered", presses)
 	}
 }
@@ -588,7 +527,7 @@ func TestVividDisconnect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cam.backoff = Backoff{Min: 20 * time.Millisecond, Max: 200 * time.Millisecond}
+	cam.backoff = control.Backoff{Min: 20 * time.Millisecond, Max: 200 * time.Millisecond}
 	fds := openFDs(t)
 	stop := runCamera(t, cam)
 	cam.SetSubscribers(1, 0)
@@ -686,7 +625,7 @@ func runCamera(t *testing.T, cam *Camera) (stop func()) {
 // its last handle closes).
 func pressButton(t *testing.T, name string) {
 	t.Helper()
-	fd, err := openNode(vividDevice)
+	fd, err := wire.OpenNode(vividDevice)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -737,7 +676,7 @@ func TestVividTimeoutAndStates(t *testing.T) {
 		t.Errorf("short wait took %v", waited)
 	}
 	got := 0
-	if v, err := dev.Next(frameBound, func(*Frame) { got++ }); err != nil || v != Good || got != 1 {
+	if v, err := dev.Next(frameBound, func(*Frame) { got++ }); err != nil || v != wire.Good || got != 1 {
 		t.Errorf("long wait: %v %v, %d frames", v, err, got)
 	}
 	if st := dev.Stats(); st.Timeouts != 1 || st.Frames != 2 {
@@ -807,7 +746,7 @@ func TestVividLiveControl(t *testing.T) {
 	cam.SetSubscribers(1, 0)
 	waitFor(t, "frames", func() bool { return cam.Stats().Frames >= 3 })
 	brightness := func() int64 {
-		fd, err := openNode(vividDevice)
+		fd, err := wire.OpenNode(vividDevice)
 		if err != nil {
 			t.Fatal(err)
 		}

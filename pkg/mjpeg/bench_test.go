@@ -13,17 +13,18 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/camera"
+	"github.com/telebridge/telebridge/pkg/camera/wire"
 )
 
 // patternFrame returns test image k of pkg/camera's synthetic source in
 // pixel format name (as the "pattern:" camera delivers it).
 func patternFrame(tb testing.TB, name string, w, h int) *camera.Frame {
 	tb.Helper()
-	f, err := camera.ParsePixelFormat(name)
+	f, err := wire.ParsePixelFormat(name)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	step, size := camera.ImageSize(f, uint32(w), uint32(h), 0)
+	step, size := wire.ImageSize(f, uint32(w), uint32(h), 0)
 	data := make([]byte, size)
 	camera.FillPattern(data, f, step, uint32(h), 3, 128)
 	return &camera.Frame{Width: uint32(w), Height: uint32(h), Step: step, Encoding: f.Encoding, Data: data}

@@ -43,7 +43,7 @@ type pixFormat struct {
 	r, b int
 }
 
-// pixFormats are the encodings pkg/camera produces (see camera.Formats).
+// pixFormats are the encodings pkg/camera produces (see Formats in pkg/camera/wire).
 var pixFormats = []pixFormat{
 	{enc: "yuv422_yuy2", kind: kindYUYV, bpp: 2},
 	{enc: "uyvy", kind: kindUYVY, bpp: 2},

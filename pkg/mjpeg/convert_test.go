@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/telebridge/telebridge/pkg/camera"
+	"github.com/telebridge/telebridge/pkg/camera/wire"
 )
 
 // The JPEG tolerance: quantisation at quality 75 plus chroma subsampling,
@@ -182,7 +183,7 @@ func TestOutSize(t *testing.T) {
 
 // Every uncompressed format pkg/camera publishes is one a Stream encodes.
 func TestEveryCameraFormat(t *testing.T) {
-	for _, f := range camera.Formats() {
+	for _, f := range wire.Formats() {
 		if _, ok := lookup(f.Encoding); !ok {
 			t.Errorf("camera format %s (%s) not handled", f.Name, f.Encoding)
 		}

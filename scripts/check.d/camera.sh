@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # camera.sh: the camera tests on a real V4L2 driver. Builds pkg/camera's
-# vivid-tagged tests as one statically linked binary and runs it in a qemu
-# guest with the kernel's vivid driver at /dev/video0, through
+# vivid-tagged tests (the runtime on its V4L2 layer, pkg/camera/wire; the
+# four-camera test pairs it with pkg/camera/node's messages) as one
+# statically linked binary and runs it in a qemu guest with the kernel's
+# vivid driver at /dev/video0, through
 # ../shared/tools/run-vivid.sh (shared/ lies beside the clone).
 #
 # Exit 0 with a plain "SKIPPED" line only when the vivid runner cannot run

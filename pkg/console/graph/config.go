@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/telebridge/telebridge/pkg/camera"
+	camnode "github.com/telebridge/telebridge/pkg/camera/node"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/rosparam"
@@ -202,7 +202,7 @@ func (c NodeConfig) Names() (Names, error) {
 		if _, dup := n.Images[name]; dup {
 			return n, fmt.Errorf("%w: camera %q listed twice", ErrConfig, name)
 		}
-		n.Images[name] = resolve(c.CameraNamespace, "camera_publisher", camera.TopicsFor(name).Image)
+		n.Images[name] = resolve(c.CameraNamespace, "camera_publisher", camnode.TopicsFor(name).Image)
 	}
 	if !(c.ServiceTimeout > 0) || !(c.FurbotMaxSpeed > 0) || !(c.FurbotMaxYawRate > 0) {
 		return n, fmt.Errorf("%w: service_timeout %v, furbot_max_speed %g, furbot_max_yaw_rate %g must be positive", ErrConfig, c.ServiceTimeout, c.FurbotMaxSpeed, c.FurbotMaxYawRate)
@@ -252,7 +252,7 @@ var (
 	// QoSJogJointStates: the jog arm's joint_states, as jog_server reads them.
 	QoSJogJointStates = jog.QoSJointStates
 	// QoSImages: camera images (sensor data).
-	QoSImages = camera.ImageQoS
+	QoSImages = camnode.ImageQoS
 	// QoSDiagnostics: /diagnostics.
 	QoSDiagnostics = servosilanode.QoSDiagnostics
 	// QoSServices: every service client.
