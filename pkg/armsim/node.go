@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/telebridge/telebridge/pkg/jog"
+	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/qos"
 	"github.com/telebridge/telebridge/pkg/rosparam"
@@ -19,14 +19,14 @@ const (
 	NodeName = "arm_sim"
 	// TopicJointStates is where the simulated joints go
 	// (sensor_msgs/msg/JointState: name, position [rad or m], velocity).
-	TopicJointStates = jog.JointStatesTopic
+	TopicJointStates = jognode.JointStatesTopic
 )
 
 // QoS of arm_sim: joint states reliable (any subscriber matches, as from
 // joint_state_broadcaster); targets subscribed as jog_server publishes them.
 var (
 	QoSJointStates = qos.Default
-	QoSTrajectory  = jog.QoSTrajectory
+	QoSTrajectory  = jognode.QoSTrajectory
 )
 
 // NodeConfig configures arm_sim.
@@ -46,26 +46,26 @@ type NodeConfig struct {
 	// [rad/s or m/s]. Default 0.5.
 	DefaultVelocity float64
 	// TrajectoryTopic is where the targets come from. Default
-	// jog.TrajectoryTopic.
+	// jognode.TrajectoryTopic.
 	TrajectoryTopic string
 }
 
 // DefaultNodeConfig returns arm_sim's defaults (no URDF).
 func DefaultNodeConfig() NodeConfig {
-	return NodeConfig{Rate: 50, DefaultVelocity: 0.5, TrajectoryTopic: jog.TrajectoryTopic}
+	return NodeConfig{Rate: 50, DefaultVelocity: 0.5, TrajectoryTopic: jognode.TrajectoryTopic}
 }
 
 // NodeBindings is arm_sim's parameter table, all read-only (the arm is
 // made once at start-up).
 func NodeBindings() rosparam.Bindings[NodeConfig] {
 	return rosparam.Bindings[NodeConfig]{
-		rosparam.BindString(jog.ParamRobotDescription, "URDF of the simulated arm", func(c *NodeConfig) *string { return &c.RobotDescription }, rosparam.ReadOnly()),
+		rosparam.BindString(jognode.ParamRobotDescription, "URDF of the simulated arm", func(c *NodeConfig) *string { return &c.RobotDescription }, rosparam.ReadOnly()),
 		rosparam.BindString("base_link", "first link of the simulated chain (empty: the URDF's root)", func(c *NodeConfig) *string { return &c.Base }, rosparam.ReadOnly()),
 		rosparam.BindString("tip_link", "last link of the simulated chain (empty: the end of the longest chain)", func(c *NodeConfig) *string { return &c.Tip }, rosparam.ReadOnly()),
 		rosparam.BindDouble("rate", "Hz", "simulation and joint_states rate", func(c *NodeConfig) *float64 { return &c.Rate }, rosparam.Within(1, 1000), rosparam.ReadOnly()),
 		rosparam.BindDoubles("initial_positions", "rad or m", "start position of each joint (empty: the middle of its limits)", func(c *NodeConfig) *[]float64 { return &c.Initial }, rosparam.ReadOnly()),
 		rosparam.BindDouble("default_velocity", "rad/s or m/s", "speed limit of joints whose URDF gives none", func(c *NodeConfig) *float64 { return &c.DefaultVelocity }, rosparam.Within(0.001, 100), rosparam.ReadOnly()),
-		rosparam.BindString(jog.ParamTrajectoryTopic, "topic of the joint targets (trajectory_msgs/JointTrajectory)", func(c *NodeConfig) *string { return &c.TrajectoryTopic }, rosparam.ReadOnly()),
+		rosparam.BindString(jognode.ParamTrajectoryTopic, "topic of the joint targets (trajectory_msgs/JointTrajectory)", func(c *NodeConfig) *string { return &c.TrajectoryTopic }, rosparam.ReadOnly()),
 	}
 }
 

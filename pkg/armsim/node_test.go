@@ -9,6 +9,7 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/armsim"
 	"github.com/telebridge/telebridge/pkg/jog"
+	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
@@ -40,7 +41,7 @@ func TestNodeConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Rate != 100 || cfg.TrajectoryTopic != jog.TrajectoryTopic || cfg.DefaultVelocity != 0.5 {
+	if cfg.Rate != 100 || cfg.TrajectoryTopic != jognode.TrajectoryTopic || cfg.DefaultVelocity != 0.5 {
 		t.Fatalf("config %+v", cfg)
 	}
 	arm, err := armsim.NewFromNodeConfig(cfg)

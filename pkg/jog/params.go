@@ -1,16 +1,16 @@
 package jog
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
+	"github.com/telebridge/telebridge/pkg/jog/control"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
 // ErrParam is wrapped by every parameter error: unknown name, wrong type,
-// value out of range, inconsistent joint limits.
-var ErrParam = errors.New("jog: bad parameter")
+// value out of range, inconsistent joint limits. It is control.ErrParam.
+var ErrParam = control.ErrParam
 
 // Command types (drag&bot's robot_movement_interface names) that the jog
 // parameters accept.
@@ -255,26 +255,6 @@ func (p *Params) Validate() error {
 		}
 	}
 	return nil
-}
-
-// ValidateUpdate is the jog_server node's cross-parameter check for
-// rosparam.Config.Validate: it applies update to the current values and
-// validates the whole. The node's output is a JointTrajectory, so the
-// relative command types are refused (ErrRelativeOutput), at start-up and
-// live.
-func ValidateUpdate(update []rosparam.Parameter, current func(name string) rosparam.ParameterValue) error {
-	var p Params
-	for _, e := range entries {
-		v := current(e.Name)
-		if v.Type == rosparam.ParameterNotSet {
-			v = e.Default // at start-up, before the store holds it
-		}
-		_ = e.set(&p, v)
-	}
-	if err := p.Apply(update); err != nil {
-		return err
-	}
-	return checkRelative(&p, false)
 }
 
 func (e *entry) set(p *Params, v rosparam.ParameterValue) error {

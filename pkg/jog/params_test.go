@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
@@ -179,8 +180,8 @@ func TestWithRosparamStore(t *testing.T) {
 	}
 	var ctrl *jog.Controller
 	store, err := rosparam.New(rosparam.Config{
-		Node: "/" + jog.NodeName, Table: jog.ParameterTable(), Overrides: &args.Overrides,
-		Validate: jog.ValidateUpdate,
+		Node: "/" + node.Name, Table: jog.ParameterTable(), Overrides: &args.Overrides,
+		Validate: node.ValidateUpdate,
 		OnChange: func(u []rosparam.Parameter) {
 			if ctrl != nil {
 				if err := ctrl.ApplyParams(u); err != nil {

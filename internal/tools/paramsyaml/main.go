@@ -23,7 +23,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/armsim"
 	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/furbot"
-	"github.com/telebridge/telebridge/pkg/jog"
+	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/servosila"
 )
@@ -37,7 +37,7 @@ var nodes = []struct {
 	{furbot.NodeBridge, furbot.BridgeNodeParameterTable},
 	{furbot.NodeTwist, furbot.TwistNodeParameterTable},
 	{furbot.NodeOdometry, furbot.OdomNodeParameterTable},
-	{jog.NodeName, jog.NodeParameterTable},
+	{jognode.Name, jognode.ParameterTable},
 	{armsim.NodeName, armsim.NodeParameterTable},
 	{graph.NodeName, graph.NodeParameterTable},
 }
