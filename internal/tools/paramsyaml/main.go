@@ -20,7 +20,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/telebridge/telebridge/pkg/armsim"
+	armsimnode "github.com/telebridge/telebridge/pkg/armsim/node"
 	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	jognode "github.com/telebridge/telebridge/pkg/jog/node"
@@ -38,7 +38,7 @@ var nodes = []struct {
 	{furbot.NodeTwist, furbot.TwistNodeParameterTable},
 	{furbot.NodeOdometry, furbot.OdomNodeParameterTable},
 	{jognode.Name, jognode.ParameterTable},
-	{armsim.NodeName, armsim.NodeParameterTable},
+	{armsimnode.Name, armsimnode.ParameterTable},
 	{graph.NodeName, graph.NodeParameterTable},
 }
 
