@@ -26,7 +26,7 @@ const (
 
 // MoveSettings are the motion-command settings of one kind of move, in the
 // drag&bot control panel's terms (a robot_movement_interface command);
-// docs/jog.md says how each shapes the profile.
+// docs/jog/services.md says how each shapes the profile.
 type MoveSettings struct {
 	Replace          bool    // a new command replaces the current one (else it waits, or applies from the next target)
 	CommandType      string  // "PTP", "PTPCP" or "LIN", as each move allows

@@ -266,16 +266,16 @@ func TestControllerParameters(t *testing.T) {
 	}
 }
 
-// TestDocsListEveryParameter keeps docs/jog.md in step with the table.
+// TestDocsListEveryParameter keeps docs/jog/parameters.md in step with the table.
 func TestDocsListEveryParameter(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/jog.md")
+	doc, err := os.ReadFile("../../docs/jog/parameters.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range jog.ParameterTable() {
 		row := "| `" + p.Name + "` | " + rosparam.TypeName(p.Type) + " | " + p.Default.String() + " |"
 		if !strings.Contains(string(doc), row) {
-			t.Errorf("docs/jog.md has no row starting %q", row)
+			t.Errorf("docs/jog/parameters.md has no row starting %q", row)
 		}
 	}
 }
