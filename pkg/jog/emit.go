@@ -1,7 +1,6 @@
 package jog
 
 import (
-	"math"
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/jog/control"
@@ -72,8 +71,5 @@ func (c *Controller) lookahead() {
 		c.path.Point(s, sv, c.pk, c.next, c.nextVel)
 		return
 	}
-	for i := range c.qc {
-		q, v, _ := control.AxisStep(c.qc[i], c.vc[i], c.trk[i], c.tv[i], c.ta[i], dt)
-		c.next[i], c.nextVel[i] = math.Max(c.lo[i], math.Min(c.hi[i], q)), v
-	}
+	control.TrackStep(c.qc, c.vc, c.next, c.nextVel, c.trk, c.tv, c.ta, c.lo, c.hi, dt)
 }

@@ -2,7 +2,6 @@ package jog
 
 import (
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/geom"
@@ -120,18 +119,7 @@ func (c *Controller) jointDeltaStep(now time.Time) (JointTarget, bool, error) {
 	// one, so the arm cruises through the targets at its speed.
 	dt := c.period.Seconds()
 	for range 64 {
-		near := true
-		for i, q := range c.qc {
-			reach := ms.Blending
-			if c.ta[i] > 0 {
-				reach = math.Max(reach, c.vc[i]*c.vc[i]/(2*c.ta[i])+2*math.Abs(c.vc[i])*dt)
-			}
-			if math.Abs(c.trk[i]-q) > reach {
-				near = false
-				break
-			}
-		}
-		if !near {
+		if !control.NearTarget(c.qc, c.vc, c.trk, c.ta, ms.Blending, dt) {
 			break
 		}
 		c.takePending()
@@ -154,9 +142,7 @@ func (c *Controller) takePending() {
 // nextJointStep sets the tracker to from + step·dir, within the limits;
 // moved tells whether the target changed.
 func (c *Controller) nextJointStep(from []float64, step float64) {
-	for i, d := range c.dir {
-		c.goal[i] = math.Max(c.lo[i], math.Min(c.hi[i], from[i]+step*d))
-	}
+	control.JointStep(c.goal, from, c.dir, step, c.lo, c.hi)
 	c.stepMoved = control.MaxAbsDiff(c.goal, c.trk) > 0
 	if c.stepMoved || c.retarget {
 		c.setTarget(c.goal, c.p.JointsDelta.Velocity, c.p.JointsDelta.Acceleration)
@@ -236,15 +222,5 @@ func (c *Controller) lineStep(now time.Time) (JointTarget, bool, error) {
 
 // track advances every joint one period toward the tracker's target.
 func (c *Controller) track() {
-	dt := c.period.Seconds()
-	all := true
-	for i := range c.qc {
-		var done bool
-		c.qc[i], c.vc[i], done = control.AxisStep(c.qc[i], c.vc[i], c.trk[i], c.tv[i], c.ta[i], dt)
-		all = all && done
-		// The profile brakes before the target, which is within the
-		// limits; this only absorbs rounding.
-		c.qc[i] = math.Max(c.lo[i], math.Min(c.hi[i], c.qc[i]))
-	}
-	c.arrived = all
+	c.arrived = control.TrackStep(c.qc, c.vc, c.qc, c.vc, c.trk, c.tv, c.ta, c.lo, c.hi, c.period.Seconds())
 }

@@ -87,46 +87,6 @@ func BrakeTime(v, amax []float64, maxStop float64) float64 {
 	return math.Min(t, maxStop)
 }
 
-// TrackLimits writes into tv and ta the velocity [rad/s or m/s] and
-// acceleration [rad/s² or m/s²] limits with which each joint heads from
-// q, moving at v, for goal: velocityPercent of its velocity limit vmax
-// times speed (the override in (0, 1]) and accelerationPercent of its
-// acceleration limit amax. From rest the limits are scaled to the joints'
-// distances, so that all start, accelerate, brake and arrive together (a
-// synchronised trapezoid of AxisStep); in motion every joint may use its
-// whole acceleration limit to turn to the new goal, and keeps a little
-// speed to come back. It allocates nothing.
-func TrackLimits(tv, ta, q, v, goal, vmax, amax []float64, velocityPercent, accelerationPercent, speed float64) {
-	vs, as := math.Inf(1), math.Inf(1)
-	moving := false
-	for i, g := range goal {
-		if d := math.Abs(g - q[i]); d > 0 {
-			vs = math.Min(vs, vmax[i]*velocityPercent/100*speed/d)
-			as = math.Min(as, amax[i]*accelerationPercent/100/d)
-		}
-		if v[i] != 0 {
-			moving = true
-		}
-	}
-	for i, g := range goal {
-		vi := vmax[i] * velocityPercent / 100 * speed
-		ai := amax[i] * accelerationPercent / 100
-		d := math.Abs(g - q[i])
-		tv[i], ta[i] = vs*d, as*d
-		if math.IsInf(vs, 1) {
-			tv[i], ta[i] = 0, 0
-		}
-		if moving {
-			// Let a joint that must turn or brake use its own limits, and
-			// keep a little speed for it to come back.
-			ta[i] = ai
-			tv[i] = math.Max(tv[i], 0.05*vi)
-		}
-		tv[i] = math.Min(tv[i], vi)
-		ta[i] = math.Min(ta[i], ai)
-	}
-}
-
 // ScaledStep returns the step of an incremental move [m, rad, or joint
 // units]: step, times the speed override when scale is set (the
 // step_scale_* parameters).
