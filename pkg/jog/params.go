@@ -126,7 +126,8 @@ func DefaultParams() Params {
 
 // ParameterTable returns the table of every parameter for pkg/rosparam:
 // name, type, default, unit, description, range, read-only, validation.
-// The ROS layer declares the node's parameters from it.
+// Package jog/node declares jog_server's parameters from it
+// (node.ParameterTable); Params validates every value against it.
 func ParameterTable() rosparam.Table {
 	t := make(rosparam.Table, len(entries))
 	for i, e := range entries {

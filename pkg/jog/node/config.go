@@ -10,7 +10,7 @@ import (
 )
 
 // Parameters of the jog_server node besides the drag&bot table
-// (ParameterTable). All are read-only: the chain and the publisher are
+// (jog.ParameterTable). All are read-only: the chain and the publisher are
 // made once at start-up.
 const (
 	// ParamRobotDescription holds the arm's URDF (a string, as
@@ -29,7 +29,7 @@ var ErrNoRobotDescription = errors.New("jog: no robot_description")
 
 // Config is the configuration of the jog_server node: the jog
 // parameters and the node's own. Targets go out as a
-// trajectory_msgs/JointTrajectory of the JointTarget's point and, during a
+// trajectory_msgs/JointTrajectory of the jog.JointTarget's point and, during a
 // motion, its Next point one cycle later (joint_names, positions,
 // velocities, time_from_start), header.frame_id the fixed frame.
 type Config struct {
@@ -75,7 +75,8 @@ func nodeBindings() rosparam.Bindings[Config] {
 }
 
 // ParameterTable returns every parameter of jog_server: the drag&bot
-// table, then robot_description and trajectory_topic.
+// table (jog.ParameterTable), then robot_description, stamp_trajectories
+// and trajectory_topic.
 func ParameterTable() rosparam.Table {
 	return append(jog.ParameterTable(), nodeBindings().Table(DefaultConfig())...)
 }
