@@ -18,29 +18,30 @@ import (
 	trajectory_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/trajectory_msgs/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/armsim"
+	armsimnode "github.com/telebridge/telebridge/pkg/armsim/node"
 	"github.com/telebridge/telebridge/pkg/rate"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(armsim.NodeName, run) }
+func main() { rosnode.Main(armsimnode.Name, run) }
 
 func run(ctx context.Context, stop context.CancelFunc) error {
-	n, err := rosnode.Start(rosnode.Options{Name: armsim.NodeName, Args: os.Args[1:], Table: armsim.NodeParameterTable()})
+	n, err := rosnode.Start(rosnode.Options{Name: armsimnode.Name, Args: os.Args[1:], Table: armsimnode.ParameterTable()})
 	if err != nil {
 		return err
 	}
 	defer n.Close()
 	log := n.Logger()
-	cfg, err := armsim.LoadNodeConfig(n.Params)
+	cfg, err := armsimnode.LoadConfig(n.Params)
 	if err != nil {
 		return err
 	}
-	arm, err := armsim.NewFromNodeConfig(cfg)
+	arm, err := armsimnode.NewArm(cfg)
 	if err != nil {
 		return err
 	}
 	names := arm.Names()
-	_, err = trajectory_msgs_msg.NewJointTrajectorySubscription(n.Node, cfg.TrajectoryTopic, rosnode.SubOpts(armsim.QoSTrajectory),
+	_, err = trajectory_msgs_msg.NewJointTrajectorySubscription(n.Node, cfg.TrajectoryTopic, rosnode.SubOpts(armsimnode.QoSTrajectory),
 		func(msg *trajectory_msgs_msg.JointTrajectory, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return
@@ -66,9 +67,9 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", cfg.TrajectoryTopic, err)
 	}
-	pub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, armsim.TopicJointStates, rosnode.PubOpts(armsim.QoSJointStates))
+	pub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, armsimnode.TopicJointStates, rosnode.PubOpts(armsimnode.QoSJointStates))
 	if err != nil {
-		return fmt.Errorf("publisher %s: %w", armsim.TopicJointStates, err)
+		return fmt.Errorf("publisher %s: %w", armsimnode.TopicJointStates, err)
 	}
 
 	spinDone := n.SpinAsync(ctx)

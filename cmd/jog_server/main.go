@@ -26,20 +26,21 @@ import (
 	trajectory_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/trajectory_msgs/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/jog"
+	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/tf"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(jog.NodeName, run) }
+func main() { rosnode.Main(jognode.Name, run) }
 
 func run(ctx context.Context, stop context.CancelFunc) error {
 	// Live parameter changes reach the controller once it exists; until
 	// then (start-up) there is nothing to change.
 	var ctrl *jog.Controller
 	n, err := rosnode.Start(rosnode.Options{
-		Name: jog.NodeName, Args: os.Args[1:], Table: jog.NodeParameterTable(),
-		Validate: jog.ValidateUpdate,
+		Name: jognode.Name, Args: os.Args[1:], Table: jognode.ParameterTable(),
+		Validate: jognode.ValidateUpdate,
 		OnChange: func(u []rosparam.Parameter) {
 			if ctrl != nil {
 				if err := ctrl.ApplyParams(u); err != nil {
@@ -53,7 +54,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	}
 	defer n.Close()
 	log := n.Logger()
-	cfg, err := jog.LoadNodeConfig(n.Params)
+	cfg, err := jognode.LoadConfig(n.Params)
 	if err != nil {
 		return err
 	}
@@ -61,7 +62,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	if err != nil {
 		return err
 	}
-	if ctrl, err = jog.NewNodeController(cfg, frames); err != nil {
+	if ctrl, err = jognode.NewController(cfg, frames); err != nil {
 		return err
 	}
 	chain := ctrl.Chain()
@@ -105,8 +106,8 @@ type trajectoryOutput struct {
 	stamp bool
 }
 
-func newTrajectoryOutput(n *rosnode.Node, cfg jog.NodeConfig) (*trajectoryOutput, error) {
-	pub, err := trajectory_msgs_msg.NewJointTrajectoryPublisher(n.Node, cfg.TrajectoryTopic, rosnode.PubOpts(jog.QoSTrajectory))
+func newTrajectoryOutput(n *rosnode.Node, cfg jognode.Config) (*trajectoryOutput, error) {
+	pub, err := trajectory_msgs_msg.NewJointTrajectoryPublisher(n.Node, cfg.TrajectoryTopic, rosnode.PubOpts(jognode.QoSTrajectory))
 	if err != nil {
 		return nil, fmt.Errorf("publisher %s: %w", cfg.TrajectoryTopic, err)
 	}
@@ -122,7 +123,7 @@ func (o *trajectoryOutput) WriteJointTarget(t jog.JointTarget) error {
 // the callbacks never block.
 func subscribe(n *rosnode.Node, ctrl *jog.Controller, joints *jog.JointStates, frames *tf.Buffer) error {
 	log := n.Logger()
-	_, err := sensor_msgs_msg.NewJointStateSubscription(n.Node, jog.JointStatesTopic, rosnode.SubOpts(jog.QoSJointStates),
+	_, err := sensor_msgs_msg.NewJointStateSubscription(n.Node, jognode.JointStatesTopic, rosnode.SubOpts(jognode.QoSJointStates),
 		func(msg *sensor_msgs_msg.JointState, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
 				// Refused messages are counted by joints.
@@ -130,16 +131,16 @@ func subscribe(n *rosnode.Node, ctrl *jog.Controller, joints *jog.JointStates, f
 			}
 		})
 	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", jog.JointStatesTopic, err)
+		return fmt.Errorf("subscribe %s: %w", jognode.JointStatesTopic, err)
 	}
-	_, err = std_msgs_msg.NewBoolSubscription(n.Node, jog.HeartbeatTopic, rosnode.SubOpts(jog.QoSHeartbeat),
+	_, err = std_msgs_msg.NewBoolSubscription(n.Node, jognode.HeartbeatTopic, rosnode.SubOpts(jognode.QoSHeartbeat),
 		func(msg *std_msgs_msg.Bool, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
 				ctrl.HeartbeatMessage(time.Now(), msg.Data)
 			}
 		})
 	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", jog.HeartbeatTopic, err)
+		return fmt.Errorf("subscribe %s: %w", jognode.HeartbeatTopic, err)
 	}
 	feed := func(static bool) func(*tf2_msgs_msg.TFMessage, *rclgo.MessageInfo, error) {
 		return func(msg *tf2_msgs_msg.TFMessage, _ *rclgo.MessageInfo, err error) {
@@ -159,11 +160,11 @@ func subscribe(n *rosnode.Node, ctrl *jog.Controller, joints *jog.JointStates, f
 			}
 		}
 	}
-	if _, err = tf2_msgs_msg.NewTFMessageSubscription(n.Node, jog.TFTopic, rosnode.SubOpts(jog.QoSTF), feed(false)); err != nil {
-		return fmt.Errorf("subscribe %s: %w", jog.TFTopic, err)
+	if _, err = tf2_msgs_msg.NewTFMessageSubscription(n.Node, jognode.TFTopic, rosnode.SubOpts(jognode.QoSTF), feed(false)); err != nil {
+		return fmt.Errorf("subscribe %s: %w", jognode.TFTopic, err)
 	}
-	if _, err = tf2_msgs_msg.NewTFMessageSubscription(n.Node, jog.TFStaticTopic, rosnode.SubOpts(jog.QoSTFStatic), feed(true)); err != nil {
-		return fmt.Errorf("subscribe %s: %w", jog.TFStaticTopic, err)
+	if _, err = tf2_msgs_msg.NewTFMessageSubscription(n.Node, jognode.TFStaticTopic, rosnode.SubOpts(jognode.QoSTFStatic), feed(true)); err != nil {
+		return fmt.Errorf("subscribe %s: %w", jognode.TFStaticTopic, err)
 	}
 	return nil
 }
@@ -174,7 +175,7 @@ func euler(p telebridge_interfaces_msg.EulerPose) jog.EulerPose {
 
 // serve creates the jog services.
 func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
-	opts := rosnode.SrvOpts(jog.QoSServices)
+	opts := rosnode.SrvOpts(jognode.QoSServices)
 	log := n.Logger()
 	// reply logs a refusal and sends the response.
 	reply := func(name string, r jog.Response, send func() error) {
@@ -198,13 +199,13 @@ func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 		}
 		return nil
 	}
-	if err := trigger(jog.HeartbeatService, func() jog.Response {
+	if err := trigger(jognode.HeartbeatService, func() jog.Response {
 		ctrl.Heartbeat(time.Now())
 		return jog.ResponseOf(nil)
 	}); err != nil {
 		return err
 	}
-	if err := trigger(jog.StopService, func() jog.Response {
+	if err := trigger(jognode.StopService, func() jog.Response {
 		held, err := runner.Stop(time.Now())
 		r := jog.ResponseOf(err)
 		if err == nil {
@@ -212,41 +213,41 @@ func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 			if !held {
 				r.Message = "stopped (no joint state known: no hold target sent)"
 			}
-			log.Infof("%s: %s", jog.StopService, r.Message)
+			log.Infof("%s: %s", jognode.StopService, r.Message)
 		}
 		return r
 	}); err != nil {
 		return err
 	}
-	_, err := telebridge_interfaces_srv.NewSetFloatService(n.Node, jog.SetHeartbeatTimeoutService, opts,
+	_, err := telebridge_interfaces_srv.NewSetFloatService(n.Node, jognode.SetHeartbeatTimeoutService, opts,
 		func(_ *rclgo.ServiceInfo, req *telebridge_interfaces_srv.SetFloat_Request, send telebridge_interfaces_srv.SetFloatServiceResponseSender) {
 			// Through the parameter store, so that the parameter, its event
 			// and the controller agree.
-			res := n.Params.SetParametersAtomically(jog.HeartbeatTimeoutUpdate(req.Data))
+			res := n.Params.SetParametersAtomically(jognode.HeartbeatTimeoutUpdate(req.Data))
 			resp := telebridge_interfaces_srv.NewSetFloat_Response()
 			resp.Success, resp.Message = res.Successful, res.Reason
 			if res.Successful {
 				resp.Message = fmt.Sprintf("heartbeat_timeout %g s", req.Data)
 			}
-			reply(jog.SetHeartbeatTimeoutService, jog.Response{Success: resp.Success, Message: resp.Message},
+			reply(jognode.SetHeartbeatTimeoutService, jog.Response{Success: resp.Success, Message: resp.Message},
 				func() error { return send.SendResponse(resp) })
 		})
 	if err != nil {
-		return fmt.Errorf("service %s: %w", jog.SetHeartbeatTimeoutService, err)
+		return fmt.Errorf("service %s: %w", jognode.SetHeartbeatTimeoutService, err)
 	}
-	_, err = telebridge_interfaces_srv.NewStartJointMoveService(n.Node, jog.StartJointMoveService, opts,
+	_, err = telebridge_interfaces_srv.NewStartJointMoveService(n.Node, jognode.StartJointMoveService, opts,
 		func(_ *rclgo.ServiceInfo, req *telebridge_interfaces_srv.StartJointMove_Request, send telebridge_interfaces_srv.StartJointMoveServiceResponseSender) {
 			r := jog.ResponseOf(ctrl.StartJointMove(time.Now(), jog.JointMoveRequest{
 				MoveDelta: req.MoveDelta, JointValues: req.JointValues, Speed: req.Speed,
 			}))
 			resp := telebridge_interfaces_srv.NewStartJointMove_Response()
 			resp.Success, resp.Message = r.Success, r.Message
-			reply(jog.StartJointMoveService, r, func() error { return send.SendResponse(resp) })
+			reply(jognode.StartJointMoveService, r, func() error { return send.SendResponse(resp) })
 		})
 	if err != nil {
-		return fmt.Errorf("service %s: %w", jog.StartJointMoveService, err)
+		return fmt.Errorf("service %s: %w", jognode.StartJointMoveService, err)
 	}
-	_, err = telebridge_interfaces_srv.NewStartCartesianMoveService(n.Node, jog.StartCartesianMoveService, opts,
+	_, err = telebridge_interfaces_srv.NewStartCartesianMoveService(n.Node, jognode.StartCartesianMoveService, opts,
 		func(_ *rclgo.ServiceInfo, req *telebridge_interfaces_srv.StartCartesianMove_Request, send telebridge_interfaces_srv.StartCartesianMoveServiceResponseSender) {
 			r := jog.ResponseOf(ctrl.StartCartesianMove(time.Now(), jog.CartesianMoveRequest{
 				PoseReference: req.PoseReference, MoveDelta: req.MoveDelta, Pose: euler(req.Pose),
@@ -254,10 +255,10 @@ func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 			}))
 			resp := telebridge_interfaces_srv.NewStartCartesianMove_Response()
 			resp.Success, resp.Message = r.Success, r.Message
-			reply(jog.StartCartesianMoveService, r, func() error { return send.SendResponse(resp) })
+			reply(jognode.StartCartesianMoveService, r, func() error { return send.SendResponse(resp) })
 		})
 	if err != nil {
-		return fmt.Errorf("service %s: %w", jog.StartCartesianMoveService, err)
+		return fmt.Errorf("service %s: %w", jognode.StartCartesianMoveService, err)
 	}
 	return nil
 }

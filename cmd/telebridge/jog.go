@@ -9,6 +9,7 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/armsim"
 	"github.com/telebridge/telebridge/pkg/jog"
+	jogcontrol "github.com/telebridge/telebridge/pkg/jog/control"
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	"gonum.org/v1/gonum/spatial/r3"
@@ -200,7 +201,7 @@ func (d *jogDemo) script(ctx context.Context) error {
 // relative jogs the tool along the base's z again, with every point sent
 // to the arm as a relative command in the tool's frame (RELT), then stops.
 func (d *jogDemo) relative(ctx context.Context, rate int) error {
-	if err := d.ctrl.SetParam("cartesian_delta_command_type", rosparam.String(jog.CommandRELT)); err != nil {
+	if err := d.ctrl.SetParam("cartesian_delta_command_type", rosparam.String(jogcontrol.CommandRELT)); err != nil {
 		return fmt.Errorf("jog: %w", err)
 	}
 	defer func() { _ = d.ctrl.SetParam("cartesian_delta_command_type", rosparam.String(jog.CommandPTP)) }()

@@ -17,7 +17,8 @@
 // arriving together at its time, each no faster than its limit.
 //
 // Time is advanced explicitly (Advance) so tests are deterministic; Run
-// advances it in real time for the arm_sim node.
+// advances it in real time for the arm_sim node, whose ROS contract
+// (name, topics, QoS, parameters) is package armsim/node.
 //
 // An Arm is safe for concurrent use.
 package armsim

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/jog/control"
 )
 
 func benchmarkStep(b *testing.B, start func(r *rig) error) {
@@ -12,7 +13,7 @@ func benchmarkStep(b *testing.B, start func(r *rig) error) {
 }
 
 func benchmarkStepWith(b *testing.B, p *jog.Params, start func(r *rig) error) {
-	r := newRig(b, jog.Config{Params: p, Relative: p != nil && jog.IsRelative(p.CartesianDelta.CommandType)}, home)
+	r := newRig(b, jog.Config{Params: p, Relative: p != nil && control.IsRelative(p.CartesianDelta.CommandType)}, home)
 	if err := start(r); err != nil {
 		b.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func BenchmarkStepCartesianDelta(b *testing.B) {
 // BenchmarkStepCartesianDeltaRELW: the same with every point also sent
 // as a relative command in the world's axes (two more FK and a tf lookup).
 func BenchmarkStepCartesianDeltaRELW(b *testing.B) {
-	benchmarkStepWith(b, relParams(jog.CommandRELW), func(r *rig) error {
+	benchmarkStepWith(b, relParams(control.CommandRELW), func(r *rig) error {
 		return r.ctrl.StartCartesianMove(r.now(), jog.CartesianMoveRequest{MoveDelta: true, Pose: jog.EulerPose{X: 1, RZ: 1}, Speed: 1})
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/geom"
+	"github.com/telebridge/telebridge/pkg/jog/control"
 	"github.com/telebridge/telebridge/pkg/tf"
 	"gonum.org/v1/gonum/spatial/r3"
 )
@@ -40,11 +41,11 @@ func (c *Controller) StartCartesianMove(now time.Time, req CartesianMoveRequest)
 	if c.mode == CartesianDelta && !c.p.CartesianDelta.Replace && c.havePose {
 		// The target in progress stays; the new direction applies from the
 		// next one.
-		c.dirP, c.dirR = unit(p), unit(r)
+		c.dirP, c.dirR = control.Unit(p), control.Unit(r)
 		c.cart, c.beat, c.speed = req, now, req.Speed
 		return nil
 	}
-	c.dirP, c.dirR = unit(p), unit(r)
+	c.dirP, c.dirR = control.Unit(p), control.Unit(r)
 	c.cart = req
 	c.begin(now, CartesianDelta, req.Speed)
 	return nil
@@ -84,20 +85,20 @@ func (c *Controller) startCartesianGoal(now time.Time, req CartesianMoveRequest)
 		return fmt.Errorf("jog: start cartesian move: %w", ferr)
 	}
 	cmd := p.CartesianGoalCommandTypeTranslational
-	if d, _ := geom.Distance(start, goal); d < linMinTranslation {
+	if d, _ := geom.Distance(start, goal); d < control.LinMinTranslation {
 		cmd = p.CartesianGoalCommandTypeRotational
 	}
 	if cmd == CommandLIN {
 		if !idle {
 			return fmt.Errorf("jog: start cartesian move: %w: a LIN goal starts from rest: stop the current motion (%v) first", ErrRequest, c.Status().Mode)
 		}
-		path, err := c.planLine(c.reqSeed, goal, &p, c.reqAmax, req.Speed)
+		path, err := control.PlanLine(c.chain, c.line, c.reqSeed, goal, c.vmax, c.reqAmax, p.CartesianGoalLinVelocity*req.Speed, p.CartesianGoalLinAcceleration)
 		if err != nil {
 			return fmt.Errorf("jog: start cartesian move: %w", err)
 		}
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		if c.mode != Idle || maxAbsDiff(c.measured, path.q[:len(c.qc)]) > 10*c.cfg.GoalTolerance {
+		if c.mode != Idle || control.MaxAbsDiff(c.measured, path.Start()) > 10*c.cfg.GoalTolerance {
 			return fmt.Errorf("jog: start cartesian move: %w: the arm moved while the line was planned", ErrRequest)
 		}
 		c.cart = req
@@ -124,13 +125,6 @@ func (c *Controller) startCartesianGoal(now time.Time, req CartesianMoveRequest)
 // errNoTF is why a frame is unknown without a tf source (a variable: the
 // lookup runs every cycle and allocates nothing).
 var errNoTF = errors.New("no tf source")
-
-func unit(v r3.Vec) r3.Vec {
-	if n := r3.Norm(v); n > 0 {
-		return r3.Scale(1/n, v)
-	}
-	return v
-}
 
 // lookup returns T_base_frame; the caller holds the lock. The tf source
 // is asked first; when it has no tf, or does not know one of the two
@@ -179,11 +173,12 @@ func (c *Controller) goalInBase(req *CartesianMoveRequest) (geom.Transform, erro
 // (-2,0,2,0,0,0) on a frame A at (1,0,0,0,0,0) in the base is
 // (-1,0,2.01,0,0,0) in the base.
 func CartesianGoalInBase(baseToRef geom.Transform, req CartesianMoveRequest) geom.Transform {
-	t := baseToRef
+	var extra *geom.Transform
 	if req.UseReferenceFrame {
-		t = t.Mul(req.ReferenceFrame.Transform())
+		e := req.ReferenceFrame.Transform()
+		extra = &e
 	}
-	return t.Mul(req.Pose.Transform())
+	return control.GoalInBase(baseToRef, extra, req.Pose.Transform())
 }
 
 // referenceFrame returns the frame in which an incremental step is
@@ -224,10 +219,8 @@ func (c *Controller) cartesianStep(now time.Time) (JointTarget, bool, error) {
 	if err != nil {
 		return JointTarget{}, false, err
 	}
-	stepT, stepR := c.p.StepTranslation, c.p.StepRotation
-	if c.p.StepScaleCartesian {
-		stepT, stepR = stepT*c.speed, stepR*c.speed
-	}
+	stepT := control.ScaledStep(c.p.StepTranslation, c.speed, c.p.StepScaleCartesian)
+	stepR := control.ScaledStep(c.p.StepRotation, c.speed, c.p.StepScaleCartesian)
 	due := true
 	if c.havePose {
 		// Recompute only once the tool is close enough to the last target
@@ -275,9 +268,7 @@ func (c *Controller) nextCartesianTarget(tool geom.Transform, stepT, stepR float
 	if err != nil {
 		return geom.Transform{}, false, err
 	}
-	r := r3.Scale(stepR, c.dirR)
-	delta := geom.Transform{Translation: r3.Scale(stepT, c.dirP), Rotation: geom.FromEulerZYX(r.Z, r.Y, r.X)}
-	next := f.Mul(delta).Mul(f.Inverse()).Mul(tool)
+	next := control.StepPose(f, tool, c.dirP, c.dirR, stepT, stepR)
 	if c.havePose {
 		if dT, dR := geom.Distance(next, c.lastPose); dT <= c.p.MinTranslationStep && dR <= c.p.MinRotationStep {
 			return geom.Transform{}, false, nil

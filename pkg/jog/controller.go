@@ -3,30 +3,28 @@ package jog
 import (
 	"errors"
 	"fmt"
-	"math"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/geom"
+	"github.com/telebridge/telebridge/pkg/jog/control"
 	"github.com/telebridge/telebridge/pkg/kinematics"
-	"github.com/telebridge/telebridge/pkg/rosparam"
 	"gonum.org/v1/gonum/spatial/r3"
 )
 
 // Errors callers branch on.
 var (
 	// ErrRequest: a malformed request (speed, NaN, length, zero direction,
-	// goal outside the limits); nothing moves.
-	ErrRequest = errors.New("jog: bad request")
+	// goal outside the limits); nothing moves. It is control.ErrRequest.
+	ErrRequest = control.ErrRequest
 	// ErrNoJointState: no fresh measured joint positions; nothing moves.
 	ErrNoJointState = errors.New("jog: no fresh joint state")
 	// ErrForeignJoints: a joint state message names none of the arm's
 	// joints (another robot's, on a shared joint_states topic).
 	ErrForeignJoints = errors.New("jog: joint state names none of the arm's joints")
 	// ErrUnreachable: inverse kinematics found no in-limit solution; the
-	// motion stops (or does not start).
-	ErrUnreachable = errors.New("jog: target unreachable")
+	// motion stops (or does not start). It is control.ErrUnreachable.
+	ErrUnreachable = control.ErrUnreachable
 	// ErrFrame: a reference frame could not be resolved; the motion stops
 	// (or does not start).
 	ErrFrame = errors.New("jog: reference frame")
@@ -195,10 +193,10 @@ type Controller struct {
 	finalSent   bool // the goal at rest has been sent
 	queue       []queued
 	// The straight line of a LIN goal and the state along it.
-	path       *linePath
+	path       *control.Line
 	ps, pv     float64 // [m or rad], [m/s or rad/s]
 	pk         int     // segment of ps
-	brk        brake
+	brk        control.Brake
 	brkStart   time.Time
 	brakeMoved bool // the brake's rest point was sent
 
@@ -226,7 +224,7 @@ func New(cfg Config) (*Controller, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("jog: new: %w", err)
 	}
-	if err := checkRelative(&p, cfg.Relative); err != nil {
+	if err := CheckRelative(&p, cfg.Relative); err != nil {
 		return nil, fmt.Errorf("jog: new: %w", err)
 	}
 	if cfg.GoalTolerance < 0 || cfg.DefaultVelocity < 0 || cfg.JointStateTimeout < 0 {
@@ -255,7 +253,7 @@ func New(cfg Config) (*Controller, error) {
 		reqSeed: make([]float64, n), reqSol: make([]float64, n), reqAmax: make([]float64, n),
 		pend: make([]float64, n), amax: make([]float64, n), pendingDir: make([]float64, n), qc: make([]float64, n), vc: make([]float64, n),
 		trk: make([]float64, n), tv: make([]float64, n), ta: make([]float64, n), velocity: make([]float64, n),
-		stopVel: make([]float64, n), brk: brake{q0: make([]float64, n), v0: make([]float64, n)},
+		stopVel: make([]float64, n), brk: control.Brake{Q0: make([]float64, n), V0: make([]float64, n)},
 		relWorld: geom.Identity(), // until tf gives the world frame
 		steps:    steps,
 	}
@@ -294,10 +292,11 @@ func New(cfg Config) (*Controller, error) {
 	return c, nil
 }
 
-// checkRelative refuses a relative command type for an output that takes
-// joint targets only.
-func checkRelative(p *Params, relative bool) error {
-	if t := p.CartesianDelta.CommandType; IsRelative(t) && !relative {
+// CheckRelative refuses, wrapping ErrParam and ErrRelativeOutput, a
+// relative cartesian_delta_command_type in p when the output takes joint
+// targets only (relative false).
+func CheckRelative(p *Params, relative bool) error {
+	if t := p.CartesianDelta.CommandType; control.IsRelative(t) && !relative {
 		return fmt.Errorf("%w: cartesian_delta_command_type %s sends increments to a robot that takes relative Cartesian commands: %w (use PTP)", ErrParam, t, ErrRelativeOutput)
 	}
 	return nil
@@ -312,166 +311,4 @@ func (c *Controller) applyParams() {
 			c.amax[i] = c.p.JointAccelerations[i]
 		}
 	}
-}
-
-// AccelerationLimits returns each joint's acceleration limit
-// (joint_acceleration_limits, or default_joint_acceleration) [rad/s² or
-// m/s²].
-func (c *Controller) AccelerationLimits() []float64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]float64(nil), c.amax...)
-}
-
-// VelocityLimits returns each joint's velocity limit (the URDF's, or
-// Config.DefaultVelocity) [rad/s or m/s].
-func (c *Controller) VelocityLimits() []float64 {
-	return append([]float64(nil), c.vmax...)
-}
-
-// Period returns the loop period, 1/update_rate.
-func (c *Controller) Period() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.period
-}
-
-// Params returns a copy of the current parameters.
-func (c *Controller) Params() Params {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.p.clone()
-}
-
-// Limits returns the effective joint limits (URDF within joint_limits)
-// [rad or m].
-func (c *Controller) Limits() (lower, upper []float64) {
-	return append([]float64(nil), c.lo...), append([]float64(nil), c.hi...)
-}
-
-// Steps returns each joint's step from joint_limits.step [rad or m]; 0
-// where none is given (see JointRanges).
-func (c *Controller) Steps() []float64 { return append([]float64(nil), c.steps...) }
-
-// Chain returns the chain with the effective limits.
-func (c *Controller) Chain() *kinematics.Chain { return c.chain }
-
-// SetParam changes one parameter live. Read-only parameters (update_rate,
-// robot_data.*, joint_limits.*) are refused. Errors wrap ErrParam.
-func (c *Controller) SetParam(name string, v rosparam.ParameterValue) error {
-	if _, err := lookup(name); err != nil {
-		return err
-	}
-	return c.ApplyParams([]rosparam.Parameter{{Name: name, Value: v}})
-}
-
-// ApplyParams applies a live change of parameters (rosparam's OnChange),
-// all or nothing. Read-only parameters are refused; parameters that are
-// not jog's (use_sim_time) are skipped. Errors wrap ErrParam.
-func (c *Controller) ApplyParams(update []rosparam.Parameter) error {
-	for _, u := range update {
-		if e, err := lookup(u.Name); err == nil && e.ReadOnly {
-			return fmt.Errorf("%w: %s is read-only", ErrParam, u.Name)
-		}
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	next := c.p.clone()
-	if err := next.Apply(update); err != nil {
-		return err
-	}
-	if err := checkRelative(&next, c.cfg.Relative); err != nil {
-		return err
-	}
-	if len(next.JointAccelerations) != 0 && len(next.JointAccelerations) != len(c.amax) {
-		return fmt.Errorf("%w: %d joint_acceleration_limits for %d joints", ErrParam, len(next.JointAccelerations), len(c.amax))
-	}
-	c.p = next
-	c.applyParams()
-	return nil
-}
-
-// SetHeartbeatTimeout changes heartbeat_timeout live [s] (the
-// set_heartbeat_timeout service).
-func (c *Controller) SetHeartbeatTimeout(seconds float64) error {
-	return c.SetParam("heartbeat_timeout", rosparam.Double(seconds))
-}
-
-// Heartbeat resets the heartbeat timer at now (service call, or a true on
-// the topic).
-func (c *Controller) Heartbeat(now time.Time) {
-	c.mu.Lock()
-	c.beat = now
-	c.mu.Unlock()
-}
-
-// HeartbeatMessage handles a std_msgs/Bool on the heartbeat topic: true
-// resets the timer like the service; false is not a heartbeat and is
-// ignored. It reports whether the timer was reset.
-func (c *Controller) HeartbeatMessage(now time.Time, data bool) bool {
-	if data {
-		c.Heartbeat(now)
-	}
-	return data
-}
-
-// UpdateJointState stores the measured joint positions (chain order) and
-// when they were measured.
-func (c *Controller) UpdateJointState(q []float64, at time.Time) error {
-	if len(q) != len(c.measured) {
-		return fmt.Errorf("jog: joint state: %w: %d values for %d joints", ErrRequest, len(q), len(c.measured))
-	}
-	for i, v := range q {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("jog: joint state: %w: joint %q is %g", ErrRequest, c.names[i], v)
-		}
-	}
-	c.mu.Lock()
-	copy(c.measured, q)
-	c.measuredAt, c.haveState = at, true
-	c.mu.Unlock()
-	return nil
-}
-
-// UpdateJointStateByName stores measured positions given as a
-// sensor_msgs/JointState gives them: names and positions in any order,
-// possibly with other joints (a gripper, flippers), which are ignored.
-// Every joint of the chain must be there. It allocates nothing.
-func (c *Controller) UpdateJointStateByName(names []string, positions []float64, at time.Time) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := selectJoints(c.scratch, c.names, names, positions); err != nil {
-		return err
-	}
-	copy(c.measured, c.scratch)
-	c.measuredAt, c.haveState = at, true
-	return nil
-}
-
-// selectJoints writes into dst the positions of the joints want (in that
-// order) found by name in names/positions. Every wanted joint must be
-// there with a finite value; dst is then partly written. It allocates
-// nothing.
-func selectJoints(dst []float64, want, names []string, positions []float64) error {
-	if len(names) != len(positions) {
-		return fmt.Errorf("jog: joint state: %w: %d names, %d positions", ErrRequest, len(names), len(positions))
-	}
-	for i, w := range want {
-		j := slices.Index(names, w)
-		if j < 0 {
-			return fmt.Errorf("jog: joint state: %w: no joint %q", ErrRequest, w)
-		}
-		if v := positions[j]; math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("jog: joint state: %w: joint %q is %g", ErrRequest, w, v)
-		}
-		dst[i] = positions[j]
-	}
-	return nil
-}
-
-// Status returns a snapshot of the controller.
-func (c *Controller) Status() Status {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return Status{Mode: c.mode, Reason: c.reason, Speed: c.speed, Sent: c.sent, Holds: c.holds, Queued: len(c.queue)}
 }

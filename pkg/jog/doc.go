@@ -44,15 +44,23 @@
 // Runner runs the cycle in real time at update_rate (20 Hz) with
 // pkg/rate, between a JointSource and an Output (an Arm is both).
 //
+// # Layout
+//
+// This package is the runtime: the Controller (its state, the requests,
+// the cycle, the heartbeat deadman, the stop), the Runner loop, the
+// outputs, and the parameters' values (Params). The maths (profiles,
+// lines, Cartesian frames, relative commands) is package jog/control; the
+// ROS contract of the jog_server node (names, QoS, the node's parameter
+// table and configuration) is package jog/node.
+//
 // # Parameters
 //
 // ParameterTable lists every parameter of the drag&bot control panel as a
 // rosparam.Table (type, default, unit, range, description, read-only,
 // validation); Params holds their values, Params.Apply and Params.Set
-// validate, ValidateUpdate is the cross-parameter check for a
-// rosparam.Store and Controller.ApplyParams takes live changes. Names
-// (NodeName, *Service, *Topic) and the request types mirror the ROS 2
-// interfaces, so the ROS node only wires.
+// validate, and Controller.ApplyParams takes live changes. The request
+// types mirror the ROS 2 interfaces, and package jog/node gives their
+// names, so the ROS node only wires.
 //
 // A Controller is safe for concurrent use.
 package jog

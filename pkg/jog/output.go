@@ -1,6 +1,12 @@
 package jog
 
-import "time"
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/jog/control"
+)
 
 // JointTarget is one command to the arm, shaped for a
 // trajectory_msgs/JointTrajectory: reach Positions TimeFromStart after
@@ -40,7 +46,7 @@ type JointTarget struct {
 	// (and its stop) when cartesian_delta_command_type is REL, RELW or
 	// RELT: the same point as the increment from the tool's measured pose,
 	// for a robot that takes relative Cartesian commands (see Write).
-	Relative RelativeCommand
+	Relative control.RelativeCommand
 }
 
 // Output receives the joint targets. The ROS 2 layer publishes them as
@@ -66,4 +72,29 @@ type JointSource interface {
 type Arm interface {
 	JointSource
 	Output
+}
+
+// ErrRelativeOutput is wrapped when a relative command type is set for an
+// arm whose output takes joint targets only.
+var ErrRelativeOutput = errors.New("jog: the arm output takes joint targets only")
+
+// RelativeOutput is an Output for a robot that also takes relative
+// Cartesian commands: WriteRelativeTarget gets the targets whose Relative
+// is set (their joint positions and velocities are the same point, for a
+// robot that wants both).
+type RelativeOutput interface {
+	Output
+	WriteRelativeTarget(JointTarget) error
+}
+
+// Write sends t to out: as a relative command if t.Relative is set and
+// out takes them, else as a joint target.
+func Write(out Output, t JointTarget) error {
+	if t.Relative.Type != "" {
+		if ro, ok := out.(RelativeOutput); ok {
+			return ro.WriteRelativeTarget(t)
+		}
+		return fmt.Errorf("%w: cannot send a %s command", ErrRelativeOutput, t.Relative.Type)
+	}
+	return out.WriteJointTarget(t)
 }

@@ -1,16 +1,16 @@
 package jog
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
+	"github.com/telebridge/telebridge/pkg/jog/control"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
 // ErrParam is wrapped by every parameter error: unknown name, wrong type,
-// value out of range, inconsistent joint limits.
-var ErrParam = errors.New("jog: bad parameter")
+// value out of range, inconsistent joint limits. It is control.ErrParam.
+var ErrParam = control.ErrParam
 
 // Command types (drag&bot's robot_movement_interface names) that the jog
 // parameters accept.
@@ -26,7 +26,7 @@ const (
 
 // MoveSettings are the motion-command settings of one kind of move, in the
 // drag&bot control panel's terms (a robot_movement_interface command);
-// docs/jog.md says how each shapes the profile.
+// docs/jog/services.md says how each shapes the profile.
 type MoveSettings struct {
 	Replace          bool    // a new command replaces the current one (else it waits, or applies from the next target)
 	CommandType      string  // "PTP", "PTPCP" or "LIN", as each move allows
@@ -126,7 +126,8 @@ func DefaultParams() Params {
 
 // ParameterTable returns the table of every parameter for pkg/rosparam:
 // name, type, default, unit, description, range, read-only, validation.
-// The ROS layer declares the node's parameters from it.
+// Package jog/node declares jog_server's parameters from it
+// (node.ParameterTable); Params validates every value against it.
 func ParameterTable() rosparam.Table {
 	t := make(rosparam.Table, len(entries))
 	for i, e := range entries {
@@ -255,26 +256,6 @@ func (p *Params) Validate() error {
 		}
 	}
 	return nil
-}
-
-// ValidateUpdate is the jog_server node's cross-parameter check for
-// rosparam.Config.Validate: it applies update to the current values and
-// validates the whole. The node's output is a JointTrajectory, so the
-// relative command types are refused (ErrRelativeOutput), at start-up and
-// live.
-func ValidateUpdate(update []rosparam.Parameter, current func(name string) rosparam.ParameterValue) error {
-	var p Params
-	for _, e := range entries {
-		v := current(e.Name)
-		if v.Type == rosparam.ParameterNotSet {
-			v = e.Default // at start-up, before the store holds it
-		}
-		_ = e.set(&p, v)
-	}
-	if err := p.Apply(update); err != nil {
-		return err
-	}
-	return checkRelative(&p, false)
 }
 
 func (e *entry) set(p *Params, v rosparam.ParameterValue) error {

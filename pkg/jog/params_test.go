@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
@@ -179,8 +180,8 @@ func TestWithRosparamStore(t *testing.T) {
 	}
 	var ctrl *jog.Controller
 	store, err := rosparam.New(rosparam.Config{
-		Node: "/" + jog.NodeName, Table: jog.ParameterTable(), Overrides: &args.Overrides,
-		Validate: jog.ValidateUpdate,
+		Node: "/" + node.Name, Table: jog.ParameterTable(), Overrides: &args.Overrides,
+		Validate: node.ValidateUpdate,
 		OnChange: func(u []rosparam.Parameter) {
 			if ctrl != nil {
 				if err := ctrl.ApplyParams(u); err != nil {
@@ -265,16 +266,16 @@ func TestControllerParameters(t *testing.T) {
 	}
 }
 
-// TestDocsListEveryParameter keeps docs/jog.md in step with the table.
+// TestDocsListEveryParameter keeps docs/jog/parameters.md in step with the table.
 func TestDocsListEveryParameter(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/jog.md")
+	doc, err := os.ReadFile("../../docs/jog/parameters.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range jog.ParameterTable() {
 		row := "| `" + p.Name + "` | " + rosparam.TypeName(p.Type) + " | " + p.Default.String() + " |"
 		if !strings.Contains(string(doc), row) {
-			t.Errorf("docs/jog.md has no row starting %q", row)
+			t.Errorf("docs/jog/parameters.md has no row starting %q", row)
 		}
 	}
 }

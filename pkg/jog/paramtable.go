@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/telebridge/telebridge/pkg/jog/control"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
@@ -90,7 +91,7 @@ func commandType(name, desc, def string, choices []string, field func(*Params) *
 	e := str(name, desc, def, choices, field)
 	inner := e.Validate
 	e.Validate = func(v rosparam.ParameterValue) error {
-		if IsRelative(v.StringValue) && !slices.Contains(choices, v.StringValue) {
+		if control.IsRelative(v.StringValue) && !slices.Contains(choices, v.StringValue) {
 			return fmt.Errorf("%s is a relative Cartesian command: only cartesian_delta_command_type takes one; use one of %s", v.StringValue, strings.Join(choices, ", "))
 		}
 		return inner(v)
@@ -162,7 +163,7 @@ func buildEntries() []entry {
 		"Blending radius between queued absolute joint goals with PTPCP [rad or m per joint]",
 		func(p *Params) *MoveSettings { return &p.JointsGoal })...)
 	t = append(t, moveGroup("cartesian_delta", "incremental Cartesian", MoveSettings{true, "PTP", "PERCENT", "PERCENT", "M", 5, 100, 0.01},
-		[]string{CommandPTP, CommandREL, CommandRELW, CommandRELT},
+		[]string{CommandPTP, control.CommandREL, control.CommandRELW, control.CommandRELT},
 		"A new incremental Cartesian command takes over at once; false: the target in progress stays and the new direction applies from the next one",
 		"PTP: each point goes to the arm as joint positions; REL, RELW, RELT: the same points go as the increment from the measured tool, in the base's, the world's or the tool's axes, to an arm that takes relative Cartesian commands (refused at start-up for an arm that takes joint trajectories only)",
 		"The next incremental Cartesian target is computed only when the commanded tool is this close to the current one (0: the arm stops at every target)",

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/telebridge/telebridge/pkg/jog/control"
 	"github.com/telebridge/telebridge/pkg/kinematics"
-	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
 // JointRanges returns the chain's joints with the limits the jog server
@@ -31,11 +31,8 @@ func JointRanges(chain *kinematics.Chain, p Params) (joints []kinematics.Joint, 
 			return nil, nil, fmt.Errorf("%w: joint_limits[%d] unit %q for %s joint %q", ErrParam, i, l.Unit, j.Type, j.Name)
 		}
 		lo, hi := l.Radians()
-		if j.Type == kinematics.Continuous {
-			j.Type = kinematics.Revolute
-		}
-		j.Lower, j.Upper = math.Max(j.Lower, lo), math.Min(j.Upper, hi)
-		if j.Lower > j.Upper {
+		var ok bool
+		if *j, ok = control.NarrowJoint(*j, lo, hi); !ok {
 			return nil, nil, fmt.Errorf("%w: joint_limits[%d] do not overlap the URDF limits of %q", ErrParam, i, j.Name)
 		}
 		steps[i] = l.Step
@@ -44,26 +41,4 @@ func JointRanges(chain *kinematics.Chain, p Params) (joints []kinematics.Joint, 
 		}
 	}
 	return joints, steps, nil
-}
-
-// ParamsFromFile reads the jog parameters of node (a fully qualified name
-// such as "/jog_server") from a ROS 2 parameters file, over the defaults,
-// through the same rosparam declaration as jog_server's (NodeParameterTable:
-// typing, empty sequences, ranges): the node's own parameters are read and
-// not returned, unknown names are ignored as rclcpp ignores them, and a jog
-// parameter of the wrong type or out of range is an error.
-func ParamsFromFile(path, node string) (Params, error) {
-	var o rosparam.Overrides
-	if err := o.LoadFile(path); err != nil {
-		return Params{}, fmt.Errorf("jog: %w", err)
-	}
-	s, err := rosparam.New(rosparam.Config{Node: node, Table: NodeParameterTable(), Overrides: &o})
-	if err != nil {
-		return Params{}, fmt.Errorf("jog: parameters of %s in %s: %w", node, path, err)
-	}
-	p := DefaultParams()
-	if err := p.Apply(s.Values()); err != nil {
-		return Params{}, fmt.Errorf("jog: parameters of %s in %s: %w", node, path, err)
-	}
-	return p, nil
 }

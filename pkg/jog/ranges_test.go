@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/jog/node"
 )
 
 func TestJointRangesFromFile(t *testing.T) {
-	p, err := jog.ParamsFromFile("testdata/joint_steps.yaml", "/jog_server")
+	p, err := node.ParamsFromFile("testdata/joint_steps.yaml", "/jog_server")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestJointRangesFromFile(t *testing.T) {
 		}
 	}
 	// A node the file does not name starts from the defaults: no limits, no steps.
-	other, err := jog.ParamsFromFile("testdata/joint_steps.yaml", "/other_node")
+	other, err := node.ParamsFromFile("testdata/joint_steps.yaml", "/other_node")
 	if err != nil || len(other.JointLimits) != 0 || other.StepJoints != jog.DefaultParams().StepJoints {
 		t.Fatalf("another node's parameters: %+v (%v)", other.JointLimits, err)
 	}
@@ -56,7 +57,7 @@ func TestJointRangesFromFile(t *testing.T) {
 	if err := os.WriteFile(empty, []byte("/jog_server:\n  ros__parameters:\n    joint_limits:\n      step: []\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if p, err := jog.ParamsFromFile(empty, "/jog_server"); err != nil || len(p.JointLimits) != 0 {
+	if p, err := node.ParamsFromFile(empty, "/jog_server"); err != nil || len(p.JointLimits) != 0 {
 		t.Fatalf("joint_limits.step: []: %+v (%v)", p.JointLimits, err)
 	}
 }
@@ -81,7 +82,7 @@ func TestJointRangesRefused(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tt.yaml), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			p, err := jog.ParamsFromFile(path, "/jog_server")
+			p, err := node.ParamsFromFile(path, "/jog_server")
 			if tt.file {
 				if err == nil {
 					t.Fatalf("accepted: %+v", p.JointLimits)
@@ -99,7 +100,7 @@ func TestJointRangesRefused(t *testing.T) {
 			}
 		})
 	}
-	if _, err := jog.ParamsFromFile("testdata/no-such-file.yaml", "/jog_server"); err == nil {
+	if _, err := node.ParamsFromFile("testdata/no-such-file.yaml", "/jog_server"); err == nil {
 		t.Fatal("a missing file was accepted")
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/telebridge/telebridge/pkg/armsim"
 	"github.com/telebridge/telebridge/pkg/geom"
 	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/jog/control"
+	"github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/tf"
 	"gonum.org/v1/gonum/spatial/r3"
@@ -31,28 +33,28 @@ func TestRelativeDelta(t *testing.T) {
 		target    geom.Transform
 		want      geom.Transform
 	}{
-		{"REL shift", jog.CommandREL, shift, geom.Translation(0.01, 0, 0)},
+		{"REL shift", control.CommandREL, shift, geom.Translation(0.01, 0, 0)},
 		// Base x is the world's -y, and the tool's -y.
-		{"RELW shift", jog.CommandRELW, shift, geom.Translation(0, -0.01, 0)},
-		{"RELT shift", jog.CommandRELT, shift, geom.Translation(0, -0.01, 0)},
+		{"RELW shift", control.CommandRELW, shift, geom.Translation(0, -0.01, 0)},
+		{"RELT shift", control.CommandRELT, shift, geom.Translation(0, -0.01, 0)},
 		// About the tool's x, which is the base's y and the world's x.
-		{"REL turn", jog.CommandREL, turn, geom.Rotation(geom.FromEulerZYX(0, 0.1, 0))},
-		{"RELW turn", jog.CommandRELW, turn, geom.Rotation(geom.FromEulerZYX(0, 0, 0.1))},
-		{"RELT turn", jog.CommandRELT, turn, geom.Rotation(geom.FromEulerZYX(0, 0, 0.1))},
+		{"REL turn", control.CommandREL, turn, geom.Rotation(geom.FromEulerZYX(0, 0.1, 0))},
+		{"RELW turn", control.CommandRELW, turn, geom.Rotation(geom.FromEulerZYX(0, 0, 0.1))},
+		{"RELT turn", control.CommandRELT, turn, geom.Rotation(geom.FromEulerZYX(0, 0, 0.1))},
 		// About the base's z, which is the world's z, and the tool's z.
-		{"REL turn base", jog.CommandREL, turnBase, geom.Rotation(geom.FromEulerZYX(0.1, 0, 0))},
-		{"RELW turn base", jog.CommandRELW, turnBase, geom.Rotation(geom.FromEulerZYX(0.1, 0, 0))},
-		{"RELT turn base", jog.CommandRELT, turnBase, geom.Rotation(geom.FromEulerZYX(0.1, 0, 0))},
+		{"REL turn base", control.CommandREL, turnBase, geom.Rotation(geom.FromEulerZYX(0.1, 0, 0))},
+		{"RELW turn base", control.CommandRELW, turnBase, geom.Rotation(geom.FromEulerZYX(0.1, 0, 0))},
+		{"RELT turn base", control.CommandRELT, turnBase, geom.Rotation(geom.FromEulerZYX(0.1, 0, 0))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := jog.RelativeDelta(tc.typ, tool, tc.target, world)
+			d, err := control.RelativeDelta(tc.typ, tool, tc.target, world)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if dt, dr := geom.Distance(d, tc.want); dt > 1e-12 || dr > 1e-12 {
 				t.Fatalf("delta %v, want %v", d, tc.want)
 			}
-			back, err := jog.RelativeCommand{Type: tc.typ, Delta: d}.Apply(tool, world)
+			back, err := control.RelativeCommand{Type: tc.typ, Delta: d}.Apply(tool, world)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +63,7 @@ func TestRelativeDelta(t *testing.T) {
 			}
 		})
 	}
-	if _, err := jog.RelativeDelta("PTP", tool, shift, world); !errors.Is(err, jog.ErrParam) {
+	if _, err := control.RelativeDelta("PTP", tool, shift, world); !errors.Is(err, jog.ErrParam) {
 		t.Fatalf("PTP as a relative type: %v", err)
 	}
 }
@@ -110,7 +112,7 @@ func TestRelativeJogMovesLikePTP(t *testing.T) {
 	if ref.Translation.Z < 0.02 {
 		t.Fatalf("PTP moved the tool only %v", ref.Translation)
 	}
-	for _, typ := range []string{jog.CommandREL, jog.CommandRELW, jog.CommandRELT} {
+	for _, typ := range []string{control.CommandREL, control.CommandRELW, control.CommandRELT} {
 		t.Run(typ, func(t *testing.T) {
 			got, r := run(t, typ)
 			for i, tg := range r.targets {
@@ -148,7 +150,7 @@ func TestRelativeJogMovesLikePTP(t *testing.T) {
 // output cannot carry it, and for the moves that have none.
 func TestRelativeRefused(t *testing.T) {
 	chain := ur5(t)
-	if _, err := jog.New(jog.Config{Chain: chain, Params: relParams(jog.CommandREL)}); !errors.Is(err, jog.ErrRelativeOutput) || !errors.Is(err, jog.ErrParam) {
+	if _, err := jog.New(jog.Config{Chain: chain, Params: relParams(control.CommandREL)}); !errors.Is(err, jog.ErrRelativeOutput) || !errors.Is(err, jog.ErrParam) {
 		t.Fatalf("REL for a joint-trajectory arm: %v", err)
 	}
 	ctrl, err := jog.New(jog.Config{Chain: chain, Params: testParams()})
@@ -191,11 +193,11 @@ func (jointsOnly) JointPositions(dst []float64) (time.Time, error) { return time
 // start-up alike.
 func TestValidateUpdateRefusesRelative(t *testing.T) {
 	current := func(string) rosparam.ParameterValue { return rosparam.ParameterValue{} }
-	err := jog.ValidateUpdate([]rosparam.Parameter{{Name: "cartesian_delta_command_type", Value: rosparam.String("REL")}}, current)
+	err := node.ValidateUpdate([]rosparam.Parameter{{Name: "cartesian_delta_command_type", Value: rosparam.String("REL")}}, current)
 	if !errors.Is(err, jog.ErrRelativeOutput) || !strings.Contains(err.Error(), "relative Cartesian commands") {
 		t.Fatalf("REL: %v", err)
 	}
-	if err := jog.ValidateUpdate([]rosparam.Parameter{{Name: "cartesian_delta_command_type", Value: rosparam.String("PTP")}}, current); err != nil {
+	if err := node.ValidateUpdate([]rosparam.Parameter{{Name: "cartesian_delta_command_type", Value: rosparam.String("PTP")}}, current); err != nil {
 		t.Fatalf("PTP: %v", err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/telebridge/telebridge/internal/testkit/urdftest"
 	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/furbot"
-	"github.com/telebridge/telebridge/pkg/jog"
+	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
 	"gopkg.in/yaml.v3"
 )
@@ -411,7 +411,7 @@ func TestJogStampTrajectories(t *testing.T) {
 		if !ok {
 			t.Fatalf("%v: no jog_server in %+v", c.args, r.Nodes)
 		}
-		v, set := n.param(jog.ParamStampTrajectories)
+		v, set := n.param(jognode.ParamStampTrajectories)
 		if (c.want == nil && set) || (c.want != nil && v != c.want) {
 			t.Errorf("%v: stamp_trajectories %v (set %v), want %v", c.args, v, set, c.want)
 		}

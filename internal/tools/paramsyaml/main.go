@@ -20,10 +20,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/telebridge/telebridge/pkg/armsim"
+	armsimnode "github.com/telebridge/telebridge/pkg/armsim/node"
 	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/furbot"
-	"github.com/telebridge/telebridge/pkg/jog"
+	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
 )
@@ -37,8 +37,8 @@ var nodes = []struct {
 	{furbot.NodeBridge, furbot.BridgeNodeParameterTable},
 	{furbot.NodeTwist, furbot.TwistNodeParameterTable},
 	{furbot.NodeOdometry, furbot.OdomNodeParameterTable},
-	{jog.NodeName, jog.NodeParameterTable},
-	{armsim.NodeName, armsim.NodeParameterTable},
+	{jognode.Name, jognode.ParameterTable},
+	{armsimnode.Name, armsimnode.ParameterTable},
 	{graph.NodeName, graph.NodeParameterTable},
 }
 

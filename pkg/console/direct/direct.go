@@ -17,6 +17,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/furbotsim"
 	"github.com/telebridge/telebridge/pkg/jog"
+	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/mjpeg"
 	"github.com/telebridge/telebridge/pkg/servosila"
@@ -223,7 +224,7 @@ func (b *Backend) startJog(runCtx context.Context) error {
 	}
 	p := jog.DefaultParams()
 	if b.cfg.JogParamsFile != "" {
-		if p, err = jog.ParamsFromFile(b.cfg.JogParamsFile, "/"+jog.NodeName); err != nil {
+		if p, err = jognode.ParamsFromFile(b.cfg.JogParamsFile, "/"+jognode.Name); err != nil {
 			return fmt.Errorf("jog arm: %w", err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/jog"
+	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/mjpeg"
 	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
@@ -97,7 +98,7 @@ func New(cfg NodeConfig, port Port, now func() time.Time) (*Backend, error) {
 		b.jog.have = make([]bool, b.chain.DOF())
 		p := jog.DefaultParams()
 		if cfg.JogParamsFile != "" {
-			if p, err = jog.ParamsFromFile(cfg.JogParamsFile, "/"+jog.NodeName); err != nil {
+			if p, err = jognode.ParamsFromFile(cfg.JogParamsFile, "/"+jognode.Name); err != nil {
 				return nil, fmt.Errorf("graph: jog_params_file: %w", err)
 			}
 		}

@@ -9,7 +9,7 @@ import (
 
 	camnode "github.com/telebridge/telebridge/pkg/camera/node"
 	"github.com/telebridge/telebridge/pkg/furbot"
-	"github.com/telebridge/telebridge/pkg/jog"
+	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
 )
@@ -188,11 +188,11 @@ func (c NodeConfig) Names() (Names, error) {
 		if c.JogURDF == "" {
 			return n, fmt.Errorf("%w: jog is on but jog_urdf is empty (give the arm's URDF file, or set jog false)", ErrConfig)
 		}
-		n.JogJointStates = jog.JointStatesTopic
-		n.JogStartJoint = jog.StartJointMoveService
-		n.JogStartCartesian = jog.StartCartesianMoveService
-		n.JogStop = jog.StopService
-		n.JogHeartbeat = jog.HeartbeatService
+		n.JogJointStates = jognode.JointStatesTopic
+		n.JogStartJoint = jognode.StartJointMoveService
+		n.JogStartCartesian = jognode.StartCartesianMoveService
+		n.JogStop = jognode.StopService
+		n.JogHeartbeat = jognode.HeartbeatService
 	}
 	n.Images = make(map[string]string, len(c.Cameras))
 	for _, name := range c.Cameras {
@@ -250,11 +250,11 @@ var (
 	// QoSFurbotState: odom and battery.
 	QoSFurbotState = furbot.QoSOdom
 	// QoSJogJointStates: the jog arm's joint_states, as jog_server reads them.
-	QoSJogJointStates = jog.QoSJointStates
+	QoSJogJointStates = jognode.QoSJointStates
 	// QoSImages: camera images (sensor data).
 	QoSImages = camnode.ImageQoS
 	// QoSDiagnostics: /diagnostics.
 	QoSDiagnostics = servosilanode.QoSDiagnostics
 	// QoSServices: every service client.
-	QoSServices = jog.QoSServices
+	QoSServices = jognode.QoSServices
 )

@@ -1,4 +1,4 @@
-package armsim_test
+package node_test
 
 import (
 	"math"
@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/telebridge/telebridge/pkg/armsim"
+	"github.com/telebridge/telebridge/pkg/armsim/node"
 	"github.com/telebridge/telebridge/pkg/jog"
+	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
@@ -20,7 +21,7 @@ func nodeStore(t *testing.T, yaml string) *rosparam.Store {
 			t.Fatal(err)
 		}
 	}
-	s, err := rosparam.New(rosparam.Config{Node: "/arm_sim", Table: armsim.NodeParameterTable(), Overrides: &ov})
+	s, err := rosparam.New(rosparam.Config{Node: "/arm_sim", Table: node.ParameterTable(), Overrides: &ov})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,22 +29,22 @@ func nodeStore(t *testing.T, yaml string) *rosparam.Store {
 }
 
 func TestNodeConfig(t *testing.T) {
-	if err := armsim.NodeParameterTable().Check(); err != nil {
+	if err := node.ParameterTable().Check(); err != nil {
 		t.Fatal(err)
 	}
-	urdf, err := os.ReadFile("../kinematics/testdata/ur5_like.urdf")
+	urdf, err := os.ReadFile("../../kinematics/testdata/ur5_like.urdf")
 	if err != nil {
 		t.Fatal(err)
 	}
 	quoted := `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(string(urdf)) + `"`
-	cfg, err := armsim.LoadNodeConfig(nodeStore(t, "    robot_description: "+quoted+"\n    rate: 100.0\n"))
+	cfg, err := node.LoadConfig(nodeStore(t, "    robot_description: "+quoted+"\n    rate: 100.0\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Rate != 100 || cfg.TrajectoryTopic != jog.TrajectoryTopic || cfg.DefaultVelocity != 0.5 {
+	if cfg.Rate != 100 || cfg.TrajectoryTopic != jognode.TrajectoryTopic || cfg.DefaultVelocity != 0.5 {
 		t.Fatalf("config %+v", cfg)
 	}
-	arm, err := armsim.NewFromNodeConfig(cfg)
+	arm, err := node.NewArm(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,14 +57,14 @@ func TestNodeConfig(t *testing.T) {
 		t.Fatalf("names %v", names)
 	}
 	cfg.Initial = []float64{0.1, -1, 1, 0, 0, 0}
-	if arm, err = armsim.NewFromNodeConfig(cfg); err != nil || arm.Positions()[1] != -1 {
+	if arm, err = node.NewArm(cfg); err != nil || arm.Positions()[1] != -1 {
 		t.Fatalf("initial positions not taken: %v %v", arm.Positions(), err)
 	}
 	cfg.Initial = []float64{0.1}
-	if _, err := armsim.NewFromNodeConfig(cfg); err == nil {
+	if _, err := node.NewArm(cfg); err == nil {
 		t.Fatal("one initial position for six joints accepted")
 	}
-	if _, err := armsim.LoadNodeConfig(nodeStore(t, "")); err == nil || !strings.Contains(err.Error(), "robot_description") {
+	if _, err := node.LoadConfig(nodeStore(t, "")); err == nil || !strings.Contains(err.Error(), "robot_description") {
 		t.Fatalf("no URDF: %v", err)
 	}
 	if r := nodeStore(t, "").SetParameters([]rosparam.Parameter{{Name: "rate", Value: rosparam.Double(10)}}); r[0].Successful {
@@ -75,12 +76,12 @@ func TestNodeConfig(t *testing.T) {
 // clock, so that the stamps of jog_server's targets count (a clock of its
 // own made arm_sim ignore every stamp as off its clock).
 func TestNodeArmOnTheWallClock(t *testing.T) {
-	urdf, err := os.ReadFile("../kinematics/testdata/ur5_like.urdf")
+	urdf, err := os.ReadFile("../../kinematics/testdata/ur5_like.urdf")
 	if err != nil {
 		t.Fatal(err)
 	}
 	before := time.Now()
-	arm, err := armsim.NewFromNodeConfig(armsim.NodeConfig{RobotDescription: string(urdf), Base: "world", Tip: "tool0", DefaultVelocity: 0.5})
+	arm, err := node.NewArm(node.Config{RobotDescription: string(urdf), Base: "world", Tip: "tool0", DefaultVelocity: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}

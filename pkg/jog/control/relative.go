@@ -1,7 +1,6 @@
-package jog
+package control
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
@@ -31,12 +30,8 @@ var relativeTypes = []string{CommandREL, CommandRELW, CommandRELT}
 // IsRelative reports whether a command type is one of the relative ones.
 func IsRelative(commandType string) bool { return slices.Contains(relativeTypes, commandType) }
 
-// ErrRelativeOutput is wrapped when a relative command type is set for an
-// arm whose output takes joint targets only.
-var ErrRelativeOutput = errors.New("jog: the arm output takes joint targets only")
-
 // RelativeCommand is one point of a motion as a relative Cartesian
-// command (JointTarget.Relative).
+// command (jog.JointTarget.Relative).
 type RelativeCommand struct {
 	// Type is CommandREL, CommandRELW or CommandRELT; empty: the target
 	// is a joint target only.
@@ -85,25 +80,4 @@ func (r RelativeCommand) Apply(tool, baseToWorld geom.Transform) (geom.Transform
 		return tool.Mul(r.Delta), nil
 	}
 	return geom.Transform{}, fmt.Errorf("%w: %q is not a relative command type (%v)", ErrParam, r.Type, relativeTypes)
-}
-
-// RelativeOutput is an Output for a robot that also takes relative
-// Cartesian commands: WriteRelativeTarget gets the targets whose Relative
-// is set (their joint positions and velocities are the same point, for a
-// robot that wants both).
-type RelativeOutput interface {
-	Output
-	WriteRelativeTarget(JointTarget) error
-}
-
-// Write sends t to out: as a relative command if t.Relative is set and
-// out takes them, else as a joint target.
-func Write(out Output, t JointTarget) error {
-	if t.Relative.Type != "" {
-		if ro, ok := out.(RelativeOutput); ok {
-			return ro.WriteRelativeTarget(t)
-		}
-		return fmt.Errorf("%w: cannot send a %s command", ErrRelativeOutput, t.Relative.Type)
-	}
-	return out.WriteJointTarget(t)
 }

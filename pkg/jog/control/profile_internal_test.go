@@ -1,11 +1,11 @@
-package jog
+package control
 
 import (
 	"math"
 	"testing"
 )
 
-// TestAxisStepLimits drives axisStep from many starts and checks each
+// TestAxisStepLimits drives AxisStep from many starts and checks each
 // cycle's acceleration and velocity, arrival, and no overshoot from rest.
 func TestAxisStepLimits(t *testing.T) {
 	const dt = 0.05
@@ -28,7 +28,7 @@ func TestAxisStepLimits(t *testing.T) {
 			vPrev := v
 			lo, hi := math.Min(tc.p, tc.target), math.Max(tc.p, tc.target)
 			for k := 0; k < 10000; k++ {
-				np, nv, done := axisStep(p, v, tc.target, tc.vmax, tc.amax, dt)
+				np, nv, done := AxisStep(p, v, tc.target, tc.vmax, tc.amax, dt)
 				if a := math.Abs(nv-vPrev) / dt; a > tc.amax*(1+1e-9) {
 					t.Fatalf("cycle %d: acceleration %g > %g", k, a, tc.amax)
 				}

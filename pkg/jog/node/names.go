@@ -1,4 +1,4 @@
-package jog
+package node
 
 // Names of the jog server's ROS 2 interfaces. They are the drag&bot control
 // panel's, so that its GUI and scripts work unchanged. The types are given
@@ -13,14 +13,14 @@ package jog
 // newest target matters); /tf and /tf_static with tf2's profiles; services
 // with the services profile.
 const (
-	// NodeName is the ROS 2 node name.
-	NodeName = "jog_server"
+	// Name is the ROS 2 node name.
+	Name = "jog_server"
 
 	// HeartbeatService resets the heartbeat timer (std_srvs/srv/Trigger).
 	HeartbeatService     = "/dnb_remote_robot_control/heartbeat"
 	HeartbeatServiceType = "std_srvs/srv/Trigger"
 	// HeartbeatTopic resets the timer too when a true arrives
-	// (std_msgs/msg/Bool, Controller.HeartbeatMessage). Kept for
+	// (std_msgs/msg/Bool, jog.Controller.HeartbeatMessage). Kept for
 	// compatibility: topics can be queued or delayed on a bridge, so the
 	// service is preferred.
 	HeartbeatTopic     = "/heartbeat"
@@ -54,7 +54,7 @@ const (
 	TrajectoryTopic     = "/joint_trajectory_controller/joint_trajectory"
 	TrajectoryTopicType = "trajectory_msgs/msg/JointTrajectory"
 
-	// TFTopic and TFStaticTopic feed the reference frames (tf.Buffer).
+	// TFTopic and TFStaticTopic feed the reference frames (a tf.Buffer as the jog.FrameSource).
 	TFTopic       = "/tf"
 	TFStaticTopic = "/tf_static"
 	TFTopicType   = "tf2_msgs/msg/TFMessage"

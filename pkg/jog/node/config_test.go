@@ -1,4 +1,4 @@
-package jog_test
+package node_test
 
 import (
 	"errors"
@@ -6,9 +6,9 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/telebridge/telebridge/pkg/jog"
+	"github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/qos"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/tf"
@@ -16,7 +16,7 @@ import (
 
 func ur5URDF(t testing.TB) string {
 	t.Helper()
-	b, err := os.ReadFile("../kinematics/testdata/ur5_like.urdf")
+	b, err := os.ReadFile("../../kinematics/testdata/ur5_like.urdf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,8 +39,8 @@ func nodeStore(t *testing.T, params map[string]string, ctrl **jog.Controller) *r
 		}
 	}
 	s, err := rosparam.New(rosparam.Config{
-		Node: "/jog_server", Table: jog.NodeParameterTable(), Overrides: &ov,
-		Validate: jog.ValidateUpdate,
+		Node: "/jog_server", Table: node.ParameterTable(), Overrides: &ov,
+		Validate: node.ValidateUpdate,
 		OnChange: func(u []rosparam.Parameter) {
 			if *ctrl != nil {
 				if err := (*ctrl).ApplyParams(u); err != nil {
@@ -60,7 +60,7 @@ func quoted(s string) string {
 }
 
 func TestNodeParameterTable(t *testing.T) {
-	table := jog.NodeParameterTable()
+	table := node.ParameterTable()
 	if err := table.Check(); err != nil {
 		t.Fatal(err)
 	}
@@ -75,13 +75,13 @@ func TestNodeParameterTable(t *testing.T) {
 		def      rosparam.ParameterValue
 		readOnly bool
 	}{
-		jog.ParamRobotDescription:  {rosparam.String(""), true},
-		jog.ParamTrajectoryTopic:   {rosparam.String(jog.TrajectoryTopic), true},
-		jog.ParamStampTrajectories: {rosparam.Bool(false), true},
-		"heartbeat_timeout":        {rosparam.Double(0.2), false},
-		"step_joints":              {rosparam.Double(0.2), false},
-		"update_rate":              {rosparam.Double(20), true},
-		"robot_data.fixed_frame":   {rosparam.String("manufacturer_base"), true},
+		node.ParamRobotDescription:  {rosparam.String(""), true},
+		node.ParamTrajectoryTopic:   {rosparam.String(node.TrajectoryTopic), true},
+		node.ParamStampTrajectories: {rosparam.Bool(false), true},
+		"heartbeat_timeout":         {rosparam.Double(0.2), false},
+		"step_joints":               {rosparam.Double(0.2), false},
+		"update_rate":               {rosparam.Double(20), true},
+		"robot_data.fixed_frame":    {rosparam.String("manufacturer_base"), true},
 	} {
 		p, ok := byName[name]
 		if !ok || !p.Default.Equal(want.def) || p.ReadOnly != want.readOnly {
@@ -100,7 +100,7 @@ func TestLoadNodeConfig(t *testing.T) {
 		"trajectory_topic":        "/arm_controller/joint_trajectory",
 		"stamp_trajectories":      "true",
 	}, &ctrl)
-	cfg, err := jog.LoadNodeConfig(s)
+	cfg, err := node.LoadConfig(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestLoadNodeConfig(t *testing.T) {
 		t.Fatalf("config %+v", cfg)
 	}
 	buf, _ := tf.New(tf.Config{})
-	if ctrl, err = jog.NewNodeController(cfg, buf); err != nil {
+	if ctrl, err = node.NewController(cfg, buf); err != nil {
 		t.Fatal(err)
 	}
 	if ch := ctrl.Chain(); ch.DOF() != 6 || ch.Base != "base_link" || ch.TipName != "tool0" {
@@ -122,9 +122,9 @@ func TestLoadNodeConfig(t *testing.T) {
 		set  []rosparam.Parameter
 		ok   bool
 	}{
-		{"set_heartbeat_timeout 0.5", jog.HeartbeatTimeoutUpdate(0.5), true},
-		{"set_heartbeat_timeout 0", jog.HeartbeatTimeoutUpdate(0), false},
-		{"set_heartbeat_timeout NaN", jog.HeartbeatTimeoutUpdate(math.NaN()), false},
+		{"set_heartbeat_timeout 0.5", node.HeartbeatTimeoutUpdate(0.5), true},
+		{"set_heartbeat_timeout 0", node.HeartbeatTimeoutUpdate(0), false},
+		{"set_heartbeat_timeout NaN", node.HeartbeatTimeoutUpdate(math.NaN()), false},
 		{"step_joints live", []rosparam.Parameter{{Name: "step_joints", Value: rosparam.Double(0.3)}}, true},
 		{"update_rate read-only", []rosparam.Parameter{{Name: "update_rate", Value: rosparam.Double(50)}}, false},
 		{"robot_description read-only", []rosparam.Parameter{{Name: "robot_description", Value: rosparam.String("<robot/>")}}, false},
@@ -151,7 +151,7 @@ func TestLoadNodeConfigRefuses(t *testing.T) {
 		params map[string]string
 		want   error // from LoadNodeConfig; nil: from NewNodeController
 	}{
-		{"no URDF", map[string]string{}, jog.ErrNoRobotDescription},
+		{"no URDF", map[string]string{}, node.ErrNoRobotDescription},
 		{"urdf_param elsewhere", map[string]string{"robot_description": urdf, "robot_data.urdf_param": "arm_description"}, jog.ErrParam},
 		{"use_sim_time", map[string]string{"robot_description": urdf, "use_sim_time": "true"}, jog.ErrParam},
 		{"default frames not in the URDF", map[string]string{"robot_description": urdf}, nil},
@@ -159,7 +159,7 @@ func TestLoadNodeConfigRefuses(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var ctrl *jog.Controller
-			cfg, err := jog.LoadNodeConfig(nodeStore(t, tc.params, &ctrl))
+			cfg, err := node.LoadConfig(nodeStore(t, tc.params, &ctrl))
 			if tc.want != nil {
 				if !errors.Is(err, tc.want) {
 					t.Fatalf("err %v, want %v", err, tc.want)
@@ -169,52 +169,10 @@ func TestLoadNodeConfigRefuses(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := jog.NewNodeController(cfg, nil); err == nil || !strings.Contains(err.Error(), "robot_description") {
+			if _, err := node.NewController(cfg, nil); err == nil || !strings.Contains(err.Error(), "robot_description") {
 				t.Fatalf("err %v, want a robot_description error", err)
 			}
 		})
-	}
-}
-
-func TestJointStates(t *testing.T) {
-	s := jog.NewJointStates([]string{"a", "b", "c"})
-	q := make([]float64, 3)
-	if _, err := s.JointPositions(q); !errors.Is(err, jog.ErrNoJointState) {
-		t.Fatalf("empty: %v", err)
-	}
-	t0 := time.Unix(100, 0)
-	if err := s.Store([]string{"gripper", "c", "a", "b"}, []float64{9, 3, 1, 2}, t0); err != nil {
-		t.Fatal(err)
-	}
-	for _, bad := range []struct {
-		names []string
-		pos   []float64
-	}{
-		{[]string{"a", "b"}, []float64{1, 2}},
-		{[]string{"a", "b", "c"}, []float64{1, math.NaN(), 3}},
-		{[]string{"a", "b", "c"}, []float64{1, 2}},
-	} {
-		if err := s.Store(bad.names, bad.pos, t0.Add(time.Second)); !errors.Is(err, jog.ErrRequest) {
-			t.Errorf("Store(%v, %v) = %v, want ErrRequest", bad.names, bad.pos, err)
-		}
-	}
-	// Another robot's joints on the same topic: skipped, not refused.
-	if err := s.Store([]string{"waist", "flippers"}, []float64{7, 8}, t0.Add(time.Second)); !errors.Is(err, jog.ErrForeignJoints) {
-		t.Errorf("a Servosila message: %v, want ErrForeignJoints", err)
-	}
-	at, err := s.JointPositions(q)
-	if err != nil || !at.Equal(t0) || q[0] != 1 || q[1] != 2 || q[2] != 3 || s.Refused() != 3 || s.Foreign() != 1 {
-		t.Fatalf("after refused and foreign messages: %v at %v (%v), %d refused, %d foreign", q, at, err, s.Refused(), s.Foreign())
-	}
-	names, pos := []string{"c", "b", "a"}, []float64{6, 5, 4}
-	if n := testing.AllocsPerRun(100, func() {
-		_ = s.Store(names, pos, t0)
-		_, _ = s.JointPositions(q)
-	}); n != 0 {
-		t.Fatalf("%v allocations per store and read", n)
-	}
-	if q[0] != 4 || q[2] != 6 {
-		t.Fatalf("positions %v", q)
 	}
 }
 
@@ -227,12 +185,12 @@ func TestNodeQoSMatches(t *testing.T) {
 		name     string
 		pub, sub qos.Profile
 	}{
-		{"joint_states from a reliable publisher", qos.Default, jog.QoSJointStates},
-		{"joint_states from a sensor-data publisher", qos.SensorData, jog.QoSJointStates},
-		{"heartbeat from ros2 topic pub", qos.Default, jog.QoSHeartbeat},
-		{"targets to a trajectory controller", jog.QoSTrajectory, qos.Default},
-		{"/tf from a broadcaster", qos.Default, jog.QoSTF},
-		{"/tf_static from a static broadcaster", qos.StaticTF, jog.QoSTFStatic},
+		{"joint_states from a reliable publisher", qos.Default, node.QoSJointStates},
+		{"joint_states from a sensor-data publisher", qos.SensorData, node.QoSJointStates},
+		{"heartbeat from ros2 topic pub", qos.Default, node.QoSHeartbeat},
+		{"targets to a trajectory controller", node.QoSTrajectory, qos.Default},
+		{"/tf from a broadcaster", qos.Default, node.QoSTF},
+		{"/tf_static from a static broadcaster", qos.StaticTF, node.QoSTFStatic},
 	} {
 		if !qos.Compatible(tc.pub, tc.sub) {
 			t.Errorf("%s: publisher %+v and subscription %+v do not match", tc.name, tc.pub, tc.sub)

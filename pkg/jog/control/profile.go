@@ -1,4 +1,4 @@
-package jog
+package control
 
 import "math"
 
@@ -10,14 +10,14 @@ import "math"
 // velocities, then reproduces the profile exactly: constant acceleration
 // within each cycle, never above the limit.
 
-// axisStep advances one axis (position p, velocity v) by dt toward target
+// AxisStep advances one axis (position p, velocity v) by dt toward target
 // under |v| <= vmax and |dv/dt| <= amax, time-optimally up to one cycle:
 // it accelerates, cruises, and brakes to rest at the target, and if it
 // cannot stop in time it brakes at amax, passes the target and comes
 // back. done reports arrival (p == target, v == 0). It is invariant under
 // scaling of p, v, target, vmax and amax, so that axes with limits in
 // proportion to their distances move in lock-step. It allocates nothing.
-func axisStep(p, v, target, vmax, amax, dt float64) (np, nv float64, done bool) {
+func AxisStep(p, v, target, vmax, amax, dt float64) (np, nv float64, done bool) {
 	d := target - p
 	if d == 0 && v == 0 {
 		return p, 0, true
@@ -49,38 +49,59 @@ func axisStep(p, v, target, vmax, amax, dt float64) (np, nv float64, done bool) 
 	return p + dt*(v+nv)/2, nv, false
 }
 
-// brake is a stop at constant deceleration: every joint's velocity falls
-// linearly from v0 to zero in t [s], so all joints stop together on the
-// line they were moving along.
-type brake struct {
-	q0, v0 []float64
-	t      float64
+// Brake is a stop at constant deceleration: every joint's velocity falls
+// linearly from V0 to zero in T, so all joints stop together on the line
+// they were moving along.
+type Brake struct {
+	Q0 []float64 // positions when the stop began [rad or m]
+	V0 []float64 // velocities when the stop began [rad/s or m/s]
+	T  float64   // time to rest [s]
 }
 
-// at writes the position and velocity at time s after the brake began
-// into q and v.
-func (b *brake) at(s float64, q, v []float64) {
-	s = math.Min(math.Max(s, 0), b.t)
-	for i, v0 := range b.v0 {
-		if b.t == 0 {
-			q[i], v[i] = b.q0[i], 0
+// At writes the position [rad or m] and velocity [rad/s or m/s] at time s
+// [s] after the brake began into q and v (len of V0). It allocates
+// nothing.
+func (b *Brake) At(s float64, q, v []float64) {
+	s = math.Min(math.Max(s, 0), b.T)
+	for i, v0 := range b.V0 {
+		if b.T == 0 {
+			q[i], v[i] = b.Q0[i], 0
 			continue
 		}
-		if s == b.t {
-			q[i], v[i] = b.q0[i]+v0*b.t/2, 0
+		if s == b.T {
+			q[i], v[i] = b.Q0[i]+v0*b.T/2, 0
 			continue
 		}
-		q[i] = b.q0[i] + v0*(s-s*s/(2*b.t))
-		v[i] = v0 * (1 - s/b.t)
+		q[i] = b.Q0[i] + v0*(s-s*s/(2*b.T))
+		v[i] = v0 * (1 - s/b.T)
 	}
 }
 
-// brakeTime is the time to stop from velocities v with decelerations
+// BrakeTime is the time to stop from velocities v with decelerations
 // within amax, capped at maxStop: the stop wins over the limits [s].
-func brakeTime(v, amax []float64, maxStop float64) float64 {
+func BrakeTime(v, amax []float64, maxStop float64) float64 {
 	var t float64
 	for i, x := range v {
 		t = math.Max(t, math.Abs(x)/amax[i])
 	}
 	return math.Min(t, maxStop)
+}
+
+// ScaledStep returns the step of an incremental move [m, rad, or joint
+// units]: step, times the speed override when scale is set (the
+// step_scale_* parameters).
+func ScaledStep(step, speed float64, scale bool) float64 {
+	if scale {
+		step *= speed
+	}
+	return step
+}
+
+// MaxAbsDiff returns the largest |a[i]-b[i]| (a and b of one length).
+func MaxAbsDiff(a, b []float64) float64 {
+	var m float64
+	for i := range a {
+		m = math.Max(m, math.Abs(a[i]-b[i]))
+	}
+	return m
 }
