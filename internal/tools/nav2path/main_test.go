@@ -8,7 +8,7 @@ import (
 )
 
 func TestRun(t *testing.T) {
-	td := filepath.Join("..", "..", "nav2path", "testdata")
+	td := filepath.Join("..", "..", "testkit", "nav2path", "testdata")
 	var out, errOut bytes.Buffer
 	if err := run([]string{"eval", "-path", "straight:4", "-truth", filepath.Join(td, "truth_servosila.log"),
 		"-cmd-vel", filepath.Join(td, "cmd_vel.csv")}, &out, &errOut); err != nil {
