@@ -55,10 +55,6 @@ type BridgeStats struct {
 	Reanchors uint64
 }
 
-// resyncAfter is how many consecutive old frames make the bridge follow
-// the vehicle's clock backwards (half a second at 100 Hz).
-const resyncAfter = 50
-
 // rxState is what the receive goroutine hands to the loop.
 type rxState struct {
 	status Status

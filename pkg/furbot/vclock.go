@@ -2,6 +2,10 @@ package furbot
 
 import "time"
 
+// resyncAfter is how many consecutive old frames make the vehicle clock
+// follow the vehicle's timestamps backwards (half a second at 100 Hz).
+const resyncAfter = 50
+
 // vehicleClock unwraps the vehicle's 32-bit millisecond timestamps into a
 // 64-bit time and decides which frames are new. A frame with the same or
 // an older timestamp is old (repeated or reordered) and dropped; after
