@@ -22,7 +22,7 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/armsim"
 	"github.com/telebridge/telebridge/pkg/console/graph"
-	"github.com/telebridge/telebridge/pkg/furbot"
+	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
 	"github.com/telebridge/telebridge/pkg/jog"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/telebridge/telebridge/pkg/servosila"
@@ -34,9 +34,9 @@ var nodes = []struct {
 	table func() rosparam.Table
 }{
 	{servosila.NodeName, servosila.NodeParameterTable},
-	{furbot.NodeBridge, furbot.BridgeNodeParameterTable},
-	{furbot.NodeTwist, furbot.TwistNodeParameterTable},
-	{furbot.NodeOdometry, furbot.OdomNodeParameterTable},
+	{furbotnode.NodeBridge, furbotnode.BridgeNodeParameterTable},
+	{furbotnode.NodeTwist, furbotnode.TwistNodeParameterTable},
+	{furbotnode.NodeOdometry, furbotnode.OdomNodeParameterTable},
 	{jog.NodeName, jog.NodeParameterTable},
 	{armsim.NodeName, armsim.NodeParameterTable},
 	{graph.NodeName, graph.NodeParameterTable},
