@@ -74,6 +74,19 @@ var BridgeBindings = []control.Binding[bc]{
 	control.Integer("stop_frames", 3, "-", 1, 100, "full-brake frames sent on shutdown", func(c *bc) *int { return &c.StopFrames }).RO(),
 }
 
+// DefaultBridgeConfig returns a BridgeConfig with every numeric default
+// filled in (bridge, controller and odometry). The addresses stay empty:
+// the vehicle's address has no default.
+func DefaultBridgeConfig() BridgeConfig {
+	var c BridgeConfig
+	// The defaults are within their ranges (TestParamTablesWellFormed),
+	// so filling them cannot fail.
+	_ = control.ApplyParams(BridgeBindings, &c)
+	_ = control.ApplyParams(control.ControllerBindings, &c.Controller)
+	_ = control.ApplyParams(control.OdometryBindings, &c.Odometry)
+	return c
+}
+
 // BridgeParams returns the parameter table of the bridge: its own
 // parameters, then the controller's and the odometry's. The addresses
 // (listen, vehicle, status_from) are strings and are not in the table.

@@ -165,7 +165,7 @@ func TestNodesStaleCommandAndSignals(t *testing.T) {
 		n.step(t, c)
 	}
 	n.sent = false
-	timeout := node.DefaultBridgeConfig().ControlTimeout
+	timeout := furbot.DefaultBridgeConfig().ControlTimeout
 	for i := 0; ; i++ {
 		s := n.step(t, &cmd)
 		late := time.Duration(i+1) * 10 * time.Millisecond

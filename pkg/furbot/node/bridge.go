@@ -40,7 +40,7 @@ type BridgeNodeConfig struct {
 // DefaultBridgeNodeConfig returns the bridge node's defaults.
 func DefaultBridgeNodeConfig() BridgeNodeConfig {
 	return BridgeNodeConfig{
-		Bridge: DefaultBridgeConfig(), Listen: fmt.Sprintf(":%d", wire.StatusPort),
+		Bridge: furbot.DefaultBridgeConfig(), Listen: fmt.Sprintf(":%d", wire.StatusPort),
 		BaseFrame: FrameBase, DiagnosticsPeriod: time.Second,
 	}
 }

@@ -71,7 +71,7 @@ type JointStates struct {
 }
 
 // NewJointStates validates cfg (the odometry node's geometry: Track,
-// WheelRadius, Wheelbase; defaults filled as for NewOdometer) and starts
+// WheelRadius, Wheelbase; defaults filled as for control.NewOdometer) and starts
 // with every angle at zero.
 func NewJointStates(cfg control.OdometryConfig) (*JointStates, error) {
 	if err := control.ApplyParams(control.OdometryBindings, &cfg); err != nil {

@@ -8,19 +8,6 @@ import (
 	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
-// DefaultBridgeConfig returns a BridgeConfig with every numeric default
-// filled in (bridge, controller and odometry). The addresses stay empty:
-// the vehicle's address has no default.
-func DefaultBridgeConfig() furbot.BridgeConfig {
-	var c furbot.BridgeConfig
-	// The defaults are within their ranges (TestParamTablesWellFormed),
-	// so filling them cannot fail.
-	_ = control.ApplyParams(furbot.BridgeBindings, &c)
-	_ = control.ApplyParams(control.ControllerBindings, &c.Controller)
-	_ = control.ApplyParams(control.OdometryBindings, &c.Odometry)
-	return c
-}
-
 // ParameterBindings returns the single-process bridge's parameter table
 // (bridge, controller and odometry, as `telebridge furbot` runs them)
 // bound to BridgeConfig, for pkg/rosparam: the same names, units, ranges
@@ -35,8 +22,8 @@ func ParameterBindings() rosparam.Bindings[furbot.BridgeConfig] {
 }
 
 // ParameterTable returns the single-process bridge's rosparam.Table with
-// the defaults of DefaultBridgeConfig.
-func ParameterTable() rosparam.Table { return ParameterBindings().Table(DefaultBridgeConfig()) }
+// the defaults of furbot.DefaultBridgeConfig.
+func ParameterTable() rosparam.Table { return ParameterBindings().Table(furbot.DefaultBridgeConfig()) }
 
 // appendBindings converts the rows of a package table to rosparam
 // bindings of the root configuration R; sub selects the sub-configuration

@@ -25,7 +25,7 @@ func TestParameterTableForROS(t *testing.T) {
 		}
 	}
 	// Values set through the ROS table land in the configuration.
-	cfg := DefaultBridgeConfig()
+	cfg := furbot.DefaultBridgeConfig()
 	err := ParameterBindings().Apply(&cfg, []rosparam.Parameter{
 		{Name: "kp", Value: rosparam.Double(2.5)},
 		{Name: "command_timeout", Value: rosparam.Double(0.25)},

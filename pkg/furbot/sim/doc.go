@@ -13,7 +13,7 @@
 // a status frame every period; Truth returns the true pose for tests.
 //
 // Units are SI and frames follow REP 103 (x forward, y left, yaw counter-
-// clockwise, origin in the middle of the rear axle), like package furbot. Its socket
-// is bound with udplink.Listen; its Manual mode steps it with a
+// clockwise, origin in the middle of the rear axle), like package furbot.
+// Its socket is bound with udplink.Listen; its Manual mode steps it with a
 // furbot.Lockstep.
 package sim
