@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
 	furbotsim "github.com/telebridge/telebridge/pkg/furbot/sim"
 	furbotwire "github.com/telebridge/telebridge/pkg/furbot/wire"

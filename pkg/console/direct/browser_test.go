@@ -14,13 +14,14 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"gonum.org/v1/gonum/spatial/r3"
+
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/direct"
 	furbotwire "github.com/telebridge/telebridge/pkg/furbot/wire"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	"github.com/telebridge/telebridge/pkg/servosilasim"
-	"gonum.org/v1/gonum/spatial/r3"
 )
 
 // rig is the console under test: the real server with the direct backend

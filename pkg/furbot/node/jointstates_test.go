@@ -7,12 +7,13 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/spatial/r3"
+
 	"github.com/telebridge/telebridge/internal/testkit/urdftest"
 	"github.com/telebridge/telebridge/pkg/furbot/control"
 	"github.com/telebridge/telebridge/pkg/furbot/node"
 	"github.com/telebridge/telebridge/pkg/furbot/wire"
 	"github.com/telebridge/telebridge/pkg/kinematics"
-	"gonum.org/v1/gonum/spatial/r3"
 )
 
 func loadFurbotDescription(t *testing.T) *urdftest.Robot {
