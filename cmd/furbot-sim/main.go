@@ -21,8 +21,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/telebridge/telebridge/pkg/furbot"
-	"github.com/telebridge/telebridge/pkg/furbotsim"
+	furbotsim "github.com/telebridge/telebridge/pkg/furbot/sim"
+	furbotwire "github.com/telebridge/telebridge/pkg/furbot/wire"
 )
 
 func main() {
@@ -40,7 +40,7 @@ func main() {
 func run(ctx context.Context, args []string, out, errOut io.Writer) error {
 	fs := flag.NewFlagSet("furbot-sim", flag.ContinueOnError)
 	fs.SetOutput(errOut)
-	listen := fs.String("listen", fmt.Sprintf(":%d", furbot.ControlPort), "UDP address for control frames")
+	listen := fs.String("listen", fmt.Sprintf(":%d", furbotwire.ControlPort), "UDP address for control frames")
 	statusTo := fs.String("status-to", "", "send status frames to HOST:PORT (default: the source of the control frames)")
 	startup := fs.Duration("startup", time.Second, "time until every subsystem runs")
 	every := fs.Duration("print", time.Second, "print the true state this often (0: never)")

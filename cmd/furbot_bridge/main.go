@@ -23,18 +23,19 @@ import (
 	tbi "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/furbot"
+	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(furbot.NodeBridge, run) }
+func main() { rosnode.Main(furbotnode.NodeBridge, run) }
 
 func run(ctx context.Context, stop context.CancelFunc) error {
-	n, err := rosnode.Start(rosnode.Options{Name: furbot.NodeBridge, Args: os.Args[1:], Table: furbot.BridgeNodeParameterTable()})
+	n, err := rosnode.Start(rosnode.Options{Name: furbotnode.NodeBridge, Args: os.Args[1:], Table: furbotnode.BridgeNodeParameterTable()})
 	if err != nil {
 		return err
 	}
 	defer n.Close()
-	cfg, err := furbot.LoadBridgeNodeConfig(n.Params)
+	cfg, err := furbotnode.LoadBridgeNodeConfig(n.Params)
 	if err != nil {
 		return err
 	}
@@ -93,7 +94,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 func wire(n *rosnode.Node, br *furbot.Bridge) error {
 	log := n.Logger()
 	var refused uint64
-	_, err := tbi.NewControlSignalsSubscription(n.Node, furbot.TopicControl, rosnode.SubOpts(furbot.QoSControl),
+	_, err := tbi.NewControlSignalsSubscription(n.Node, furbotnode.TopicControl, rosnode.SubOpts(furbotnode.QoSControl),
 		func(msg *tbi.ControlSignals, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return
@@ -106,9 +107,9 @@ func wire(n *rosnode.Node, br *furbot.Bridge) error {
 			}
 		})
 	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", furbot.TopicControl, err)
+		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicControl, err)
 	}
-	opts := rosnode.SrvOpts(furbot.QoSServices)
+	opts := rosnode.SrvOpts(furbotnode.QoSServices)
 	trigger := func(name, done string, on bool) error {
 		_, err := std_srvs_srv.NewTriggerService(n.Node, name, opts,
 			func(_ *rclgo.ServiceInfo, _ *std_srvs_srv.Trigger_Request, send std_srvs_srv.TriggerServiceResponseSender) {
@@ -125,15 +126,15 @@ func wire(n *rosnode.Node, br *furbot.Bridge) error {
 		}
 		return nil
 	}
-	if err := trigger(furbot.ServiceEStop, "emergency stop latched: full brake until release", true); err != nil {
+	if err := trigger(furbotnode.ServiceEStop, "emergency stop latched: full brake until release", true); err != nil {
 		return err
 	}
-	return trigger(furbot.ServiceRelease, "emergency stop released", false)
+	return trigger(furbotnode.ServiceRelease, "emergency stop released", false)
 }
 
 // publishers owns the node's outputs and their reused messages.
 type publishers struct {
-	cfg        furbot.BridgeNodeConfig
+	cfg        furbotnode.BridgeNodeConfig
 	traction   *tbi.TractionDataPublisher
 	steering   *tbi.SteeringDataPublisher
 	status     *tbi.VehicleStatusPublisher
@@ -159,42 +160,42 @@ type publishers struct {
 	stale bool // the latest snapshot braked for stale control signals
 }
 
-func newPublishers(n *rosnode.Node, cfg furbot.BridgeNodeConfig) (*publishers, error) {
+func newPublishers(n *rosnode.Node, cfg furbotnode.BridgeNodeConfig) (*publishers, error) {
 	p := &publishers{cfg: cfg, log: n.Logger()}
-	tel := rosnode.PubOpts(furbot.QoSTelemetry)
+	tel := rosnode.PubOpts(furbotnode.QoSTelemetry)
 	var err error
 	fail := func(topic string, err error) (*publishers, error) {
 		return nil, fmt.Errorf("publisher %s: %w", topic, err)
 	}
-	if p.traction, err = tbi.NewTractionDataPublisher(n.Node, furbot.TopicTraction, tel); err != nil {
-		return fail(furbot.TopicTraction, err)
+	if p.traction, err = tbi.NewTractionDataPublisher(n.Node, furbotnode.TopicTraction, tel); err != nil {
+		return fail(furbotnode.TopicTraction, err)
 	}
-	if p.steering, err = tbi.NewSteeringDataPublisher(n.Node, furbot.TopicSteering, tel); err != nil {
-		return fail(furbot.TopicSteering, err)
+	if p.steering, err = tbi.NewSteeringDataPublisher(n.Node, furbotnode.TopicSteering, tel); err != nil {
+		return fail(furbotnode.TopicSteering, err)
 	}
-	if p.status, err = tbi.NewVehicleStatusPublisher(n.Node, furbot.TopicStatus, tel); err != nil {
-		return fail(furbot.TopicStatus, err)
+	if p.status, err = tbi.NewVehicleStatusPublisher(n.Node, furbotnode.TopicStatus, tel); err != nil {
+		return fail(furbotnode.TopicStatus, err)
 	}
-	if p.bms, err = tbi.NewBmsDataPublisher(n.Node, furbot.TopicBMS, tel); err != nil {
-		return fail(furbot.TopicBMS, err)
+	if p.bms, err = tbi.NewBmsDataPublisher(n.Node, furbotnode.TopicBMS, tel); err != nil {
+		return fail(furbotnode.TopicBMS, err)
 	}
-	if p.hydraulics, err = tbi.NewHydraulicsDataPublisher(n.Node, furbot.TopicHydraulics, tel); err != nil {
-		return fail(furbot.TopicHydraulics, err)
+	if p.hydraulics, err = tbi.NewHydraulicsDataPublisher(n.Node, furbotnode.TopicHydraulics, tel); err != nil {
+		return fail(furbotnode.TopicHydraulics, err)
 	}
-	if p.suspension, err = tbi.NewSuspensionDataPublisher(n.Node, furbot.TopicSuspension, tel); err != nil {
-		return fail(furbot.TopicSuspension, err)
+	if p.suspension, err = tbi.NewSuspensionDataPublisher(n.Node, furbotnode.TopicSuspension, tel); err != nil {
+		return fail(furbotnode.TopicSuspension, err)
 	}
-	if p.forks, err = tbi.NewForkDataPublisher(n.Node, furbot.TopicForks, tel); err != nil {
-		return fail(furbot.TopicForks, err)
+	if p.forks, err = tbi.NewForkDataPublisher(n.Node, furbotnode.TopicForks, tel); err != nil {
+		return fail(furbotnode.TopicForks, err)
 	}
-	if p.sent, err = tbi.NewControlSignalsPublisher(n.Node, furbot.TopicControlSent, tel); err != nil {
-		return fail(furbot.TopicControlSent, err)
+	if p.sent, err = tbi.NewControlSignalsPublisher(n.Node, furbotnode.TopicControlSent, tel); err != nil {
+		return fail(furbotnode.TopicControlSent, err)
 	}
-	if p.battery, err = sensor_msgs_msg.NewBatteryStatePublisher(n.Node, furbot.TopicBattery, rosnode.PubOpts(furbot.QoSBattery)); err != nil {
-		return fail(furbot.TopicBattery, err)
+	if p.battery, err = sensor_msgs_msg.NewBatteryStatePublisher(n.Node, furbotnode.TopicBattery, rosnode.PubOpts(furbotnode.QoSBattery)); err != nil {
+		return fail(furbotnode.TopicBattery, err)
 	}
-	if p.diag, err = diagnostic_msgs_msg.NewDiagnosticArrayPublisher(n.Node, furbot.TopicDiagnostics, rosnode.PubOpts(furbot.QoSDiagnostics)); err != nil {
-		return fail(furbot.TopicDiagnostics, err)
+	if p.diag, err = diagnostic_msgs_msg.NewDiagnosticArrayPublisher(n.Node, furbotnode.TopicDiagnostics, rosnode.PubOpts(furbotnode.QoSDiagnostics)); err != nil {
+		return fail(furbotnode.TopicDiagnostics, err)
 	}
 	return p, nil
 }
@@ -229,10 +230,10 @@ func (p *publishers) slow(br *furbot.Bridge, now time.Time) error {
 	if ok {
 		rosnode.FurbotBattery(&p.batteryMsg, &snap.Status, now, p.cfg.BaseFrame)
 		if err := p.battery.Publish(&p.batteryMsg); err != nil {
-			return fmt.Errorf("publish %s: %w", furbot.TopicBattery, err)
+			return fmt.Errorf("publish %s: %w", furbotnode.TopicBattery, err)
 		}
 	}
-	d := furbot.DiagnoseBridge(p.cfg, snap, ok, br.Stats(), time.Now())
+	d := furbotnode.DiagnoseBridge(p.cfg, snap, ok, br.Stats(), time.Now())
 	if err := p.diag.Publish(rosnode.Diagnostics(now, d...)); err != nil {
 		return fmt.Errorf("publish diagnostics: %w", err)
 	}
@@ -263,14 +264,14 @@ func (p *publishers) telemetry(snap *furbot.Snapshot, now time.Time) error {
 		topic string
 		pub   func() error
 	}{
-		{furbot.TopicTraction, func() error { return p.traction.Publish(&p.tractionMsg) }},
-		{furbot.TopicSteering, func() error { return p.steering.Publish(&p.steeringMsg) }},
-		{furbot.TopicStatus, func() error { return p.status.Publish(&p.statusMsg) }},
-		{furbot.TopicBMS, func() error { return p.bms.Publish(&p.bmsMsg) }},
-		{furbot.TopicHydraulics, func() error { return p.hydraulics.Publish(&p.hydraulicsMsg) }},
-		{furbot.TopicSuspension, func() error { return p.suspension.Publish(&p.suspensionMsg) }},
-		{furbot.TopicForks, func() error { return p.forks.Publish(&p.forksMsg) }},
-		{furbot.TopicControlSent, func() error { return p.sent.Publish(&p.sentMsg) }},
+		{furbotnode.TopicTraction, func() error { return p.traction.Publish(&p.tractionMsg) }},
+		{furbotnode.TopicSteering, func() error { return p.steering.Publish(&p.steeringMsg) }},
+		{furbotnode.TopicStatus, func() error { return p.status.Publish(&p.statusMsg) }},
+		{furbotnode.TopicBMS, func() error { return p.bms.Publish(&p.bmsMsg) }},
+		{furbotnode.TopicHydraulics, func() error { return p.hydraulics.Publish(&p.hydraulicsMsg) }},
+		{furbotnode.TopicSuspension, func() error { return p.suspension.Publish(&p.suspensionMsg) }},
+		{furbotnode.TopicForks, func() error { return p.forks.Publish(&p.forksMsg) }},
+		{furbotnode.TopicControlSent, func() error { return p.sent.Publish(&p.sentMsg) }},
 	} {
 		if err := e.pub(); err != nil {
 			return fmt.Errorf("publish %s: %w", e.topic, err)

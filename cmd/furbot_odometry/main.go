@@ -20,51 +20,51 @@ import (
 	tbi "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
 	tf2_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/tf2_msgs/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
-	"github.com/telebridge/telebridge/pkg/furbot"
+	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(furbot.NodeOdometry, run) }
+func main() { rosnode.Main(furbotnode.NodeOdometry, run) }
 
 func run(ctx context.Context, stop context.CancelFunc) error {
-	n, err := rosnode.Start(rosnode.Options{Name: furbot.NodeOdometry, Args: os.Args[1:], Table: furbot.OdomNodeParameterTable()})
+	n, err := rosnode.Start(rosnode.Options{Name: furbotnode.NodeOdometry, Args: os.Args[1:], Table: furbotnode.OdomNodeParameterTable()})
 	if err != nil {
 		return err
 	}
 	defer n.Close()
-	cfg, err := furbot.LoadOdomNodeConfig(n.Params)
+	cfg, err := furbotnode.LoadOdomNodeConfig(n.Params)
 	if err != nil {
 		return err
 	}
-	tracker, err := furbot.NewOdomTracker(cfg.Odometry)
+	tracker, err := furbotnode.NewOdomTracker(cfg.Odometry)
 	if err != nil {
 		return err
 	}
-	joints, err := furbot.NewJointStates(cfg.Odometry)
+	joints, err := furbotnode.NewJointStates(cfg.Odometry)
 	if err != nil {
 		return err
 	}
 	log := n.Logger()
-	odomPub, err := nav_msgs_msg.NewOdometryPublisher(n.Node, furbot.TopicOdom, rosnode.PubOpts(furbot.QoSOdom))
+	odomPub, err := nav_msgs_msg.NewOdometryPublisher(n.Node, furbotnode.TopicOdom, rosnode.PubOpts(furbotnode.QoSOdom))
 	if err != nil {
-		return fmt.Errorf("publisher %s: %w", furbot.TopicOdom, err)
+		return fmt.Errorf("publisher %s: %w", furbotnode.TopicOdom, err)
 	}
 	var tfPub *tf2_msgs_msg.TFMessagePublisher
 	if cfg.PublishTF {
-		if tfPub, err = tf2_msgs_msg.NewTFMessagePublisher(n.Node, furbot.TopicTF, rosnode.PubOpts(furbot.QoSTF)); err != nil {
-			return fmt.Errorf("publisher %s: %w", furbot.TopicTF, err)
+		if tfPub, err = tf2_msgs_msg.NewTFMessagePublisher(n.Node, furbotnode.TopicTF, rosnode.PubOpts(furbotnode.QoSTF)); err != nil {
+			return fmt.Errorf("publisher %s: %w", furbotnode.TopicTF, err)
 		}
 	}
-	jointPub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, furbot.TopicJointStates, rosnode.PubOpts(furbot.QoSJointStates))
+	jointPub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, furbotnode.TopicJointStates, rosnode.PubOpts(furbotnode.QoSJointStates))
 	if err != nil {
-		return fmt.Errorf("publisher %s: %w", furbot.TopicJointStates, err)
+		return fmt.Errorf("publisher %s: %w", furbotnode.TopicJointStates, err)
 	}
 	// Both callbacks run on the spinning goroutine, one at a time: the
 	// tracker, the joint states and the reused messages need no lock.
 	odomMsg := nav_msgs_msg.NewOdometry()
 	tfMsg := tf2_msgs_msg.NewTFMessage()
 	jointMsg := sensor_msgs_msg.NewJointState()
-	_, err = tbi.NewSteeringDataSubscription(n.Node, furbot.TopicSteering, rosnode.SubOpts(furbot.QoSTelemetry),
+	_, err = tbi.NewSteeringDataSubscription(n.Node, furbotnode.TopicSteering, rosnode.SubOpts(furbotnode.QoSTelemetry),
 		func(msg *tbi.SteeringData, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
 				s := rosnode.FurbotSteeringOf(msg)
@@ -73,9 +73,9 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 			}
 		})
 	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", furbot.TopicSteering, err)
+		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicSteering, err)
 	}
-	_, err = tbi.NewTractionDataSubscription(n.Node, furbot.TopicTraction, rosnode.SubOpts(furbot.QoSTelemetry),
+	_, err = tbi.NewTractionDataSubscription(n.Node, furbotnode.TopicTraction, rosnode.SubOpts(furbotnode.QoSTelemetry),
 		func(msg *tbi.TractionData, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return
@@ -88,7 +88,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 				jointMsg.Header = rosnode.Header(stamp, "")
 				jointMsg.Name, jointMsg.Position = joints.Name, joints.Position
 				if err := jointPub.Publish(jointMsg); err != nil {
-					log.Errorf("publish %s: %v", furbot.TopicJointStates, err)
+					log.Errorf("publish %s: %v", furbotnode.TopicJointStates, err)
 				}
 			}
 			st, ok := tracker.Traction(tr, ms, stamp)
@@ -97,19 +97,19 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 			}
 			rosnode.Odometry(odomMsg, st, stamp, cfg.OdomFrame, cfg.BaseFrame)
 			if err := odomPub.Publish(odomMsg); err != nil {
-				log.Errorf("publish %s: %v", furbot.TopicOdom, err)
+				log.Errorf("publish %s: %v", furbotnode.TopicOdom, err)
 			}
 			if tfPub != nil {
 				tfMsg.Transforms = append(tfMsg.Transforms[:0], rosnode.OdomTransform(st, stamp, cfg.OdomFrame, cfg.BaseFrame))
 				if err := tfPub.Publish(tfMsg); err != nil {
-					log.Errorf("publish %s: %v", furbot.TopicTF, err)
+					log.Errorf("publish %s: %v", furbotnode.TopicTF, err)
 				}
 			}
 		})
 	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", furbot.TopicTraction, err)
+		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicTraction, err)
 	}
-	log.Infof("%s -> %s (%s -> %s), source %d", furbot.TopicTraction, furbot.TopicOdom, cfg.OdomFrame, cfg.BaseFrame, cfg.Odometry.Source)
+	log.Infof("%s -> %s (%s -> %s), source %d", furbotnode.TopicTraction, furbotnode.TopicOdom, cfg.OdomFrame, cfg.BaseFrame, cfg.Odometry.Source)
 	err = n.Spin(ctx)
 	s := tracker.Stats()
 	log.Infof("shutting down: %d traction samples integrated, %d repeats skipped, %d gaps", s.Used, s.Old, s.Gaps)

@@ -20,19 +20,20 @@ import (
 	geometry_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/geometry_msgs/msg"
 	tbi "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
-	"github.com/telebridge/telebridge/pkg/furbot"
+	furbotcontrol "github.com/telebridge/telebridge/pkg/furbot/control"
+	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
 	"github.com/telebridge/telebridge/pkg/rate"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(furbot.NodeTwist, run) }
+func main() { rosnode.Main(furbotnode.NodeTwist, run) }
 
 func run(ctx context.Context, stop context.CancelFunc) error {
-	var tc *furbot.TwistControl
+	var tc *furbotnode.TwistControl
 	var n *rosnode.Node
 	n, err := rosnode.Start(rosnode.Options{
-		Name: furbot.NodeTwist, Args: os.Args[1:], Table: furbot.TwistNodeParameterTable(),
+		Name: furbotnode.NodeTwist, Args: os.Args[1:], Table: furbotnode.TwistNodeParameterTable(),
 		OnChange: func(update []rosparam.Parameter) {
 			if tc == nil {
 				return // start-up values are loaded below
@@ -46,23 +47,23 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 		return err
 	}
 	defer n.Close()
-	cfg, err := furbot.LoadTwistNodeConfig(n.Params)
+	cfg, err := furbotnode.LoadTwistNodeConfig(n.Params)
 	if err != nil {
 		return err
 	}
-	if tc, err = furbot.NewTwistControl(cfg); err != nil {
+	if tc, err = furbotnode.NewTwistControl(cfg); err != nil {
 		return err
 	}
 	log := n.Logger()
 	if err := subscribe(n, tc); err != nil {
 		return err
 	}
-	pub, err := tbi.NewControlSignalsPublisher(n.Node, furbot.TopicControl, rosnode.PubOpts(furbot.QoSControl))
+	pub, err := tbi.NewControlSignalsPublisher(n.Node, furbotnode.TopicControl, rosnode.PubOpts(furbotnode.QoSControl))
 	if err != nil {
-		return fmt.Errorf("publisher %s: %w", furbot.TopicControl, err)
+		return fmt.Errorf("publisher %s: %w", furbotnode.TopicControl, err)
 	}
 	spinDone := n.SpinAsync(ctx)
-	log.Infof("cmd_vel -> %s at %g Hz", furbot.TopicControl, cfg.Rate)
+	log.Infof("cmd_vel -> %s at %g Hz", furbotnode.TopicControl, cfg.Rate)
 
 	period, err := rate.Hz(cfg.Rate)
 	if err != nil {
@@ -70,12 +71,12 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	}
 	var (
 		msg  tbi.ControlSignals
-		last furbot.ControlOutput
+		last furbotcontrol.Output
 	)
 	loopErr := rate.Run(ctx, period, func(rate.Tick) error {
 		out := tc.Step(time.Now())
-		if (out.Mode == furbot.ModeDisabled) != (last.Mode == furbot.ModeDisabled) {
-			if out.Mode == furbot.ModeDisabled {
+		if (out.Mode == furbotcontrol.ModeDisabled) != (last.Mode == furbotcontrol.ModeDisabled) {
+			if out.Mode == furbotcontrol.ModeDisabled {
 				log.Warnf("vehicle not ready (no TractionData for %v, or traction not running): full brake", cfg.FeedbackTimeout)
 			} else {
 				log.Infof("vehicle ready: controlling")
@@ -84,7 +85,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 		last = out
 		rosnode.FurbotControl(&msg, last, n.Now())
 		if err := pub.Publish(&msg); err != nil {
-			return fmt.Errorf("publish %s: %w", furbot.TopicControl, err)
+			return fmt.Errorf("publish %s: %w", furbotnode.TopicControl, err)
 		}
 		return nil
 	})
@@ -94,7 +95,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	}
 	// Brake before leaving: the bridge would brake anyway once the signals
 	// go stale, but this is immediate.
-	rosnode.FurbotControl(&msg, furbot.StopOutput(last.Steer), n.Now())
+	rosnode.FurbotControl(&msg, furbotnode.StopOutput(last.Steer), n.Now())
 	for i := 0; i < cfg.StopMessages; i++ {
 		if err := pub.Publish(&msg); err != nil {
 			log.Errorf("publish stop signals: %v", err)
@@ -110,15 +111,15 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 // subscribe hands cmd_vel, the traction feedback and the vehicle's motion
 // block (its e-stop) to the core. Callbacks never block: the core keeps
 // only the latest of each.
-func subscribe(n *rosnode.Node, tc *furbot.TwistControl) error {
+func subscribe(n *rosnode.Node, tc *furbotnode.TwistControl) error {
 	log := n.Logger()
 	var refused uint64
-	_, err := geometry_msgs_msg.NewTwistSubscription(n.Node, furbot.TopicCmdVel, rosnode.SubOpts(furbot.QoSCmdVel),
+	_, err := geometry_msgs_msg.NewTwistSubscription(n.Node, furbotnode.TopicCmdVel, rosnode.SubOpts(furbotnode.QoSCmdVel),
 		func(msg *geometry_msgs_msg.Twist, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return
 			}
-			if err := tc.SetCommand(furbot.Twist{V: msg.Linear.X, W: msg.Angular.Z}, time.Now()); err != nil {
+			if err := tc.SetCommand(furbotcontrol.Twist{V: msg.Linear.X, W: msg.Angular.Z}, time.Now()); err != nil {
 				refused++
 				if refused&(refused-1) == 0 {
 					log.Warnf("cmd_vel refused (%d so far): %v", refused, err)
@@ -126,9 +127,9 @@ func subscribe(n *rosnode.Node, tc *furbot.TwistControl) error {
 			}
 		})
 	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", furbot.TopicCmdVel, err)
+		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicCmdVel, err)
 	}
-	_, err = tbi.NewTractionDataSubscription(n.Node, furbot.TopicTraction, rosnode.SubOpts(furbot.QoSTelemetry),
+	_, err = tbi.NewTractionDataSubscription(n.Node, furbotnode.TopicTraction, rosnode.SubOpts(furbotnode.QoSTelemetry),
 		func(msg *tbi.TractionData, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return
@@ -137,16 +138,16 @@ func subscribe(n *rosnode.Node, tc *furbot.TwistControl) error {
 			tc.SetFeedback(tr, time.Now())
 		})
 	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", furbot.TopicTraction, err)
+		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicTraction, err)
 	}
-	_, err = tbi.NewVehicleStatusSubscription(n.Node, furbot.TopicStatus, rosnode.SubOpts(furbot.QoSTelemetry),
+	_, err = tbi.NewVehicleStatusSubscription(n.Node, furbotnode.TopicStatus, rosnode.SubOpts(furbotnode.QoSTelemetry),
 		func(msg *tbi.VehicleStatus, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
 				tc.SetMotion(rosnode.FurbotMotionOf(msg), time.Now())
 			}
 		})
 	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", furbot.TopicStatus, err)
+		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicStatus, err)
 	}
 	return nil
 }

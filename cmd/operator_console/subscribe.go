@@ -13,7 +13,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/diag"
-	"github.com/telebridge/telebridge/pkg/furbot"
+	furbotwire "github.com/telebridge/telebridge/pkg/furbot/wire"
 	"github.com/telebridge/telebridge/pkg/geom"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
@@ -135,7 +135,7 @@ func subscribeFurbot(n *rosnode.Node, names graph.Names, be *graph.Backend,
 			return
 		}
 		s := graph.Status{Working: m.Working, AllWorking: m.AllWorking, LinkFresh: m.LinkFresh, EStopped: m.MotionFlags&2 != 0}
-		copy(s.States[:], m.States[:min(len(m.States), furbot.NumBlocks)])
+		copy(s.States[:], m.States[:min(len(m.States), furbotwire.NumBlocks)])
 		be.OnFurbotStatus(s)
 	})
 	if err := sub(names.FurbotStatus, err); err != nil {

@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/furbot"
-	"github.com/telebridge/telebridge/pkg/furbotsim"
+	furbotcontrol "github.com/telebridge/telebridge/pkg/furbot/control"
+	furbotsim "github.com/telebridge/telebridge/pkg/furbot/sim"
+	furbotwire "github.com/telebridge/telebridge/pkg/furbot/wire"
 )
 
 func init() {
@@ -74,7 +76,7 @@ func runFurbot(ctx context.Context, args []string, io stdio) error {
 	cfg := furbot.BridgeConfig{Listen: *listen}
 	cfg.Controller.MaxLatAccel = *latAccel
 	if *bicycle {
-		cfg.Odometry.Source = furbot.OdomBicycle
+		cfg.Odometry.Source = furbotcontrol.OdomBicycle
 	}
 	if *vehicle == "" {
 		sim, err := furbotsim.New(furbotsim.Config{Params: furbotsim.Params{StartupTime: 0.5}})
@@ -141,16 +143,16 @@ func waitStarted(ctx context.Context, b *furbot.Bridge, errs <-chan error, limit
 // publisher, until its context ends.
 type commander struct {
 	mu  sync.Mutex
-	cmd furbot.Twist
+	cmd furbotcontrol.Twist
 }
 
-func (c *commander) set(t furbot.Twist) {
+func (c *commander) set(t furbotcontrol.Twist) {
 	c.mu.Lock()
 	c.cmd = t
 	c.mu.Unlock()
 }
 
-func (c *commander) get() furbot.Twist {
+func (c *commander) get() furbotcontrol.Twist {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.cmd
@@ -174,14 +176,14 @@ func (c *commander) run(ctx context.Context, b *furbot.Bridge) {
 // vehicle stands still.
 type segment struct {
 	name string
-	cmd  furbot.Twist
+	cmd  furbotcontrol.Twist
 	dist float64 // [m]
 }
 
 var furbotScript = []segment{
-	{"straight, 1.5 m/s", furbot.Twist{V: 1.5}, 3},
-	{"left arc, R 8 m at 2 m/s", furbot.Twist{V: 2, W: 0.25}, 6},
-	{"stop", furbot.Twist{}, 0},
+	{"straight, 1.5 m/s", furbotcontrol.Twist{V: 1.5}, 3},
+	{"left arc, R 8 m at 2 m/s", furbotcontrol.Twist{V: 2, W: 0.25}, 6},
+	{"stop", furbotcontrol.Twist{}, 0},
 }
 
 // segmentTimeout bounds each leg, so a vehicle that does not move ends the
@@ -201,13 +203,13 @@ func scriptedDrive(ctx context.Context, r *furbotRun, scale float64, out io.Writ
 	for _, seg := range furbotScript {
 		cmd.set(seg.cmd)
 		var err error
-		if seg.cmd == (furbot.Twist{}) {
+		if seg.cmd == (furbotcontrol.Twist{}) {
 			err = waitStill(ctx, r, segmentTimeout)
 		} else {
 			err = waitDistance(ctx, r, seg.dist*scale, segmentTimeout)
 		}
 		if err != nil {
-			cmd.set(furbot.Twist{})
+			cmd.set(furbotcontrol.Twist{})
 			return fmt.Errorf("segment %q: %w", seg.name, err)
 		}
 		printProgress(out, r, seg.name, time.Since(begin))
@@ -332,7 +334,7 @@ func liveView(ctx context.Context, r *furbotRun, io stdio) error {
 				r.bridge.SetEStop(estop)
 				msg = fmt.Sprintf("emergency stop %v", map[bool]string{true: "LATCHED", false: "released"}[estop])
 			case f[0] == "stop" || f[0] == "s" || f[0] == "0":
-				cmd.set(furbot.Twist{})
+				cmd.set(furbotcontrol.Twist{})
 			case (f[0] == "v" || f[0] == "w") && len(f) == 2:
 				x, err := strconv.ParseFloat(f[1], 64)
 				if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
@@ -355,7 +357,7 @@ func liveView(ctx context.Context, r *furbotRun, io stdio) error {
 	}
 }
 
-func render(out io.Writer, r *furbotRun, cmd furbot.Twist, msg string) {
+func render(out io.Writer, r *furbotRun, cmd furbotcontrol.Twist, msg string) {
 	s, _ := r.bridge.Latest()
 	st := &s.Status
 	var b strings.Builder
@@ -363,7 +365,7 @@ func render(out io.Writer, r *furbotRun, cmd furbot.Twist, msg string) {
 	fmt.Fprintf(&b, "telebridge furbot: vehicle %v%s, vehicle clock %.2f s, ready %v\n\n", r.vehicle,
 		map[bool]string{true: " (embedded simulator)", false: ""}[r.sim != nil], float64(st.Timestamp)/1000, s.Ready)
 	b.WriteString("subsystems:")
-	for id := furbot.BlockID(0); id < furbot.NumBlocks; id++ {
+	for id := furbotwire.BlockID(0); id < furbotwire.NumBlocks; id++ {
 		state, _ := st.BlockState(id)
 		mark := "ok"
 		if !st.Working(id) {
@@ -374,10 +376,10 @@ func render(out io.Writer, r *furbotRun, cmd furbot.Twist, msg string) {
 	l, rr := st.Traction.WheelRates()
 	fmt.Fprintf(&b, "\ntraction: speed %6.3f m/s  wheels L %6.2f R %6.2f rad/s  throttle %5.1f %%  brake %5.1f %%  reverse %d  odometer %.2f m\n",
 		st.Traction.SpeedMPS(), l, rr, float64(st.Traction.Throttle)/10, float64(st.Traction.Brake)/10, st.Traction.Reverse,
-		float64(st.Traction.Odometer)*furbot.OdometerScale)
+		float64(st.Traction.Odometer)*furbotwire.OdometerScale)
 	fmt.Fprintf(&b, "steering: %6.2f deg (target %6.2f deg)\n", float64(st.Steering.Angle)/100, float64(st.Steering.Target)/100)
 	fmt.Fprintf(&b, "battery:  %d %%  %.2f V  %.1f A  cells %d..%d degC\n", st.BMS.Charge,
-		float64(st.BMS.Voltage)*furbot.VoltageScale, float64(st.BMS.Current)*furbot.CurrentScale, st.BMS.TempLo, st.BMS.TempHi)
+		float64(st.BMS.Voltage)*furbotwire.VoltageScale, float64(st.BMS.Current)*furbotwire.CurrentScale, st.BMS.TempLo, st.BMS.TempHi)
 	o := s.Odom
 	fmt.Fprintf(&b, "odometry: x %7.3f m  y %7.3f m  yaw %6.3f rad  distance %7.3f m\n", o.Pose.X, o.Pose.Y, o.Pose.Yaw, o.Distance)
 	if r.sim != nil {

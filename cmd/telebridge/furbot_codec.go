@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/telebridge/telebridge/pkg/furbot"
+	furbotwire "github.com/telebridge/telebridge/pkg/furbot/wire"
 )
 
 func init() {
@@ -16,24 +16,24 @@ func init() {
 
 // furbotStatusJSON is a status frame with only the blocks it carried.
 type furbotStatusJSON struct {
-	Frame      string             `json:"frame"`
-	Timestamp  uint32             `json:"timestamp"`
-	Present    uint16             `json:"present"`
-	Unknown    uint8              `json:"unknown_blocks"`
-	Comm       *furbot.Comm       `json:"comm,omitempty"`
-	BMS        *furbot.BMS        `json:"bms,omitempty"`
-	Motion     *furbot.Motion     `json:"motion,omitempty"`
-	Traction   *furbot.Traction   `json:"traction,omitempty"`
-	Steering   *furbot.Steering   `json:"steering,omitempty"`
-	Hydraulics *furbot.Hydraulics `json:"hydraulics,omitempty"`
-	Suspension map[string]any     `json:"suspension,omitempty"`
-	Forks      map[string]any     `json:"forks,omitempty"`
-	Working    []string           `json:"working"` // blocks in a working state
+	Frame      string                 `json:"frame"`
+	Timestamp  uint32                 `json:"timestamp"`
+	Present    uint16                 `json:"present"`
+	Unknown    uint8                  `json:"unknown_blocks"`
+	Comm       *furbotwire.Comm       `json:"comm,omitempty"`
+	BMS        *furbotwire.BMS        `json:"bms,omitempty"`
+	Motion     *furbotwire.Motion     `json:"motion,omitempty"`
+	Traction   *furbotwire.Traction   `json:"traction,omitempty"`
+	Steering   *furbotwire.Steering   `json:"steering,omitempty"`
+	Hydraulics *furbotwire.Hydraulics `json:"hydraulics,omitempty"`
+	Suspension map[string]any         `json:"suspension,omitempty"`
+	Forks      map[string]any         `json:"forks,omitempty"`
+	Working    []string               `json:"working"` // blocks in a working state
 }
 
 type furbotControlJSON struct {
 	Frame string `json:"frame"`
-	furbot.Control
+	furbotwire.Control
 	FlagNames []string `json:"flag_names"`
 }
 
@@ -41,13 +41,13 @@ type furbotControlJSON struct {
 var errFurbotFrame = errors.New("furbot: neither a status (ATSF) nor a control (ATCF) frame")
 
 func decodeFurbot(pkt []byte) (any, error) {
-	if len(pkt) >= 4 && [4]byte(pkt[:4]) == furbot.ControlMagic {
-		var c furbot.Control
-		if err := furbot.DecodeControl(pkt, &c); err != nil {
+	if len(pkt) >= 4 && [4]byte(pkt[:4]) == furbotwire.ControlMagic {
+		var c furbotwire.Control
+		if err := furbotwire.DecodeControl(pkt, &c); err != nil {
 			return nil, err
 		}
 		j := furbotControlJSON{Frame: "control", Control: c, FlagNames: []string{}}
-		for bit, name := range map[uint8]string{furbot.FlagEnable: "enable", furbot.FlagEStop: "estop", furbot.FlagReverse: "reverse"} {
+		for bit, name := range map[uint8]string{furbotwire.FlagEnable: "enable", furbotwire.FlagEStop: "estop", furbotwire.FlagReverse: "reverse"} {
 			if c.Flags&bit != 0 {
 				j.FlagNames = append(j.FlagNames, name)
 			}
@@ -55,35 +55,35 @@ func decodeFurbot(pkt []byte) (any, error) {
 		slices.Sort(j.FlagNames)
 		return j, nil
 	}
-	if len(pkt) >= 4 && [4]byte(pkt[:4]) != furbot.StatusMagic {
+	if len(pkt) >= 4 && [4]byte(pkt[:4]) != furbotwire.StatusMagic {
 		return nil, fmt.Errorf("%w: starts % x", errFurbotFrame, pkt[:4])
 	}
-	var s furbot.Status
-	if err := furbot.DecodeStatus(pkt, &s); err != nil {
+	var s furbotwire.Status
+	if err := furbotwire.DecodeStatus(pkt, &s); err != nil {
 		return nil, err
 	}
 	j := furbotStatusJSON{Frame: "status", Timestamp: s.Timestamp, Present: s.Present, Unknown: s.Unknown, Working: []string{}}
-	if s.Has(furbot.BlockComm) {
+	if s.Has(furbotwire.BlockComm) {
 		j.Comm = &s.Comm
 	}
-	if s.Has(furbot.BlockBMS) {
+	if s.Has(furbotwire.BlockBMS) {
 		j.BMS = &s.BMS
 	}
-	if s.Has(furbot.BlockMotion) {
+	if s.Has(furbotwire.BlockMotion) {
 		j.Motion = &s.Motion
 	}
-	if s.Has(furbot.BlockTraction) {
+	if s.Has(furbotwire.BlockTraction) {
 		j.Traction = &s.Traction
 	}
-	if s.Has(furbot.BlockSteering) {
+	if s.Has(furbotwire.BlockSteering) {
 		j.Steering = &s.Steering
 	}
-	if s.Has(furbot.BlockHydraulics) {
+	if s.Has(furbotwire.BlockHydraulics) {
 		j.Hydraulics = &s.Hydraulics
 	}
-	j.Suspension = presentBlocks(&s, furbot.BlockSuspRL, s.Suspension[:], "suspension_", "")
-	j.Forks = presentBlocks(&s, furbot.BlockRearFork, s.Forks[:], "", "_fork")
-	for id := furbot.BlockID(0); id < furbot.NumBlocks; id++ {
+	j.Suspension = presentBlocks(&s, furbotwire.BlockSuspRL, s.Suspension[:], "suspension_", "")
+	j.Forks = presentBlocks(&s, furbotwire.BlockRearFork, s.Forks[:], "", "_fork")
+	for id := furbotwire.BlockID(0); id < furbotwire.NumBlocks; id++ {
 		if s.Working(id) {
 			j.Working = append(j.Working, id.String())
 		}
@@ -93,10 +93,10 @@ func decodeFurbot(pkt []byte) (any, error) {
 
 // presentBlocks maps the blocks of one kind that s carries by a short
 // name: the block's name without prefix and suffix ("rl", "front").
-func presentBlocks[T any](s *furbot.Status, first furbot.BlockID, blocks []T, prefix, suffix string) map[string]any {
+func presentBlocks[T any](s *furbotwire.Status, first furbotwire.BlockID, blocks []T, prefix, suffix string) map[string]any {
 	var m map[string]any
 	for i, b := range blocks {
-		id := first + furbot.BlockID(i)
+		id := first + furbotwire.BlockID(i)
 		if !s.Has(id) {
 			continue
 		}
@@ -132,20 +132,20 @@ func encodeFurbot(args []string, io stdio) error {
 			return fmt.Errorf("%w: --%s is not finite", errUsage, name)
 		}
 	}
-	c := furbot.Control{
+	c := furbotwire.Control{
 		Seq: uint32(*seq), Timestamp: uint32(*ts),
 		Steer:    int32(math.Round(*steer * 100)),
 		Throttle: int32(math.Round(*throttle * 10)),
 		Brake:    int16(math.Max(math.MinInt16, math.Min(math.MaxInt16, math.Round(*brake*10)))),
 	}
 	if *enable {
-		c.Flags |= furbot.FlagEnable
+		c.Flags |= furbotwire.FlagEnable
 	}
 	if *estop {
-		c.Flags |= furbot.FlagEStop
+		c.Flags |= furbotwire.FlagEStop
 	}
 	if *reverse {
-		c.Flags |= furbot.FlagReverse
+		c.Flags |= furbotwire.FlagReverse
 	}
 	if err := c.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -153,6 +153,6 @@ func encodeFurbot(args []string, io stdio) error {
 	if c.Throttle > 0 && c.Brake > 0 {
 		return fmt.Errorf("%w: throttle and brake together", errUsage)
 	}
-	_, err := fmt.Fprintf(io.out, "%x\n", furbot.AppendControl(nil, &c))
+	_, err := fmt.Fprintf(io.out, "%x\n", furbotwire.AppendControl(nil, &c))
 	return err
 }

@@ -14,7 +14,8 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/furbot"
-	"github.com/telebridge/telebridge/pkg/furbotsim"
+	furbotcontrol "github.com/telebridge/telebridge/pkg/furbot/control"
+	furbotsim "github.com/telebridge/telebridge/pkg/furbot/sim"
 	"github.com/telebridge/telebridge/pkg/impair"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
@@ -217,9 +218,9 @@ func (r *soakRig) command(ctx context.Context, began time.Time, o soakOptions) e
 		case now := <-tk.C:
 			t := now.Sub(began).Seconds()
 			// Furbot: 20 s on a wide circle, 5 s stop.
-			fc := furbot.Twist{}
+			fc := furbotcontrol.Twist{}
 			if p := mod(t, 25); p < 20 {
-				fc = furbot.Twist{V: 1.5, W: 0.1}
+				fc = furbotcontrol.Twist{V: 1.5, W: 0.1}
 			}
 			if err := r.bridge.SetCommand(fc); err != nil {
 				return err

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"net/netip"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/furbot/control"
+	"github.com/telebridge/telebridge/pkg/furbot/wire"
 )
 
 // BridgeConfig configures a Bridge. Zero fields take the defaults shown;
@@ -42,9 +45,9 @@ type BridgeConfig struct {
 	// vehicle's own 250 ms watchdog).
 	ControlTimeout time.Duration
 	// Controller configures the Twist controller (not used with External).
-	Controller ControllerConfig
+	Controller control.ControllerConfig
 	// Odometry configures the odometry.
-	Odometry OdometryConfig
+	Odometry control.OdometryConfig
 	// Clock is the time source of the loop, of command and status
 	// receipt times (optional, default time.Now). Tests inject a virtual
 	// clock together with Manual.
@@ -61,28 +64,46 @@ type BridgeConfig struct {
 
 type bc = BridgeConfig
 
-var bridgeParams = []binding[bc]{
-	dbl("rate", FrameRate, "Hz", 1, 1000, "publishing and control frame rate", func(c *bc) *float64 { return &c.Rate }).ro(),
-	dur("link_timeout", 0.1, 0.02, 5, "status age after which the link counts as lost and the vehicle is disabled", func(c *bc) *time.Duration { return &c.LinkTimeout }),
-	dur("control_timeout", 0.2, 0.02, 5, "age after which external control signals are stale and the vehicle is disabled with full brake", func(c *bc) *time.Duration { return &c.ControlTimeout }),
-	integer("stop_frames", 3, "-", 1, 100, "full-brake frames sent on shutdown", func(c *bc) *int { return &c.StopFrames }).ro(),
+// BridgeBindings is the table of the bridge's own numeric fields (the
+// controller's and the odometry's are control.ControllerBindings and
+// control.OdometryBindings).
+var BridgeBindings = []control.Binding[bc]{
+	control.Double("rate", wire.FrameRate, "Hz", 1, 1000, "publishing and control frame rate", func(c *bc) *float64 { return &c.Rate }).RO(),
+	control.Seconds("link_timeout", 0.1, 0.02, 5, "status age after which the link counts as lost and the vehicle is disabled", func(c *bc) *time.Duration { return &c.LinkTimeout }),
+	control.Seconds("control_timeout", 0.2, 0.02, 5, "age after which external control signals are stale and the vehicle is disabled with full brake", func(c *bc) *time.Duration { return &c.ControlTimeout }),
+	control.Integer("stop_frames", 3, "-", 1, 100, "full-brake frames sent on shutdown", func(c *bc) *int { return &c.StopFrames }).RO(),
+}
+
+// DefaultBridgeConfig returns a BridgeConfig with every numeric default
+// filled in (bridge, controller and odometry). The addresses stay empty:
+// the vehicle's address has no default.
+func DefaultBridgeConfig() BridgeConfig {
+	var c BridgeConfig
+	// The defaults are within their ranges (TestParamTablesWellFormed),
+	// so filling them cannot fail.
+	_ = control.ApplyParams(BridgeBindings, &c)
+	_ = control.ApplyParams(control.ControllerBindings, &c.Controller)
+	_ = control.ApplyParams(control.OdometryBindings, &c.Odometry)
+	return c
 }
 
 // BridgeParams returns the parameter table of the bridge: its own
 // parameters, then the controller's and the odometry's. The addresses
 // (listen, vehicle, status_from) are strings and are not in the table.
-func BridgeParams() []Param {
-	out := params(bridgeParams)
-	out = append(out, ControllerParams()...)
-	return append(out, OdometryParams()...)
+func BridgeParams() []control.Param {
+	out := control.Params(BridgeBindings)
+	out = append(out, control.ControllerParams()...)
+	return append(out, control.OdometryParams()...)
 }
 
-func (c BridgeConfig) withDefaults() (BridgeConfig, error) {
+// WithDefaults returns c with its zero fields filled with the defaults and
+// every field checked; the error wraps control.ErrConfig. NewBridge calls it.
+func (c BridgeConfig) WithDefaults() (BridgeConfig, error) {
 	if c.Listen == "" {
-		c.Listen = fmt.Sprintf(":%d", StatusPort)
+		c.Listen = fmt.Sprintf(":%d", wire.StatusPort)
 	}
 	if !c.Vehicle.IsValid() || c.Vehicle.Port() == 0 {
-		return c, fmt.Errorf("%w: vehicle address %v needs an address and a port", ErrConfig, c.Vehicle)
+		return c, fmt.Errorf("%w: vehicle address %v needs an address and a port", control.ErrConfig, c.Vehicle)
 	}
 	if !c.StatusFrom.IsValid() {
 		c.StatusFrom = netip.AddrPortFrom(c.Vehicle.Addr(), 0)
@@ -90,7 +111,7 @@ func (c BridgeConfig) withDefaults() (BridgeConfig, error) {
 	if c.Clock == nil {
 		c.Clock = time.Now
 	}
-	if err := applyParams(bridgeParams, &c); err != nil {
+	if err := control.ApplyParams(BridgeBindings, &c); err != nil {
 		return c, err
 	}
 	return c, nil

@@ -1,11 +1,15 @@
 package furbot
 
 import (
+	"encoding/binary"
 	"math"
 	"net/netip"
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/pkg/furbot/control"
+	"github.com/telebridge/telebridge/pkg/furbot/wire"
+	"github.com/telebridge/telebridge/pkg/furbot/wire/wiretest"
 	"github.com/telebridge/telebridge/pkg/rate"
 )
 
@@ -20,11 +24,14 @@ func newTestBridge(t testing.TB) *Bridge {
 	return b
 }
 
+// tc0 is the start of the tests' virtual clocks.
+var tc0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
 // goldenAt returns the golden status frame stamped ts [ms].
 func goldenAt(ts uint32) []byte {
-	s := goldenFull
+	s := wiretest.Full
 	s.Timestamp = ts
-	return AppendStatus(nil, &s)
+	return wire.AppendStatus(nil, &s)
 }
 
 func TestBridgeReceiverOrdersAndIntegrates(t *testing.T) {
@@ -74,22 +81,22 @@ func TestBridgeFollowsVehicleRestart(t *testing.T) {
 	}
 	before, _, _ := b.rx.Load()
 	// The vehicle restarts: its clock begins again at 0.
-	for i := 0; i < resyncAfter+20; i++ {
+	for i := 0; i < ResyncAfter+20; i++ {
 		if err := h(goldenAt(uint32(10*i)), from, tc0); err != nil {
 			t.Fatal(err)
 		}
 	}
 	st := b.Stats()
 	after, _, _ := b.rx.Load()
-	if st.Dropped != resyncAfter || st.Resyncs != 1 {
-		t.Errorf("dropped %d resyncs %d, want %d and 1", st.Dropped, st.Resyncs, resyncAfter)
+	if st.Dropped != ResyncAfter || st.Resyncs != 1 {
+		t.Errorf("dropped %d resyncs %d, want %d and 1", st.Dropped, st.Resyncs, ResyncAfter)
 	}
 	// 19 intervals of 10 ms at 1.503 m/s after the resync; none across it.
 	want := before.odom.Distance + 19*0.01*1.503
 	if d := after.odom.Distance; math.Abs(d-want) > 1e-3 {
 		t.Errorf("distance %v, want %v (no integration across the restart)", d, want)
 	}
-	if after.status.Timestamp != uint32(10*(resyncAfter+19)) {
+	if after.status.Timestamp != uint32(10*(ResyncAfter+19)) {
 		t.Errorf("timestamp %d, want the new clock", after.status.Timestamp)
 	}
 }
@@ -111,7 +118,7 @@ func TestBridgeHotPathsAllocateNothing(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("receive handler: %v allocations per frame", n)
 	}
-	_ = b.SetCommand(Twist{V: 1, W: 0.1})
+	_ = b.SetCommand(control.Twist{V: 1, W: 0.1})
 	var seq uint64
 	if n := testing.AllocsPerRun(200, func() {
 		now := time.Now()
@@ -135,7 +142,7 @@ func BenchmarkBridgeReceive(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ts += 10
-		be.PutUint32(frame[4:], ts)
+		binary.BigEndian.PutUint32(frame[4:], ts)
 		if err := h(frame, from, at); err != nil {
 			b.Fatal(err)
 		}
@@ -146,7 +153,7 @@ func BenchmarkBridgeLoopStep(b *testing.B) {
 	br := newTestBridge(b)
 	h := br.receiver()
 	_ = h(goldenAt(10), netip.MustParseAddrPort("127.0.0.1:5000"), time.Now())
-	_ = br.SetCommand(Twist{V: 1, W: 0.1})
+	_ = br.SetCommand(control.Twist{V: 1, W: 0.1})
 	step := br.loop()
 	b.ReportAllocs()
 	var seq uint64

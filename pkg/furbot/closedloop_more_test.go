@@ -5,14 +5,16 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/furbot"
+	"github.com/telebridge/telebridge/pkg/furbot/control"
+	"github.com/telebridge/telebridge/pkg/furbot/wire"
 )
 
 func TestClosedLoopReverse(t *testing.T) {
 	l := newLockRig(t, furbot.BridgeConfig{})
 	l.startLock(t)
-	fwd := furbot.Twist{V: 1}
+	fwd := control.Twist{V: 1}
 	l.drive(t, 300, &fwd, nil)
-	back := furbot.Twist{V: -1}
+	back := control.Twist{V: -1}
 	xTurn := 0.0
 	l.drive(t, 800, &back, func(int) {
 		s, _ := l.bridge.Latest()
@@ -39,7 +41,7 @@ func TestClosedLoopReverse(t *testing.T) {
 func TestClosedLoopEmergencyStop(t *testing.T) {
 	l := newLockRig(t, furbot.BridgeConfig{})
 	l.startLock(t)
-	cmd := furbot.Twist{V: 2}
+	cmd := control.Twist{V: 2}
 	l.drive(t, 400, &cmd, nil)
 	v0 := l.sim.Truth().V
 	l.bridge.SetEStop(true)
@@ -52,7 +54,7 @@ func TestClosedLoopEmergencyStop(t *testing.T) {
 	})
 	c, _, _ := l.sim.LastControl()
 	t.Logf("e-stop at %.2f m/s: standstill after %v; frame flags %#x brake %d", v0, stopAfter, c.Flags, c.Brake)
-	if stopAfter == 0 || c.Flags&furbot.FlagEStop == 0 || c.Brake != furbot.PedalMax || c.Throttle != 0 {
+	if stopAfter == 0 || c.Flags&wire.FlagEStop == 0 || c.Brake != wire.PedalMax || c.Throttle != 0 {
 		t.Errorf("e-stop: stopped after %v, last frame %+v", stopAfter, c)
 	}
 	l.bridge.SetEStop(false)
@@ -65,7 +67,7 @@ func TestClosedLoopEmergencyStop(t *testing.T) {
 func TestClosedLoopLinkLossDisables(t *testing.T) {
 	l := newLockRig(t, furbot.BridgeConfig{})
 	l.startLock(t)
-	cmd := furbot.Twist{V: 1.5}
+	cmd := control.Twist{V: 1.5}
 	l.drive(t, 300, &cmd, nil)
 	// The vehicle falls silent: only the bridge runs.
 	timeout := l.bridge.Config().LinkTimeout
@@ -79,7 +81,7 @@ func TestClosedLoopLinkLossDisables(t *testing.T) {
 		s, _ := l.bridge.Latest()
 		if disabledAfter == 0 && !s.Ready {
 			disabledAfter = l.now().Sub(start)
-			if s.Output.Mode != furbot.ModeDisabled || s.Control.Flags&furbot.FlagEnable != 0 || s.Control.Brake != furbot.PedalMax {
+			if s.Output.Mode != control.ModeDisabled || s.Control.Flags&wire.FlagEnable != 0 || s.Control.Brake != wire.PedalMax {
 				t.Errorf("link lost: output %+v frame %+v, want disabled with full brake", s.Output, s.Control)
 			}
 		}

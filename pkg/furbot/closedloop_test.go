@@ -14,24 +14,30 @@ import (
 
 	"github.com/telebridge/telebridge/internal/testkit/runtest"
 	"github.com/telebridge/telebridge/pkg/furbot"
-	"github.com/telebridge/telebridge/pkg/furbotsim"
+	"github.com/telebridge/telebridge/pkg/furbot/control"
+	"github.com/telebridge/telebridge/pkg/furbot/internal/steptest"
+	"github.com/telebridge/telebridge/pkg/furbot/sim"
+	"github.com/telebridge/telebridge/pkg/furbot/wire"
 )
+
+// t0 is the start of the virtual clocks.
+var t0 = steptest.T0
 
 // rig is a simulator and a bridge talking over loopback UDP, both on
 // 127.0.0.1:0, each run by its own goroutine.
 type rig struct {
-	sim    *furbotsim.Sim
+	sim    *sim.Sim
 	bridge *furbot.Bridge
 	mu     sync.Mutex
 	snaps  []furbot.Snapshot
 }
 
-func newRig(t *testing.T, simCfg furbotsim.Config, bcfg furbot.BridgeConfig) *rig {
+func newRig(t *testing.T, simCfg sim.Config, bcfg furbot.BridgeConfig) *rig {
 	t.Helper()
 	if simCfg.Params.StartupTime == 0 {
 		simCfg.Params.StartupTime = 0.2
 	}
-	sim, err := furbotsim.New(simCfg)
+	sim, err := sim.New(simCfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +81,7 @@ func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
 
 // hold keeps sending cmd at 20 Hz (like a cmd_vel publisher) until stop
 // is closed.
-func hold(b *furbot.Bridge, cmd furbot.Twist) (stop func()) {
+func hold(b *furbot.Bridge, cmd control.Twist) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -111,7 +117,7 @@ func newLockRig(t *testing.T, bcfg furbot.BridgeConfig) *lockRig {
 	t.Helper()
 	l := &lockRig{ctx: context.Background()}
 	bcfg.Manual, bcfg.Clock = true, l.now
-	l.rig = newRig(t, furbotsim.Config{Manual: true, Clock: l.now}, bcfg)
+	l.rig = newRig(t, sim.Config{Manual: true, Clock: l.now}, bcfg)
 	return l
 }
 
@@ -133,7 +139,7 @@ func (l *lockRig) period(t *testing.T) {
 
 // drive runs n periods, refreshing cmd every 5 periods (20 Hz, like a
 // cmd_vel publisher) when cmd is not nil, and calls each after a period.
-func (l *lockRig) drive(t *testing.T, n int, cmd *furbot.Twist, each func(i int)) {
+func (l *lockRig) drive(t *testing.T, n int, cmd *control.Twist, each func(i int)) {
 	t.Helper()
 	for i := 0; i < n; i++ {
 		if cmd != nil && i%5 == 0 {
@@ -173,7 +179,7 @@ func (l *lockRig) startLock(t *testing.T) {
 func TestClosedLoopSpeedStep(t *testing.T) {
 	l := newLockRig(t, furbot.BridgeConfig{})
 	l.startLock(t)
-	cmd := furbot.Twist{V: 1.5}
+	cmd := control.Twist{V: 1.5}
 	var ts, v []float64
 	begin := l.now()
 	l.drive(t, 600, &cmd, func(int) {
@@ -184,7 +190,7 @@ func TestClosedLoopSpeedStep(t *testing.T) {
 		ts = append(ts, l.now().Sub(begin).Seconds())
 		v = append(v, s.Status.Traction.SpeedMPS())
 	})
-	os, settle, sse := stepMetrics(ts, v, 1.5, 0.02)
+	os, settle, sse := steptest.StepMetrics(ts, v, 1.5, 0.02)
 	t.Logf("UDP closed loop (lock-step, 10 ms periods), step 0 -> 1.5 m/s: overshoot %.2f %% (limit 5), settling time into ±2 %% %.2f s (limit 3), steady-state error %.4f m/s (limit 0.02)",
 		os*100, settle, sse)
 	if os >= 0.05 || settle > 3 || sse >= 0.02 {
@@ -199,9 +205,9 @@ func TestClosedLoopSpeedStep(t *testing.T) {
 // timers. Its figures depend on the machine's load, so it only requires
 // the target to be reached and logs the step metrics.
 func TestClosedLoopSpeedStepRealTime(t *testing.T) {
-	r := newRig(t, furbotsim.Config{}, furbot.BridgeConfig{})
+	r := newRig(t, sim.Config{}, furbot.BridgeConfig{})
 	waitFor(t, 5*time.Second, "publishing", r.bridge.Started)
-	stop := hold(r.bridge, furbot.Twist{V: 1.5})
+	stop := hold(r.bridge, control.Twist{V: 1.5})
 	begin := time.Now()
 	waitFor(t, 15*time.Second, "1.5 m/s", func() bool { return math.Abs(r.sim.Truth().V-1.5) < 0.03 })
 	time.Sleep(time.Until(begin.Add(5 * time.Second)))
@@ -213,7 +219,7 @@ func TestClosedLoopSpeedStepRealTime(t *testing.T) {
 			v = append(v, s.Status.Traction.SpeedMPS())
 		}
 	}
-	os, settle, sse := stepMetrics(ts, v, 1.5, 0.02)
+	os, settle, sse := steptest.StepMetrics(ts, v, 1.5, 0.02)
 	t.Logf("UDP closed loop on real 100 Hz timers, step 0 -> 1.5 m/s: overshoot %.2f %%, settling %.2f s, steady-state error %.4f m/s, %d snapshots in %.1f s, %d missed periods",
 		os*100, settle, sse, len(v), ts[len(ts)-1], r.bridge.Stats().MissedTicks)
 }
@@ -221,20 +227,20 @@ func TestClosedLoopSpeedStepRealTime(t *testing.T) {
 func TestClosedLoopCurvatureOdometry(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		source furbot.OdomSource
-	}{{"rear wheels", furbot.OdomWheels}, {"bicycle", furbot.OdomBicycle}} {
+		source control.OdomSource
+	}{{"rear wheels", control.OdomWheels}, {"bicycle", control.OdomBicycle}} {
 		t.Run(tc.name, func(t *testing.T) {
-			l := newLockRig(t, furbot.BridgeConfig{Odometry: furbot.OdometryConfig{Source: tc.source}})
+			l := newLockRig(t, furbot.BridgeConfig{Odometry: control.OdometryConfig{Source: tc.source}})
 			l.startLock(t)
 			const v, radius = 2.5, 8.0
-			cmd := furbot.Twist{V: v, W: v / radius}
+			cmd := control.Twist{V: v, W: v / radius}
 			for l.sim.Truth().Distance < 20 {
 				l.drive(t, 10, &cmd, nil)
 				if l.now().Sub(t0) > time.Minute {
 					t.Fatal("20 m not driven in a minute of vehicle time")
 				}
 			}
-			stop := furbot.Twist{}
+			stop := control.Twist{}
 			for i := 0; ; i++ {
 				l.drive(t, 10, &stop, nil)
 				if s, _ := l.bridge.Latest(); l.sim.Truth().V == 0 && s.Status.Traction.Speed == 0 {
@@ -271,7 +277,7 @@ func TestClosedLoopCurvatureOdometry(t *testing.T) {
 func TestClosedLoopStaleCommandBrakesToStop(t *testing.T) {
 	l := newLockRig(t, furbot.BridgeConfig{})
 	l.startLock(t)
-	cmd := furbot.Twist{V: 2}
+	cmd := control.Twist{V: 2}
 	for i := 0; l.sim.Truth().V < 1.95; i++ {
 		if i > 1000 {
 			t.Fatal("2 m/s not reached")
@@ -306,7 +312,7 @@ func TestClosedLoopStaleCommandBrakesToStop(t *testing.T) {
 	if firstBrake < timeout || firstBrake > timeout+50*time.Millisecond {
 		t.Errorf("first brake %v after silence, want just after the %v timeout", firstBrake, timeout)
 	}
-	if !s.Output.Stale || s.Output.Mode != furbot.ModeHold || s.Output.Brake <= 0 || s.Output.Throttle != 0 {
+	if !s.Output.Stale || s.Output.Mode != control.ModeHold || s.Output.Brake <= 0 || s.Output.Throttle != 0 {
 		t.Errorf("after the stop: %+v, want stale command and holding brake", s.Output)
 	}
 	if moved != 0 {
@@ -315,8 +321,8 @@ func TestClosedLoopStaleCommandBrakesToStop(t *testing.T) {
 }
 
 func TestPublishingWaitsForEverySubsystem(t *testing.T) {
-	r := newRig(t, furbotsim.Config{}, furbot.BridgeConfig{})
-	r.sim.SetFault(furbot.BlockHydraulics, true)
+	r := newRig(t, sim.Config{}, furbot.BridgeConfig{})
+	r.sim.SetFault(wire.BlockHydraulics, true)
 	// Status frames flow, control frames flow, but nothing is published.
 	waitFor(t, 5*time.Second, "status frames", func() bool { return r.bridge.Stats().Accepted > 50 })
 	time.Sleep(500 * time.Millisecond)
@@ -331,7 +337,7 @@ func TestPublishingWaitsForEverySubsystem(t *testing.T) {
 		t.Fatal("vehicle moved before start")
 	}
 	released := time.Now()
-	r.sim.SetFault(furbot.BlockHydraulics, false)
+	r.sim.SetFault(wire.BlockHydraulics, false)
 	// Started is set before the first snapshot is handed out: wait for the
 	// snapshot itself.
 	waitFor(t, 20*time.Second, "the first snapshot", func() bool { return len(r.snapshots()) > 0 })
@@ -345,7 +351,7 @@ func TestPublishingWaitsForEverySubsystem(t *testing.T) {
 }
 
 func TestStartupSequenceGatesPublishing(t *testing.T) {
-	r := newRig(t, furbotsim.Config{Params: furbotsim.Params{StartupTime: 0.6}}, furbot.BridgeConfig{})
+	r := newRig(t, sim.Config{Params: sim.Params{StartupTime: 0.6}}, furbot.BridgeConfig{})
 	waitFor(t, 20*time.Second, "the first snapshot", func() bool { return len(r.snapshots()) > 0 })
 	snaps := r.snapshots()
 	tsFirst := float64(snaps[0].Status.Timestamp) / 1000
@@ -361,9 +367,9 @@ func TestStartupSequenceGatesPublishing(t *testing.T) {
 }
 
 func TestMalformedAndForeignFramesChangeNothing(t *testing.T) {
-	r := newRig(t, furbotsim.Config{}, furbot.BridgeConfig{})
+	r := newRig(t, sim.Config{}, furbot.BridgeConfig{})
 	waitFor(t, 5*time.Second, "publishing", r.bridge.Started)
-	stop := hold(r.bridge, furbot.Twist{}) // standing still, holding the brake
+	stop := hold(r.bridge, control.Twist{}) // standing still, holding the brake
 	defer stop()
 	time.Sleep(300 * time.Millisecond)
 	before := r.bridge.Stats()
@@ -384,16 +390,16 @@ func TestMalformedAndForeignFramesChangeNothing(t *testing.T) {
 	defer other.Close()
 	dst := net.UDPAddrFromAddrPort(r.bridge.Addr())
 
-	bogus := furbot.Status{Timestamp: 0xfffffff0, Present: furbot.AllBlocks}
-	bogus.Traction = furbot.Traction{State: furbot.StateRunning, Speed: 10000, Left: 3000, Right: 2000}
-	valid := furbot.AppendStatus(nil, &bogus)
+	bogus := wire.Status{Timestamp: 0xfffffff0, Present: wire.AllBlocks}
+	bogus.Traction = wire.Traction{State: wire.StateRunning, Speed: 10000, Left: 3000, Right: 2000}
+	valid := wire.AppendStatus(nil, &bogus)
 	old := bogus
 	old.Timestamp = 1 // older than the vehicle's clock: dropped
-	oldFrame := furbot.AppendStatus(nil, &old)
+	oldFrame := wire.AppendStatus(nil, &old)
 	malformed := [][]byte{
 		{}, {0x41, 0x54, 0x53}, valid[:len(valid)-1], append(append([]byte{}, valid...), 0),
 		append([]byte{0x41, 0x54, 0x43, 0x46}, valid[4:]...),
-		furbot.AppendControl(nil, &furbot.Control{Throttle: 1000, Flags: furbot.FlagEnable}),
+		wire.AppendControl(nil, &wire.Control{Throttle: 1000, Flags: wire.FlagEnable}),
 	}
 	const rounds = 10
 	for i := 0; i < rounds; i++ {
@@ -436,7 +442,7 @@ func TestMalformedAndForeignFramesChangeNothing(t *testing.T) {
 }
 
 func TestLatencyAndJitter(t *testing.T) {
-	r := newRig(t, furbotsim.Config{}, furbot.BridgeConfig{})
+	r := newRig(t, sim.Config{}, furbot.BridgeConfig{})
 	waitFor(t, 5*time.Second, "publishing", r.bridge.Started)
 	time.Sleep(3 * time.Second)
 	var age, late []time.Duration
@@ -448,8 +454,8 @@ func TestLatencyAndJitter(t *testing.T) {
 			prevFrames = s.Frames
 		}
 	}
-	a50, a99 := percentiles(age)
-	j50, j99 := percentiles(late)
+	a50, a99 := steptest.Percentiles(age)
+	j50, j99 := steptest.Percentiles(late)
 	st := r.bridge.Stats()
 	t.Logf("100 Hz over loopback, %d snapshots: receive-to-snapshot latency p50 %v p99 %v; loop wake-up jitter p50 %v p99 %v; missed ticks %d",
 		len(late), a50, a99, j50, j99, st.MissedTicks)
@@ -474,7 +480,7 @@ func TestBridgeConfigNeedsVehicle(t *testing.T) {
 }
 
 func TestBridgeSendsStopFramesOnShutdown(t *testing.T) {
-	sim, err := furbotsim.New(furbotsim.Config{Params: furbotsim.Params{StartupTime: 0.1}})
+	sim, err := sim.New(sim.Config{Params: sim.Params{StartupTime: 0.1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -490,7 +496,7 @@ func TestBridgeSendsStopFramesOnShutdown(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- b.Run(ctx) }()
 	waitFor(t, 5*time.Second, "publishing", b.Started)
-	stop := hold(b, furbot.Twist{V: 1})
+	stop := hold(b, control.Twist{V: 1})
 	waitFor(t, 5*time.Second, "moving", func() bool { return sim.Truth().V > 0.5 })
 	stop()
 	cancel()
@@ -499,10 +505,10 @@ func TestBridgeSendsStopFramesOnShutdown(t *testing.T) {
 	}
 	waitFor(t, time.Second, "stop frame", func() bool {
 		c, _, _ := sim.LastControl()
-		return c.Brake == furbot.PedalMax
+		return c.Brake == wire.PedalMax
 	})
 	c, _, _ := sim.LastControl()
-	if c.Throttle != 0 || c.Flags&furbot.FlagEnable != 0 {
+	if c.Throttle != 0 || c.Flags&wire.FlagEnable != 0 {
 		t.Errorf("last frame %+v, want full brake, no throttle, enable clear", c)
 	}
 	waitFor(t, 5*time.Second, "standstill", func() bool { return sim.Truth().V == 0 })
@@ -512,8 +518,8 @@ func TestBridgeSendsStopFramesOnShutdown(t *testing.T) {
 }
 
 func TestWaitStarted(t *testing.T) {
-	r := newRig(t, furbotsim.Config{}, furbot.BridgeConfig{})
-	r.sim.SetFault(furbot.BlockHydraulics, true)
+	r := newRig(t, sim.Config{}, furbot.BridgeConfig{})
+	r.sim.SetFault(wire.BlockHydraulics, true)
 	waitFor(t, 5*time.Second, "status frames", func() bool { return r.bridge.Stats().Accepted > 0 })
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	err := r.bridge.WaitStarted(ctx)
@@ -521,7 +527,7 @@ func TestWaitStarted(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "status frames") {
 		t.Fatalf("hydraulics in fault: WaitStarted = %v, want a deadline error that counts the status frames", err)
 	}
-	r.sim.SetFault(furbot.BlockHydraulics, false)
+	r.sim.SetFault(wire.BlockHydraulics, false)
 	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	if err := r.bridge.WaitStarted(ctx); err != nil || !r.bridge.Started() {

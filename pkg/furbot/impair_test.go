@@ -9,7 +9,8 @@ import (
 
 	"github.com/telebridge/telebridge/internal/testkit/runtest"
 	"github.com/telebridge/telebridge/pkg/furbot"
-	"github.com/telebridge/telebridge/pkg/furbotsim"
+	"github.com/telebridge/telebridge/pkg/furbot/control"
+	"github.com/telebridge/telebridge/pkg/furbot/sim"
 	"github.com/telebridge/telebridge/pkg/impair"
 )
 
@@ -27,7 +28,7 @@ type impRig struct {
 	bridge *furbot.Bridge
 
 	mu      sync.Mutex
-	sim     *furbotsim.Sim
+	sim     *sim.Sim
 	stopSim func()
 	snaps   []furbot.Snapshot
 }
@@ -60,7 +61,7 @@ func newImpRig(t *testing.T, seed uint64, up, down impair.Impairment) *impRig {
 // startSim runs a fresh simulator on listen.
 func (r *impRig) startSim(listen string) {
 	r.t.Helper()
-	sim, err := furbotsim.New(furbotsim.Config{Listen: listen, Params: furbotsim.Params{StartupTime: 0.2}})
+	sim, err := sim.New(sim.Config{Listen: listen, Params: sim.Params{StartupTime: 0.2}})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -70,13 +71,13 @@ func (r *impRig) startSim(listen string) {
 	r.mu.Unlock()
 }
 
-func (r *impRig) simulator() *furbotsim.Sim {
+func (r *impRig) simulator() *sim.Sim {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.sim
 }
 
-func (r *impRig) truth() furbotsim.Truth { return r.simulator().Truth() }
+func (r *impRig) truth() sim.Truth { return r.simulator().Truth() }
 
 func (r *impRig) latest() furbot.Snapshot {
 	s, _ := r.bridge.Latest()
@@ -115,7 +116,7 @@ func TestImpairedLossAndJitter(t *testing.T) {
 	t.Parallel()
 	link := impair.Impairment{Loss: 0.15, Jitter: 20 * time.Millisecond, Duplicate: 0.02}
 	r := newImpRig(t, 11, link, link)
-	stop := hold(r.bridge, furbot.Twist{V: 1.5})
+	stop := hold(r.bridge, control.Twist{V: 1.5})
 	var since float64 = -1 // simulated time the speed entered the band
 	waitFor(t, 60*time.Second, "2 s of simulated time at 1.5 ± 0.1 m/s", func() bool {
 		tr := r.truth()
@@ -148,7 +149,7 @@ func TestImpairedLossAndJitter(t *testing.T) {
 func TestImpairedStaleFramesNeverWin(t *testing.T) {
 	t.Parallel()
 	r := newImpRig(t, 12, impair.Impairment{}, impair.Impairment{Duplicate: 0.2, Reorder: 0.2, ReorderDelay: 25 * time.Millisecond})
-	stop := hold(r.bridge, furbot.Twist{V: 1, W: 0.1})
+	stop := hold(r.bridge, control.Twist{V: 1, W: 0.1})
 	waitFor(t, 30*time.Second, "2 m travelled", func() bool { return r.truth().Distance > 2 })
 	stop()
 	snaps := r.snapshots()
@@ -175,7 +176,7 @@ func TestImpairedStaleFramesNeverWin(t *testing.T) {
 func TestImpairedBlackout(t *testing.T) {
 	t.Parallel()
 	r := newImpRig(t, 13, impair.Impairment{}, impair.Impairment{})
-	stop := hold(r.bridge, furbot.Twist{V: 1.5})
+	stop := hold(r.bridge, control.Twist{V: 1.5})
 	waitFor(t, 30*time.Second, "cruising at 1.5 m/s after 2 m", func() bool {
 		tr := r.truth()
 		return tr.Distance > 2 && math.Abs(tr.V-1.5) < 0.1
@@ -186,7 +187,7 @@ func TestImpairedBlackout(t *testing.T) {
 	stop() // the operator's commands stop too; they must not be replayed
 	waitFor(t, 20*time.Second, "the bridge to see the link lost", func() bool {
 		s := r.latest()
-		return !s.Ready && s.Output.Mode == furbot.ModeDisabled
+		return !s.Ready && s.Output.Mode == control.ModeDisabled
 	})
 	waitFor(t, 20*time.Second, "the vehicle to stop on its watchdog", func() bool { return r.truth().V == 0 })
 	waitFor(t, 20*time.Second, "1.5 s of blackout", func() bool { return time.Since(on) >= 1500*time.Millisecond })
@@ -200,7 +201,7 @@ func TestImpairedBlackout(t *testing.T) {
 		t.Fatalf("vehicle moves at %.3f m/s after the link came back without a fresh command", v)
 	}
 	d0 := r.truth().Distance
-	stop = hold(r.bridge, furbot.Twist{V: 1.5})
+	stop = hold(r.bridge, control.Twist{V: 1.5})
 	waitFor(t, 30*time.Second, "motion again on fresh commands", func() bool { return r.truth().Distance > d0+1 })
 	odom, truth := r.stopAndSettle(stop)
 	st := r.bridge.Stats()
@@ -223,7 +224,7 @@ func TestImpairedBlackout(t *testing.T) {
 func TestImpairedCorruptedStatus(t *testing.T) {
 	t.Parallel()
 	r := newImpRig(t, 14, impair.Impairment{}, impair.Impairment{BitFlip: 0.05, FlipBits: 2})
-	stop := hold(r.bridge, furbot.Twist{V: 1.5, W: 0.1})
+	stop := hold(r.bridge, control.Twist{V: 1.5, W: 0.1})
 	waitFor(t, 30*time.Second, "4 m travelled", func() bool { return r.truth().Distance > 4 })
 	odom, truth := r.stopAndSettle(stop)
 	st := r.bridge.Stats()
@@ -246,7 +247,7 @@ func TestImpairedCorruptedStatus(t *testing.T) {
 func TestVehicleReboot(t *testing.T) {
 	t.Parallel()
 	r := newImpRig(t, 15, impair.Impairment{}, impair.Impairment{})
-	stop := hold(r.bridge, furbot.Twist{V: 1.5})
+	stop := hold(r.bridge, control.Twist{V: 1.5})
 	defer stop()
 	waitFor(t, 30*time.Second, "2 m travelled", func() bool { return r.truth().Distance > 2 })
 	addr := r.simulator().Addr()

@@ -2,10 +2,15 @@ package furbot_test
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/furbot"
+	"github.com/telebridge/telebridge/pkg/furbot/control"
+	"github.com/telebridge/telebridge/pkg/furbot/internal/steptest"
+	"github.com/telebridge/telebridge/pkg/furbot/node"
+	"github.com/telebridge/telebridge/pkg/furbot/wire"
 	"github.com/telebridge/telebridge/pkg/odometry"
 )
 
@@ -17,8 +22,8 @@ import (
 // control signals -> bridge -> control frame -> simulator -> status frame.
 type nodeRig struct {
 	*lockRig
-	twist *furbot.TwistControl
-	odom  *furbot.OdomTracker
+	twist *node.TwistControl
+	odom  *node.OdomTracker
 	last  odometry.State
 	sent  bool // control signals are handed to the bridge (false: the twist node is gone)
 }
@@ -27,10 +32,10 @@ func newNodeRig(t *testing.T) *nodeRig {
 	t.Helper()
 	n := &nodeRig{lockRig: newLockRig(t, furbot.BridgeConfig{External: true}), sent: true}
 	var err error
-	if n.twist, err = furbot.NewTwistControl(furbot.DefaultTwistNodeConfig()); err != nil {
+	if n.twist, err = node.NewTwistControl(node.DefaultTwistNodeConfig()); err != nil {
 		t.Fatal(err)
 	}
-	if n.odom, err = furbot.NewOdomTracker(furbot.OdometryConfig{}); err != nil {
+	if n.odom, err = node.NewOdomTracker(control.OdometryConfig{}); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -38,7 +43,7 @@ func newNodeRig(t *testing.T) *nodeRig {
 
 // step runs one period of the composed graph; cmd (if not nil) is the
 // cmd_vel received in this period.
-func (n *nodeRig) step(t *testing.T, cmd *furbot.Twist) furbot.Snapshot {
+func (n *nodeRig) step(t *testing.T, cmd *control.Twist) furbot.Snapshot {
 	t.Helper()
 	now := n.now()
 	if cmd != nil {
@@ -84,11 +89,11 @@ func (n *nodeRig) start(t *testing.T) {
 func TestNodesClosedLoopSpeedStep(t *testing.T) {
 	n := newNodeRig(t)
 	n.start(t)
-	cmd := furbot.Twist{V: 1.5}
+	cmd := control.Twist{V: 1.5}
 	var ts, v []float64
 	begin := n.now()
 	for i := 0; i < 600; i++ {
-		var c *furbot.Twist
+		var c *control.Twist
 		if i%5 == 0 {
 			c = &cmd
 		}
@@ -99,7 +104,7 @@ func TestNodesClosedLoopSpeedStep(t *testing.T) {
 		ts = append(ts, n.now().Sub(begin).Seconds())
 		v = append(v, s.Status.Traction.SpeedMPS())
 	}
-	os, settle, sse := stepMetrics(ts, v, 1.5, 0.02)
+	os, settle, sse := steptest.StepMetrics(ts, v, 1.5, 0.02)
 	t.Logf("three-node split over UDP (lock-step), step 0 -> 1.5 m/s: overshoot %.2f %% (limit 5), settling into ±2 %% %.2f s (limit 3), steady-state error %.4f m/s (limit 0.02)",
 		os*100, settle, sse)
 	if os >= 0.05 || settle > 3 || sse >= 0.02 {
@@ -124,9 +129,9 @@ func TestNodesClosedLoopSpeedStep(t *testing.T) {
 func TestNodesStaleCommandAndSignals(t *testing.T) {
 	n := newNodeRig(t)
 	n.start(t)
-	cmd := furbot.Twist{V: 2}
+	cmd := control.Twist{V: 2}
 	for i := 0; i < 400; i++ {
-		var c *furbot.Twist
+		var c *control.Twist
 		if i%5 == 0 || i == 399 {
 			c = &cmd
 		}
@@ -153,7 +158,7 @@ func TestNodesStaleCommandAndSignals(t *testing.T) {
 
 	// Drive again, then the twist control node disappears.
 	for i := 0; i < 200; i++ {
-		var c *furbot.Twist
+		var c *control.Twist
 		if i%5 == 0 {
 			c = &cmd
 		}
@@ -168,7 +173,7 @@ func TestNodesStaleCommandAndSignals(t *testing.T) {
 			t.Fatalf("disabled %v after the last signals, before the %v timeout", late, timeout)
 		}
 		if late > timeout+10*time.Millisecond {
-			if s.Control.Enabled() || s.Control.Brake != furbot.PedalMax || s.Control.Throttle != 0 || !s.Output.Stale {
+			if s.Control.Enabled() || s.Control.Brake != wire.PedalMax || s.Control.Throttle != 0 || !s.Output.Stale {
 				t.Fatalf("%v after the last signals the bridge sent %+v, want disabled full brake", late, s.Control)
 			}
 			break
@@ -182,10 +187,10 @@ func TestNodesStaleCommandAndSignals(t *testing.T) {
 func TestNodesEStopAndRelease(t *testing.T) {
 	n := newNodeRig(t)
 	n.start(t)
-	cmd := furbot.Twist{V: 1.5}
+	cmd := control.Twist{V: 1.5}
 	drive := func(periods int, each func(furbot.Snapshot)) {
 		for i := 0; i < periods; i++ {
-			var c *furbot.Twist
+			var c *control.Twist
 			if i%5 == 0 {
 				c = &cmd
 			}
@@ -198,7 +203,7 @@ func TestNodesEStopAndRelease(t *testing.T) {
 	drive(400, nil)
 	n.bridge.SetEStop(true)
 	drive(300, func(s furbot.Snapshot) {
-		if s.Control.Flags&furbot.FlagEStop == 0 || s.Control.Brake != furbot.PedalMax {
+		if s.Control.Flags&wire.FlagEStop == 0 || s.Control.Brake != wire.PedalMax {
 			t.Fatalf("e-stop latched, bridge sent %+v", s.Control)
 		}
 	})
@@ -213,4 +218,81 @@ func TestNodesEStopAndRelease(t *testing.T) {
 	if math.Abs(v-1.5) > 0.02 || peak > 1.5*1.05 {
 		t.Errorf("after release: speed %v, peak %v; want 1.5 within 0.02, overshoot under 5 %%", v, peak)
 	}
+}
+
+// The joint states from the bridge's telemetry, through the three-node
+// split in lock-step over UDP, against the simulator's truth: a left arc.
+func TestJointStatesMatchSimulator(t *testing.T) {
+	n := newNodeRig(t)
+	n.start(t)
+	odo := node.DefaultOdomNodeConfig().Odometry
+	js, err := node.NewJointStates(odo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	R, L, T := odo.WheelRadius, odo.Wheelbase, odo.Track
+	// Expected front wheel angles from the truth (speed, steering) alone.
+	var expFL, expFR float64
+	cmd := control.Twist{V: 1.0, W: 0.25}
+	start := n.sim.Truth()
+	prev := start
+	for i := 0; i < 800; i++ {
+		var c *control.Twist
+		if i%5 == 0 {
+			c = &cmd
+		}
+		s := n.step(t, c)
+		js.Steering(s.Status.Steering)
+		js.Traction(s.Status.Traction, s.Status.Timestamp)
+		tr := n.sim.Truth()
+		dt := tr.T - prev.T
+		for _, w := range []struct {
+			exp *float64
+			y   float64
+		}{{&expFL, T / 2}, {&expFR, -T / 2}} {
+			st := math.Tan(prev.Steer)
+			*w.exp += prev.V * math.Hypot(L*st, L-w.y*st) / L * dt / R
+		}
+		prev = tr
+	}
+	// The latest status the bridge received is the simulator's state one
+	// period ago: compare with that.
+	truth := prev
+	yaw := truth.Yaw - start.Yaw
+	dist := truth.Distance - start.Distance
+	if yaw < 0.5 || dist < 4 {
+		t.Fatalf("the vehicle did not drive the arc: %.2f m, %.2f rad", dist, yaw)
+	}
+	angle := func(name string) float64 {
+		i := slices.Index(js.Name, name)
+		return js.Position[i]
+	}
+	diff := func(a, b float64) float64 { return math.Abs(math.Remainder(a-b, 2*math.Pi)) }
+	sl, sr := control.AckermannAngles(truth.Steer, L, T)
+	for _, c := range []struct {
+		name      string
+		want, tol float64
+	}{
+		// Rear wheels: the path of each wheel (the axle middle's path
+		// -+ half the track times the yaw) over the radius. 1 % of the
+		// distance in wheel radians, for the quantisation of the speeds
+		// (0.01 rad/s) and the period the bridge lags.
+		{node.JointRearLeftWheel, (dist - yaw*T/2) / R, 0.01 * dist / R},
+		{node.JointRearRightWheel, (dist + yaw*T/2) / R, 0.01 * dist / R},
+		{node.JointFrontLeftWheel, expFL, 0.01 * dist / R},
+		{node.JointFrontRightWheel, expFR, 0.01 * dist / R},
+		// Steering: the telemetry's 0.01 degree and one period of the
+		// steering rate.
+		{node.JointFrontLeftSteer, sl, 0.01},
+		{node.JointFrontRightSteer, sr, 0.01},
+	} {
+		if d := diff(angle(c.name), c.want); d > c.tol {
+			t.Errorf("%s = %.4f, simulator says %.4f (off by %.4f, tolerance %.4f)", c.name, angle(c.name), math.Remainder(c.want, 2*math.Pi), d, c.tol)
+		}
+	}
+	if !(sl > sr && sr > 0) {
+		t.Errorf("left arc: steering joints %.3f (left) and %.3f (right)", sl, sr)
+	}
+	t.Logf("arc of %.2f m, %.2f rad: rear wheels %.4f / %.4f rad (mod 2pi), steering %.4f / %.4f rad",
+		dist, yaw, angle(node.JointRearLeftWheel), angle(node.JointRearRightWheel), angle(node.JointFrontLeftSteer), angle(node.JointFrontRightSteer))
 }

@@ -2,14 +2,19 @@ package furbot
 
 import "time"
 
-// vehicleClock unwraps the vehicle's 32-bit millisecond timestamps into a
+// ResyncAfter is how many consecutive old frames make the vehicle clock
+// follow the vehicle's timestamps backwards (half a second at 100 Hz).
+const ResyncAfter = 50
+
+// VehicleClock unwraps the vehicle's 32-bit millisecond timestamps into a
 // 64-bit time and decides which frames are new. A frame with the same or
 // an older timestamp is old (repeated or reordered) and dropped; after
-// resyncAfter old frames in a row the vehicle's clock is taken to have
+// ResyncAfter old frames in a row the vehicle's clock is taken to have
 // restarted and is followed, with a jump longer than maxGap so that the
 // odometry holds the pose across the discontinuity. It is a plain value
-// owned by one goroutine.
-type vehicleClock struct {
+// owned by one goroutine (the bridge's receive goroutine, or a node's
+// callbacks). Create it with NewVehicleClock.
+type VehicleClock struct {
 	maxGap time.Duration // odometry's longest integrated gap
 	last   uint32        // latest accepted timestamp [ms]
 	ms     uint64        // unwrapped vehicle time [ms]
@@ -17,22 +22,26 @@ type vehicleClock struct {
 	older  int // consecutive old frames
 }
 
-// clockVerdict is what vehicleClock.next decided about one timestamp.
-type clockVerdict struct {
+// ClockVerdict is what VehicleClock.Next decided about one timestamp.
+type ClockVerdict struct {
 	Old    bool // drop the frame: not newer than the latest
 	Resync bool // the clock went back for good and is followed
 	Gap    bool // the interval since the latest frame exceeds maxGap
 }
 
-// next takes the timestamp of a new frame [ms] and returns the unwrapped
+// NewVehicleClock returns a clock that has seen no frame yet; maxGap is
+// the odometry's longest integrated gap (OdometryConfig.MaxGap).
+func NewVehicleClock(maxGap time.Duration) VehicleClock { return VehicleClock{maxGap: maxGap} }
+
+// Next takes the timestamp of a new frame [ms] and returns the unwrapped
 // vehicle time [ms] and the verdict; an Old frame leaves the clock as it
 // was (the time returned is then the latest accepted one).
-func (c *vehicleClock) next(ts uint32) (uint64, clockVerdict) {
-	var v clockVerdict
+func (c *VehicleClock) Next(ts uint32) (uint64, ClockVerdict) {
+	var v ClockVerdict
 	if c.have {
 		d := ts - c.last
 		switch {
-		case (d == 0 || d >= 1<<31) && c.older < resyncAfter:
+		case (d == 0 || d >= 1<<31) && c.older < ResyncAfter:
 			c.older++
 			v.Old = true
 			return c.ms, v

@@ -12,7 +12,7 @@ import (
 
 	"github.com/telebridge/telebridge/internal/testkit/urdftest"
 	"github.com/telebridge/telebridge/pkg/console/graph"
-	"github.com/telebridge/telebridge/pkg/furbot"
+	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
 	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
 	"gopkg.in/yaml.v3"
@@ -184,15 +184,15 @@ func TestLaunchWithoutDescription(t *testing.T) {
 
 func TestFurbotLaunch(t *testing.T) {
 	r := launch(t, "robot_state_publisher", "furbot.launch.py", "namespace:=f1", "frame_prefix:=f1/")
-	for _, name := range []string{furbot.NodeBridge, furbot.NodeTwist, furbot.NodeOdometry} {
+	for _, name := range []string{furbotnode.NodeBridge, furbotnode.NodeTwist, furbotnode.NodeOdometry} {
 		n, ok := r.node(name)
 		if !ok || n.Namespace != "f1" {
 			t.Errorf("%s: %+v", name, n)
 		}
 	}
-	odom, _ := r.node(furbot.NodeOdometry)
-	bridge, _ := r.node(furbot.NodeBridge)
-	def := furbot.DefaultOdomNodeConfig()
+	odom, _ := r.node(furbotnode.NodeOdometry)
+	bridge, _ := r.node(furbotnode.NodeBridge)
+	def := furbotnode.DefaultOdomNodeConfig()
 	for _, c := range []struct {
 		n          node
 		name, want string
@@ -205,7 +205,7 @@ func TestFurbotLaunch(t *testing.T) {
 			t.Errorf("%s %s = %v, want %q", c.n.Name, c.name, v, c.want)
 		}
 	}
-	checkStatePublisher(t, r, furbot.DescriptionFile, "f1", "f1/")
+	checkStatePublisher(t, r, furbotnode.DescriptionFile, "f1", "f1/")
 }
 
 // Every camera's frame id is an optical frame of the Servosila

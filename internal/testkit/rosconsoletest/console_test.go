@@ -19,8 +19,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
-	"github.com/telebridge/telebridge/pkg/furbot"
-	"github.com/telebridge/telebridge/pkg/furbotsim"
+	furbotsim "github.com/telebridge/telebridge/pkg/furbot/sim"
+	furbotwire "github.com/telebridge/telebridge/pkg/furbot/wire"
 	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
 	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
@@ -376,7 +376,7 @@ func TestROSConsole(t *testing.T) {
 		r.do(p3, browsertest.Key(" ", true), browsertest.Key(" ", false), browsertest.Key("w", true))
 		browsertest.WaitFor(t, 10*time.Second, "control frames with the e-stop flag", func() bool {
 			c, _, ok := r.fb.LastControl()
-			return ok && c.Flags&furbot.FlagEStop != 0
+			return ok && c.Flags&furbotwire.FlagEStop != 0
 		})
 		t1 := r.fb.Truth()
 		browsertest.WaitFor(t, 10*time.Second, "1 s of simulated time with W held", func() bool {
@@ -390,7 +390,7 @@ func TestROSConsole(t *testing.T) {
 		browsertest.Click(t, p3, "#release")
 		browsertest.WaitFor(t, 10*time.Second, "control frames without the e-stop flag", func() bool {
 			c, _, ok := r.fb.LastControl()
-			return ok && c.Flags&furbot.FlagEStop == 0
+			return ok && c.Flags&furbotwire.FlagEStop == 0
 		})
 	})
 }

@@ -22,7 +22,7 @@ import (
 
 	armsimnode "github.com/telebridge/telebridge/pkg/armsim/node"
 	"github.com/telebridge/telebridge/pkg/console/graph"
-	"github.com/telebridge/telebridge/pkg/furbot"
+	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
 	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
@@ -34,9 +34,9 @@ var nodes = []struct {
 	table func() rosparam.Table
 }{
 	{servosilanode.Name, servosilanode.ParameterTable},
-	{furbot.NodeBridge, furbot.BridgeNodeParameterTable},
-	{furbot.NodeTwist, furbot.TwistNodeParameterTable},
-	{furbot.NodeOdometry, furbot.OdomNodeParameterTable},
+	{furbotnode.NodeBridge, furbotnode.BridgeNodeParameterTable},
+	{furbotnode.NodeTwist, furbotnode.TwistNodeParameterTable},
+	{furbotnode.NodeOdometry, furbotnode.OdomNodeParameterTable},
 	{jognode.Name, jognode.ParameterTable},
 	{armsimnode.Name, armsimnode.ParameterTable},
 	{graph.NodeName, graph.NodeParameterTable},

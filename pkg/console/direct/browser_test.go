@@ -17,7 +17,7 @@ import (
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/direct"
-	"github.com/telebridge/telebridge/pkg/furbot"
+	furbotwire "github.com/telebridge/telebridge/pkg/furbot/wire"
 	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
 	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 	"gonum.org/v1/gonum/spatial/r3"
@@ -409,7 +409,7 @@ func TestBrowser(t *testing.T) {
 		r.do(p3, key(" ", true), key(" ", false), key("w", true))
 		waitFor(t, 5*time.Second, "control frames with the e-stop flag", func() bool {
 			c, _, ok := sim.LastControl()
-			return ok && c.Flags&furbot.FlagEStop != 0
+			return ok && c.Flags&furbotwire.FlagEStop != 0
 		})
 		t1 := sim.Truth()
 		waitFor(t, 10*time.Second, "1 s of simulated time with W held", func() bool {
@@ -423,7 +423,7 @@ func TestBrowser(t *testing.T) {
 		r.click(p3, "#release")
 		waitFor(t, 5*time.Second, "control frames without the e-stop flag", func() bool {
 			c, _, ok := sim.LastControl()
-			return ok && c.Flags&furbot.FlagEStop == 0
+			return ok && c.Flags&furbotwire.FlagEStop == 0
 		})
 	})
 }

@@ -15,7 +15,8 @@ import (
 	"github.com/telebridge/telebridge/pkg/camera"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/furbot"
-	"github.com/telebridge/telebridge/pkg/furbotsim"
+	furbotcontrol "github.com/telebridge/telebridge/pkg/furbot/control"
+	furbotsim "github.com/telebridge/telebridge/pkg/furbot/sim"
 	"github.com/telebridge/telebridge/pkg/jog"
 	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/kinematics"
@@ -402,7 +403,7 @@ func (b *Backend) DriveFurbot(_ context.Context, v, w float64) error {
 	if b.bridge == nil {
 		return fmt.Errorf("furbot: %w", errNone)
 	}
-	return b.bridge.SetCommand(furbot.Twist{V: v, W: w})
+	return b.bridge.SetCommand(furbotcontrol.Twist{V: v, W: w})
 }
 
 // JogJoint implements console.Backend.
@@ -472,7 +473,7 @@ func (b *Backend) ReleaseEStop(context.Context) error {
 	}
 	if b.bridge != nil {
 		// The Twist given before the e-stop must not come back.
-		_ = b.bridge.SetCommand(furbot.Twist{})
+		_ = b.bridge.SetCommand(furbotcontrol.Twist{})
 		b.bridge.SetEStop(false)
 		b.fMu.Lock()
 		b.fEStop = false

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/console"
-	"github.com/telebridge/telebridge/pkg/furbot"
+	furbotwire "github.com/telebridge/telebridge/pkg/furbot/wire"
 	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
@@ -92,8 +92,8 @@ func (b *Backend) furbotState(now time.Time) *console.FurbotState {
 	b.fMu.Unlock()
 	st := b.bridge.Stats()
 	out.Frames, out.Invalid = st.Accepted, st.Invalid
-	for id := range furbot.NumBlocks {
-		bid := furbot.BlockID(id)
+	for id := range furbotwire.NumBlocks {
+		bid := furbotwire.BlockID(id)
 		sub := console.Subsystem{Name: bid.String()}
 		if ok {
 			state, present := snap.Status.BlockState(bid)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	camnode "github.com/telebridge/telebridge/pkg/camera/node"
-	"github.com/telebridge/telebridge/pkg/furbot"
+	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
 	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/rosparam"
 	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
@@ -39,7 +39,7 @@ type NodeConfig struct {
 	ServosilaNamespace, FurbotNamespace string
 	// ServosilaDriver and FurbotBridge are the driver node names (their
 	// private topics and services hang below them). Defaults
-	// servosilanode.Name and furbot.NodeBridge.
+	// servosilanode.Name and furbotnode.NodeBridge.
 	ServosilaDriver, FurbotBridge string
 	// JogURDF is the jog arm's URDF file: joint names, limits and the
 	// tool pose (forward kinematics) come from it. Required with Jog.
@@ -70,7 +70,7 @@ type NodeConfig struct {
 func DefaultNodeConfig() NodeConfig {
 	return NodeConfig{
 		Listen: "127.0.0.1:8080", Servosila: true,
-		ServosilaDriver: servosilanode.Name, FurbotBridge: furbot.NodeBridge,
+		ServosilaDriver: servosilanode.Name, FurbotBridge: furbotnode.NodeBridge,
 		ServiceTimeout: 500 * time.Millisecond, FurbotMaxSpeed: 3, FurbotMaxYawRate: 0.8,
 	}
 }
@@ -166,16 +166,16 @@ func (c NodeConfig) Names() (Names, error) {
 			return n, fmt.Errorf("%w: furbot_bridge %q", ErrConfig, c.FurbotBridge)
 		}
 		ns, node := c.FurbotNamespace, c.FurbotBridge
-		n.FurbotCmdVel = resolve(ns, node, furbot.TopicCmdVel)
-		n.FurbotOdom = resolve(ns, node, furbot.TopicOdom)
-		n.FurbotTraction = resolve(ns, node, furbot.TopicTraction)
-		n.FurbotSteering = resolve(ns, node, furbot.TopicSteering)
-		n.FurbotStatus = resolve(ns, node, furbot.TopicStatus)
-		n.FurbotBMS = resolve(ns, node, furbot.TopicBMS)
-		n.FurbotBattery = resolve(ns, node, furbot.TopicBattery)
-		n.FurbotControlSent = resolve(ns, node, furbot.TopicControlSent)
-		n.FurbotEStop = resolve(ns, node, furbot.ServiceEStop)
-		n.FurbotRelease = resolve(ns, node, furbot.ServiceRelease)
+		n.FurbotCmdVel = resolve(ns, node, furbotnode.TopicCmdVel)
+		n.FurbotOdom = resolve(ns, node, furbotnode.TopicOdom)
+		n.FurbotTraction = resolve(ns, node, furbotnode.TopicTraction)
+		n.FurbotSteering = resolve(ns, node, furbotnode.TopicSteering)
+		n.FurbotStatus = resolve(ns, node, furbotnode.TopicStatus)
+		n.FurbotBMS = resolve(ns, node, furbotnode.TopicBMS)
+		n.FurbotBattery = resolve(ns, node, furbotnode.TopicBattery)
+		n.FurbotControlSent = resolve(ns, node, furbotnode.TopicControlSent)
+		n.FurbotEStop = resolve(ns, node, furbotnode.ServiceEStop)
+		n.FurbotRelease = resolve(ns, node, furbotnode.ServiceRelease)
 	}
 	if c.Servosila && c.Furbot {
 		for _, p := range [][2]string{{n.ServosilaCmdVel, n.FurbotCmdVel}, {n.ServosilaOdom, n.FurbotOdom}} {
@@ -246,9 +246,9 @@ var (
 	// Servosila driver.
 	QoSServosilaState = servosilanode.QoSTelemetry
 	// QoSFurbotTelemetry: the bridge's per-frame topics (sensor data).
-	QoSFurbotTelemetry = furbot.QoSTelemetry
+	QoSFurbotTelemetry = furbotnode.QoSTelemetry
 	// QoSFurbotState: odom and battery.
-	QoSFurbotState = furbot.QoSOdom
+	QoSFurbotState = furbotnode.QoSOdom
 	// QoSJogJointStates: the jog arm's joint_states, as jog_server reads them.
 	QoSJogJointStates = jognode.QoSJointStates
 	// QoSImages: camera images (sensor data).

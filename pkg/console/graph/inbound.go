@@ -9,7 +9,7 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/diag"
-	"github.com/telebridge/telebridge/pkg/furbot"
+	furbotwire "github.com/telebridge/telebridge/pkg/furbot/wire"
 	"github.com/telebridge/telebridge/pkg/geom"
 	"github.com/telebridge/telebridge/pkg/mjpeg"
 	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
@@ -90,7 +90,7 @@ type Traction struct {
 // Status is the part of telebridge_interfaces/VehicleStatus the console
 // shows.
 type Status struct {
-	States     [furbot.NumBlocks]uint8
+	States     [furbotwire.NumBlocks]uint8
 	Working    uint16 // bit i: block i present and working
 	AllWorking bool
 	LinkFresh  bool
@@ -292,9 +292,9 @@ func (b *Backend) Snapshot(context.Context) (console.Snapshot, error) {
 		if !v.statusAt.IsZero() {
 			st.Age = now.Sub(v.statusAt).Seconds()
 		}
-		for i := 0; i < furbot.NumBlocks; i++ {
+		for i := 0; i < furbotwire.NumBlocks; i++ {
 			st.Subsystems = append(st.Subsystems, console.Subsystem{
-				Name: furbot.BlockID(i).String(), State: int(v.status.States[i]),
+				Name: furbotwire.BlockID(i).String(), State: int(v.status.States[i]),
 				Present: !v.statusAt.IsZero(), Working: v.status.Working&(1<<i) != 0,
 			})
 		}

@@ -1,0 +1,108 @@
+package node
+
+import (
+	"github.com/telebridge/telebridge/pkg/furbot/wire"
+	"github.com/telebridge/telebridge/pkg/qos"
+)
+
+// Node names of the Furbot ROS 2 stack (seed 003's architecture): the
+// bridge speaks UDP to the vehicle, the twist controller closes the speed
+// loop, the odometry node integrates the wheel speeds.
+const (
+	NodeBridge   = "furbot_bridge"        // UDP <-> ROS for every subsystem
+	NodeTwist    = "furbot_twist_control" // cmd_vel + feedback -> ControlSignals
+	NodeOdometry = "furbot_odometry"      // TractionData -> odom + tf
+)
+
+// Frame ids of the odometry (REP 105): the odometry is the pose of
+// base_link (middle of the rear axle, x forward, y left, z up) in odom.
+// They are the defaults of the nodes' frame parameters.
+const (
+	FrameOdom = "odom"
+	FrameBase = "base_link"
+)
+
+// Topic and service names of the stack. Relative names follow the nodes'
+// namespace and remaps; "~/" names are private to the node.
+const (
+	TopicCmdVel      = "cmd_vel"                // geometry_msgs/Twist: linear.x [m/s], angular.z [rad/s]
+	TopicOdom        = "odom"                   // nav_msgs/Odometry
+	TopicTF          = "/tf"                    // tf2_msgs/TFMessage: odom -> base_link
+	TopicTraction    = "furbot/traction"        // TractionData
+	TopicSteering    = "furbot/steering"        // SteeringData
+	TopicControl     = "furbot/control_signals" // ControlSignals: twist control -> bridge
+	TopicControlSent = "furbot/control_sent"    // ControlSignals: the frame the bridge sent
+	TopicBattery     = "furbot/battery"         // sensor_msgs/BatteryState
+	TopicBMS         = "furbot/bms"             // BmsData: what BatteryState lacks
+	TopicHydraulics  = "furbot/hydraulics"      // HydraulicsData
+	TopicSuspension  = "furbot/suspension"      // SuspensionData (RL, RR, FL, FR)
+	TopicForks       = "furbot/forks"           // ForkData (rear, front)
+	TopicStatus      = "furbot/status"          // VehicleStatus: states, comm and motion blocks
+	TopicDiagnostics = "/diagnostics"           // diagnostic_msgs/DiagnosticArray
+	ServiceEStop     = "~/estop"                // std_srvs/Trigger on the bridge: latch the e-stop
+	ServiceRelease   = "~/release"              // std_srvs/Trigger on the bridge: release it
+)
+
+// QoS of the stack's topics. Commands and odometry are reliable (Nav2 and
+// RViz subscribe reliably). The 100 Hz telemetry is sensor data (best
+// effort, shallow): a lost sample is replaced 10 ms later, and a reliable
+// subscriber cannot match it (`ros2 topic echo --qos-reliability
+// best_effort`). The control signals between the twist controller and the
+// bridge are reliable: they are commands.
+var (
+	QoSCmdVel      = qos.Default
+	QoSOdom        = qos.Default
+	QoSTF          = qos.Default
+	QoSTelemetry   = qos.SensorData
+	QoSControl     = qos.Default
+	QoSBattery     = qos.Default
+	QoSDiagnostics = qos.Default
+	QoSServices    = qos.Services
+)
+
+// Topic is one ROS 2 topic of a Furbot node, decided here so that the thin
+// ROS layer only copies values.
+type Topic struct {
+	Node      string      // NodeBridge, NodeTwist or NodeOdometry
+	Name      string      // relative to the node namespace
+	Type      string      // ROS 2 message type
+	Publish   bool        // true: published by Node; false: subscribed
+	RateHz    float64     // publishing rate [Hz] (0: on arrival)
+	QoS       qos.Profile // quality of service (package qos presets)
+	Condition string      // when it is published or what it carries
+}
+
+const (
+	tbi = "telebridge_interfaces/msg/"
+	tel = "once every subsystem has worked (Snapshot)"
+)
+
+// Topics lists every topic of the stack, per node. Telemetry is published
+// at the bridge's rate once every subsystem has worked; vendor blocks use
+// the custom messages of telebridge_interfaces, raw fields plus SI.
+var Topics = []Topic{
+	{NodeBridge, TopicTraction, tbi + "TractionData", true, wire.FrameRate, QoSTelemetry, tel},
+	{NodeBridge, TopicSteering, tbi + "SteeringData", true, wire.FrameRate, QoSTelemetry, tel},
+	{NodeBridge, TopicStatus, tbi + "VehicleStatus", true, wire.FrameRate, QoSTelemetry, tel},
+	{NodeBridge, TopicBMS, tbi + "BmsData", true, wire.FrameRate, QoSTelemetry, tel},
+	{NodeBridge, TopicHydraulics, tbi + "HydraulicsData", true, wire.FrameRate, QoSTelemetry, tel},
+	{NodeBridge, TopicSuspension, tbi + "SuspensionData", true, wire.FrameRate, QoSTelemetry, tel},
+	{NodeBridge, TopicForks, tbi + "ForkData", true, wire.FrameRate, QoSTelemetry, tel},
+	{NodeBridge, TopicControlSent, tbi + "ControlSignals", true, wire.FrameRate, QoSTelemetry, "the control frame sent in the period"},
+	{NodeBridge, TopicBattery, "sensor_msgs/msg/BatteryState", true, 1, QoSBattery, "BMS block in SI units"},
+	{NodeBridge, TopicControl, tbi + "ControlSignals", false, 0, QoSControl, "stale after control_timeout: full brake"},
+	{NodeBridge, TopicDiagnostics, "diagnostic_msgs/msg/DiagnosticArray", true, 1, QoSDiagnostics, "link, subsystems and counters"},
+	{NodeTwist, TopicCmdVel, "geometry_msgs/msg/Twist", false, 0, QoSCmdVel, "stale after command_timeout: brake to a stop"},
+	{NodeTwist, TopicTraction, tbi + "TractionData", false, 0, QoSTelemetry, "speed feedback; stale after feedback_timeout: disable"},
+	{NodeTwist, TopicStatus, tbi + "VehicleStatus", false, 0, QoSTelemetry, "motion block: hold while the vehicle's e-stop is latched"},
+	{NodeTwist, TopicControl, tbi + "ControlSignals", true, wire.FrameRate, QoSControl, "controller output every period"},
+	{NodeOdometry, TopicTraction, tbi + "TractionData", false, 0, QoSTelemetry, "rear wheel speeds, vehicle clock"},
+	{NodeOdometry, TopicSteering, tbi + "SteeringData", false, 0, QoSTelemetry, "steering angle (bicycle source)"},
+	{NodeOdometry, TopicOdom, "nav_msgs/msg/Odometry", true, 0, QoSOdom, "per new traction sample, frame odom, child base_link"},
+	{NodeOdometry, TopicTF, "tf2_msgs/msg/TFMessage", true, 0, QoSTF, "odom -> base_link with every odom (publish_tf)"},
+	{NodeOdometry, TopicJointStates, "sensor_msgs/msg/JointState", true, 0, QoSJointStates, "wheel and steering joints of the URDF with every odom (JointStates)"},
+}
+
+// TF lists the transforms the stack broadcasts: odom -> base_link, by
+// furbot_odometry.
+var TF = [][2]string{{FrameOdom, FrameBase}}

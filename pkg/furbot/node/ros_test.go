@@ -1,0 +1,52 @@
+package node
+
+import (
+	"testing"
+
+	"github.com/telebridge/telebridge/pkg/qos"
+)
+
+func TestTopicsTable(t *testing.T) {
+	type key struct{ node, name string }
+	seen := map[key]bool{}
+	pubs := map[string]Topic{}
+	for _, tp := range Topics {
+		k := key{tp.Node, tp.Name}
+		if seen[k] || tp.Type == "" || tp.QoS.Validate() != nil {
+			t.Errorf("topic %+v duplicated or incomplete", tp)
+		}
+		seen[k] = true
+		if tp.Publish {
+			if _, dup := pubs[tp.Name]; dup {
+				t.Errorf("%s published by two nodes", tp.Name)
+			}
+			pubs[tp.Name] = tp
+		}
+	}
+	// Every subscription has a publisher in the stack (or comes from
+	// outside: cmd_vel), with the same type and compatible QoS.
+	for _, tp := range Topics {
+		if tp.Publish || tp.Name == TopicCmdVel {
+			continue
+		}
+		p, ok := pubs[tp.Name]
+		if !ok || p.Type != tp.Type {
+			t.Errorf("%s subscribes %s (%s): publisher %+v", tp.Node, tp.Name, tp.Type, p)
+			continue
+		}
+		if !qos.Compatible(p.QoS, tp.QoS) {
+			t.Errorf("%s: publisher QoS %+v does not match subscriber %+v", tp.Name, p.QoS, tp.QoS)
+		}
+	}
+	// Nav2: cmd_vel subscribed by the twist controller, odom published
+	// reliably, both as standard types.
+	if !seen[key{NodeTwist, TopicCmdVel}] || pubs[TopicOdom].Type != "nav_msgs/msg/Odometry" || pubs[TopicOdom].QoS.Reliability != qos.Reliable {
+		t.Errorf("Nav2 needs cmd_vel on %s and a reliable odom: %+v", NodeTwist, pubs[TopicOdom])
+	}
+	if QoSCmdVel.Reliability != qos.Reliable || QoSTelemetry.Reliability != qos.BestEffort {
+		t.Error("cmd_vel must be reliable and the 100 Hz telemetry sensor data")
+	}
+	if len(TF) != 1 || TF[0] != [2]string{"odom", "base_link"} {
+		t.Errorf("TF %v", TF)
+	}
+}
