@@ -177,8 +177,8 @@ func (c *camera) serve(src video.Source) video.Source {
 }
 
 // readRTCP reads the receiver's feedback for this camera: PLI and FIR
-// become keyframe requests; NACKs, and RTT from receiver reports, are
-// counted. It is the only reader of the sender's RTCP.
+// become keyframe requests; NACKs are counted. It is the only reader of the sender's RTCP (receiver reports
+// feed the statistics interceptor on their way here).
 func (c *camera) readRTCP() {
 	defer c.wg.Done()
 	go func() { // ReadRTCP does not take a context: unblock it
@@ -202,40 +202,7 @@ func (c *camera) readRTCP() {
 				for _, pair := range p.Nacks {
 					c.nacks.Add(uint64(len(pair.PacketList())))
 				}
-			case *rtcp.ReceiverReport:
-				c.noteRTT(p.Reports)
-			case *rtcp.SenderReport:
-				c.noteRTT(p.Reports)
 			}
 		}
 	}
-}
-
-// noteRTT computes the round-trip time from a reception report's last
-// sender-report time and delay (RFC 3550 6.4.1), in NTP short format
-// (1/65536 s).
-func (c *camera) noteRTT(reports []rtcp.ReceptionReport) {
-	ssrc := uint32(0)
-	if enc := c.sender.GetParameters().Encodings; len(enc) > 0 {
-		ssrc = uint32(enc[0].SSRC)
-	}
-	now := ntpShort(time.Now())
-	for _, r := range reports {
-		if r.SSRC != ssrc || r.LastSenderReport == 0 {
-			continue
-		}
-		d := now - r.LastSenderReport - r.Delay // wraps like the clock
-		if int32(d) < 0 {
-			continue
-		}
-		c.rtt.Store(int64(time.Duration(d) * time.Second / 65536))
-	}
-}
-
-// ntpShort is the middle 32 bits of t's NTP timestamp.
-func ntpShort(t time.Time) uint32 {
-	const ntpEpochOffset = 2208988800 // [s] from 1900 to 1970
-	secs := uint64(t.Unix()) + ntpEpochOffset
-	frac := uint64(t.Nanosecond()) << 32 / 1e9
-	return uint32((secs<<32 | frac) >> 16)
 }

@@ -135,6 +135,9 @@ func (s ICEServer) Validate() error {
 	if u.Host == "" {
 		return fmt.Errorf("ice server %q: no host", s.URL)
 	}
+	if u.Port < 1 || u.Port > 65535 {
+		return fmt.Errorf("ice server %q: port %d outside [1, 65535]", s.URL, u.Port)
+	}
 	if (u.Scheme == stun.SchemeTypeTURN || u.Scheme == stun.SchemeTypeTURNS) && (s.Username == "" || s.Credential == "") {
 		return fmt.Errorf("ice server %q: turn needs a username and a credential", s.URL)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/pion/interceptor"
 	"github.com/pion/interceptor/pkg/cc"
 	"github.com/pion/interceptor/pkg/gcc"
+	"github.com/pion/interceptor/pkg/stats"
 	"github.com/pion/webrtc/v4"
 )
 
@@ -112,8 +113,9 @@ func (s *Server) release(ss *Session) {
 // newAPI builds one session's pion API: the H.264 codec with NACK, PLI,
 // FIR and transport-cc feedback; interceptors for the send-side bandwidth
 // estimator (GCC), the TWCC header extension, the NACK responder and RTCP
-// reports; and the ICE settings. bwe receives the session's estimator.
-func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator) (*webrtc.API, error) {
+// reports; RTP statistics; and the ICE settings. bwe receives the
+// session's estimator, sg its statistics.
+func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter) (*webrtc.API, error) {
 	m := &webrtc.MediaEngine{}
 	fb := []webrtc.RTCPFeedback{
 		{Type: "nack"}, {Type: "nack", Parameter: "pli"}, {Type: "ccm", Parameter: "fir"},
@@ -152,9 +154,17 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator) (*webrtc.API, error) {
 	if err := webrtc.ConfigureRTCPReports(reg); err != nil {
 		return nil, fmt.Errorf("peer: rtcp reports: %w", err)
 	}
-	if err := webrtc.ConfigureStatsInterceptor(reg); err != nil {
+	sf, err := stats.NewInterceptor()
+	if err != nil {
 		return nil, fmt.Errorf("peer: stats: %w", err)
 	}
+	sf.OnNewPeerConnection(func(_ string, g stats.Getter) {
+		select {
+		case sg <- g:
+		default:
+		}
+	})
+	reg.Add(sf)
 	var se webrtc.SettingEngine
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
 	if s.mux != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pion/interceptor/pkg/cc"
+	"github.com/pion/interceptor/pkg/stats"
 	"github.com/pion/webrtc/v4"
 )
 
@@ -40,6 +41,7 @@ type Session struct {
 	cancel context.CancelFunc
 	pc     *webrtc.PeerConnection
 	bwe    chan cc.BandwidthEstimator
+	stats  stats.Getter // nil if pion made none
 	wg     sync.WaitGroup
 	done   chan struct{}
 	timer  *time.Timer
@@ -104,7 +106,8 @@ func (s *Server) NewSession(cfg SessionConfig) (*Session, error) {
 }
 
 func (ss *Session) open() error {
-	api, err := ss.srv.newAPI(ss.bwe)
+	sg := make(chan stats.Getter, 1)
+	api, err := ss.srv.newAPI(ss.bwe, sg)
 	if err != nil {
 		return err
 	}
@@ -113,6 +116,10 @@ func (ss *Session) open() error {
 		return fmt.Errorf("peer: new peer connection: %w", err)
 	}
 	ss.pc = pc
+	select {
+	case ss.stats = <-sg: // made during NewPeerConnection
+	default:
+	}
 	ordered, retransmits := false, uint16(0)
 	dc, err := pc.CreateDataChannel(CommandLabel, &webrtc.DataChannelInit{Ordered: &ordered, MaxRetransmits: &retransmits})
 	if err != nil {
@@ -262,7 +269,10 @@ func (ss *Session) splitLoop() {
 			shares = append(shares, Share{Chosen: name == ss.chosen, Max: ss.caps[name].MaxBitrate})
 		}
 		ss.mu.Unlock()
-		out = append(out[:0], make([]int, len(shares))...)
+		if cap(out) < len(shares) {
+			out = make([]int, len(shares))
+		}
+		out = out[:len(shares)]
 		Split(int(float64(total)*ss.srv.cfg.Headroom), shares, out)
 		for i, c := range cams {
 			c.setShare(out[i])

@@ -76,10 +76,12 @@ func (ss *Session) Stats() Stats {
 		c.mu.Unlock()
 		cs.AccessUnits, cs.Bytes = c.frames.Load(), c.bytes.Load()
 		cs.NACKs, cs.PLIs, cs.FIRs = c.nacks.Load(), c.plis.Load(), c.firs.Load()
-		cs.RTT = time.Duration(c.rtt.Load())
-		for _, v := range report {
-			if o, ok := v.(webrtc.OutboundRTPStreamStats); ok && uint32(o.SSRC) == list[i].ssrc {
-				cs.PacketsSent, cs.BytesSent = uint64(o.PacketsSent), o.BytesSent
+		if ss.stats != nil {
+			if rs := ss.stats.Get(list[i].ssrc); rs != nil {
+				cs.PacketsSent, cs.BytesSent = rs.OutboundRTPStreamStats.PacketsSent, rs.OutboundRTPStreamStats.BytesSent
+				if rtt := rs.RemoteInboundRTPStreamStats.RoundTripTime; rtt > 0 {
+					cs.RTT = rtt
+				}
 			}
 		}
 		if cs.RTT > 0 {
