@@ -104,13 +104,17 @@ func badf(code, format string, a ...any) error {
 
 // Decode parses and validates one signalling message from the page (or, in
 // tests, from the server): one JSON object of at most MaxMessageSize
-// bytes, no unknown or misplaced fields, SDP parsed with pion/sdp,
+// bytes, no unknown, misplaced or repeated fields (names match exactly,
+// unlike encoding/json's case folding), SDP parsed with pion/sdp,
 // candidates with pion/ice, camera names and caps checked. It returns a
 // *DecodeError on any fault. Safe for concurrent use.
 func Decode(raw []byte) (Message, error) {
 	var m Message
 	if len(raw) > MaxMessageSize {
 		return m, badf(CodeTooLarge, "message of %d bytes over the limit of %d", len(raw), MaxMessageSize)
+	}
+	if err := checkKeys(raw); err != nil {
+		return m, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
@@ -122,6 +126,9 @@ func Decode(raw []byte) (Message, error) {
 	}
 	if err := m.Validate(); err != nil {
 		return Message{}, err
+	}
+	if len(m.Cameras) == 0 {
+		m.Cameras = nil // [] and absent mean the same: no camera
 	}
 	return m, nil
 }
