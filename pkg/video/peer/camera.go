@@ -51,7 +51,6 @@ type camera struct {
 	share  int // [bit/s]
 
 	frames, bytes, plis, firs, nacks atomic.Uint64
-	rtt                              atomic.Int64 // [ns], 0 until a receiver report
 }
 
 func newCamera(ss *Session, name string) (*camera, error) {

@@ -66,7 +66,16 @@ func newClient(t *testing.T) *client {
 	c := &client{t: t, pc: pc, tracks: make(chan *webrtc.TrackRemote, 8), dcs: make(chan *webrtc.DataChannel, 2),
 		errs: make(chan Message, 64), async: make(chan Message, 256), in: make(chan []byte, 64),
 		own: make(chan webrtc.ICECandidateInit, 64), offers: make(chan struct{}, 16), keepOwn: true}
-	pc.OnTrack(func(tr *webrtc.TrackRemote, _ *webrtc.RTPReceiver) { c.tracks <- tr })
+	pc.OnTrack(func(tr *webrtc.TrackRemote, r *webrtc.RTPReceiver) {
+		go func() { // RTCP reaches pion's interceptors (sender reports) only when read
+			for {
+				if _, _, err := r.ReadRTCP(); err != nil {
+					return
+				}
+			}
+		}()
+		c.tracks <- tr
+	})
 	pc.OnDataChannel(func(dc *webrtc.DataChannel) { c.dcs <- dc })
 	pc.OnICECandidate(func(cand *webrtc.ICECandidate) {
 		if cand != nil {
@@ -182,17 +191,5 @@ func (c *client) nextTrack(d time.Duration) *webrtc.TrackRemote {
 	case <-time.After(d):
 		c.t.Fatalf("no track within %v", d)
 		return nil
-	}
-}
-
-// nextError waits for the next error message from the server.
-func (c *client) nextError(d time.Duration) Message {
-	c.t.Helper()
-	select {
-	case m := <-c.errs:
-		return m
-	case <-time.After(d):
-		c.t.Fatalf("no error message within %v", d)
-		return Message{}
 	}
 }

@@ -140,9 +140,9 @@ func (ss *Session) setCaps(name string, w *CapsWire) []Message {
 	if err != nil { // Decode checked it already
 		return []Message{errorMessage(CodeBadCaps, name, "%v", err)}
 	}
-	old, had := ss.caps[name]
+	old := ss.caps[name] // zero Caps until the page sends some
 	c := ss.cams[name]
-	if c != nil && (!had || old.FrameRate != caps.FrameRate || old.Width != caps.Width || old.Height != caps.Height) {
+	if c != nil && (old.FrameRate != caps.FrameRate || old.Width != caps.Width || old.Height != caps.Height) {
 		src, err := ss.srv.cfg.Open(name, caps)
 		if err != nil {
 			return []Message{errorMessage(CodeBadCaps, name, "camera %q cannot serve these caps: %v", name, err)}

@@ -81,8 +81,11 @@ func TestEstimateFallsUnderLoss(t *testing.T) {
 	}
 	clean := ss.Stats()
 	through := proxy.Stats(impair.Down)
-	t.Logf("clean: estimate %d bit/s (peak %d), share %d, want %d, %d packets sent, proxy forwarded %d down",
-		clean.Estimate, peak, clean.Cameras[0].Share, front.want(), clean.Cameras[0].PacketsSent, through.Sent)
+	t.Logf("clean: estimate %d bit/s (peak %d), share %d, want %d, %d packets sent, RTT %v, proxy forwarded %d down",
+		clean.Estimate, peak, clean.Cameras[0].Share, front.want(), clean.Cameras[0].PacketsSent, clean.RTT, through.Sent)
+	if clean.RTT <= 0 || clean.RTT > time.Second {
+		t.Errorf("RTT from RTCP %v, want (0, 1 s] on loopback", clean.RTT)
+	}
 	if through.Sent < 100 {
 		t.Fatalf("only %d packets went through the proxy", through.Sent)
 	}

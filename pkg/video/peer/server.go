@@ -131,6 +131,20 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter
 	}
 	reg := &interceptor.Registry{}
 	c := s.cfg
+	// The statistics first: innermost, it sees the packets as they leave
+	// the pacer and the sender reports the report interceptor writes
+	// (which it needs for the round-trip time).
+	sf, err := stats.NewInterceptor()
+	if err != nil {
+		return nil, fmt.Errorf("peer: stats: %w", err)
+	}
+	sf.OnNewPeerConnection(func(_ string, g stats.Getter) {
+		select {
+		case sg <- g:
+		default:
+		}
+	})
+	reg.Add(sf)
 	ccf, err := cc.NewInterceptor(func() (cc.BandwidthEstimator, error) {
 		return gcc.NewSendSideBWE(gcc.SendSideBWEInitialBitrate(c.InitialBitrate),
 			gcc.SendSideBWEMinBitrate(c.MinBitrate), gcc.SendSideBWEMaxBitrate(c.MaxBitrate))
@@ -154,17 +168,6 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter
 	if err := webrtc.ConfigureRTCPReports(reg); err != nil {
 		return nil, fmt.Errorf("peer: rtcp reports: %w", err)
 	}
-	sf, err := stats.NewInterceptor()
-	if err != nil {
-		return nil, fmt.Errorf("peer: stats: %w", err)
-	}
-	sf.OnNewPeerConnection(func(_ string, g stats.Getter) {
-		select {
-		case sg <- g:
-		default:
-		}
-	})
-	reg.Add(sf)
 	var se webrtc.SettingEngine
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
 	if s.mux != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +12,8 @@ import (
 	"github.com/pion/rtcp"
 	"github.com/pion/rtp/codecs"
 	"github.com/pion/webrtc/v4"
+
+	"github.com/telebridge/telebridge/pkg/video"
 )
 
 // readNALs reads RTP from tr and depacketizes it until n NAL units came.
@@ -221,6 +222,9 @@ func TestCommandsChannel(t *testing.T) {
 		}
 	}
 	st := ss.Stats()
+	if st.DataChannelsOpen != 1 {
+		t.Errorf("%d command channels open, want 1", st.DataChannelsOpen)
+	}
 	if st.Commands != n || st.CommandsDropped != 1 {
 		t.Errorf("commands %d dropped %d, want %d and 1", st.Commands, st.CommandsDropped, n)
 	}
@@ -399,4 +403,54 @@ func (s *fakeSource) activeViewers() int {
 	return n
 }
 
-var _ = sort.Strings
+func TestCapsMoveTheCamera(t *testing.T) {
+	front := newFakeSource(t)
+	opened := make(chan Caps, 8)
+	open := func(name string, caps Caps) (video.Source, error) {
+		if name != "front" {
+			return nil, errors.New("no such camera")
+		}
+		opened <- caps
+		return front, nil
+	}
+	s := newServer(t, testConfig(open))
+	c := connect(t, s, "front")
+	tr := c.nextTrack(5 * time.Second)
+	readNALs(t, c, tr, 3, 5*time.Second)
+	if got := <-opened; got != (Caps{}) {
+		t.Errorf("first open with caps %+v, want none", got)
+	}
+
+	c.send(`{"type":"caps","camera":"front","caps":{"maxBitrate":300000}}`)
+	deadline := time.Now().Add(5 * time.Second)
+	for front.want() > 300_000 || front.want() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the viewer wants %d bit/s over the 300 kbit/s cap", front.want())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(opened) != 0 {
+		t.Errorf("a bitrate cap reopened the camera")
+	}
+
+	subs := front.subscribed.Load()
+	c.send(`{"type":"caps","camera":"front","caps":{"maxBitrate":300000,"frameRate":15,"width":320,"height":240}}`)
+	select {
+	case got := <-opened:
+		if got != (Caps{MaxBitrate: 300_000, FrameRate: 15, Width: 320, Height: 240}) {
+			t.Errorf("reopened with %+v", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a new resolution did not reopen the camera")
+	}
+	for front.subscribed.Load() == subs {
+		if time.Now().After(deadline) {
+			t.Fatal("the camera was not resubscribed")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	readNALs(t, c, tr, 6, 5*time.Second) // video goes on (from a keyframe of the new viewer or the old one)
+	if st := c.ss.Stats(); st.Cameras[0].Caps.Width != 320 || st.Cameras[0].Share > 300_000 {
+		t.Errorf("stats %+v", st.Cameras[0])
+	}
+}
