@@ -95,6 +95,7 @@ func TestEstimateFallsUnderLoss(t *testing.T) {
 	}
 	var lossy Stats
 	fell := false
+	lossFrom := time.Now()
 	for end := time.Now().Add(8 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		lossy = ss.Stats()
 		if lossy.Estimate < peak/2 && lossy.Cameras[0].Share < clean.Cameras[0].Share/2 && front.want() < clean.Cameras[0].Share/2 {
@@ -103,8 +104,8 @@ func TestEstimateFallsUnderLoss(t *testing.T) {
 		}
 	}
 	down := proxy.Stats(impair.Down)
-	t.Logf("30 %% loss: estimate %d bit/s, share %d, want %d, NACKs %d, proxy lost %d of %d",
-		lossy.Estimate, lossy.Cameras[0].Share, front.want(), lossy.Cameras[0].NACKs, down.Lost(), down.Received)
+	t.Logf("30 %% loss: after %v estimate %d bit/s, share %d, want %d, NACKs %d, proxy lost %d of %d",
+		time.Since(lossFrom).Round(10*time.Millisecond), lossy.Estimate, lossy.Cameras[0].Share, front.want(), lossy.Cameras[0].NACKs, down.Lost(), down.Received)
 	if !fell {
 		t.Fatalf("under 30 %% loss the estimate stayed at %d bit/s (peak %d), share %d (was %d)",
 			lossy.Estimate, peak, lossy.Cameras[0].Share, clean.Cameras[0].Share)

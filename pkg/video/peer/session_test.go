@@ -365,10 +365,17 @@ func TestRenegotiationAddsAndRemovesCameras(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if n := len(c.offers); n != 3 {
-		t.Errorf("%d offers answered, want 3 (initial, add, remove)", n)
-	}
 	readNALs(t, c, second, 5, 5*time.Second)
+
+	c.send(`{"type":"want","cameras":["rear","front"]}`) // front again
+	again := c.nextTrack(5 * time.Second)
+	if again.StreamID() != "front" {
+		t.Fatalf("re-added track in stream %q, want front", again.StreamID())
+	}
+	sameNALs(t, srcs["front"], readNALs(t, c, again, 6, 5*time.Second))
+	if n := len(c.offers); n != 4 {
+		t.Errorf("%d offers answered, want 4 (initial, add, remove, add again)", n)
+	}
 }
 
 func TestLimits(t *testing.T) {

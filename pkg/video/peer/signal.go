@@ -56,24 +56,24 @@ const (
 // Which other fields a type carries is listed with the Type constants;
 // Decode refuses any other field.
 type Message struct {
-	Type      string     `json:"type"`
-	SDP       string     `json:"sdp,omitempty"`
-	Candidate *Candidate `json:"candidate,omitempty"`
-	Cameras   []string   `json:"cameras,omitempty"`
-	Chosen    string     `json:"chosen,omitempty"`
-	Camera    string     `json:"camera,omitempty"`
-	Caps      *CapsWire  `json:"caps,omitempty"`
-	Error     *ErrorBody `json:"error,omitempty"`
+	Type      string     `json:"type"`                // one of the Type constants
+	SDP       string     `json:"sdp,omitempty"`       // TypeOffer, TypeAnswer: the session description
+	Candidate *Candidate `json:"candidate,omitempty"` // TypeCandidate
+	Cameras   []string   `json:"cameras,omitempty"`   // TypeWant: the cameras to show, in the page's order (none: no video)
+	Chosen    string     `json:"chosen,omitempty"`    // TypeWant: the operator's chosen camera (default: the first)
+	Camera    string     `json:"camera,omitempty"`    // TypeCaps: the camera the caps are for
+	Caps      *CapsWire  `json:"caps,omitempty"`      // TypeCaps
+	Error     *ErrorBody `json:"error,omitempty"`     // TypeError
 }
 
 // Candidate is a trickled ICE candidate in the browser's
 // RTCIceCandidateInit form. An empty Candidate line means the end of
 // candidates.
 type Candidate struct {
-	Candidate        string  `json:"candidate"`
-	SDPMid           *string `json:"sdpMid,omitempty"`
-	SDPMLineIndex    *uint16 `json:"sdpMLineIndex,omitempty"`
-	UsernameFragment *string `json:"usernameFragment,omitempty"`
+	Candidate        string  `json:"candidate"`                  // the a=candidate line without "a=", at most MaxCandidateSize bytes
+	SDPMid           *string `json:"sdpMid,omitempty"`           // the media section's mid
+	SDPMLineIndex    *uint16 `json:"sdpMLineIndex,omitempty"`    // the media section's index
+	UsernameFragment *string `json:"usernameFragment,omitempty"` // the ICE ufrag it belongs to
 }
 
 // ErrorBody says why a message was refused or a session closed.
@@ -89,10 +89,11 @@ var ErrBadMessage = errors.New("bad signalling message")
 // DecodeError is a refused signalling message: Code is one of the Code
 // constants. It wraps ErrBadMessage.
 type DecodeError struct {
-	Code   string
-	Reason string
+	Code   string // one of the Code constants
+	Reason string // human-readable, for the page and the log
 }
 
+// Error returns the reason with a "signalling:" prefix.
 func (e *DecodeError) Error() string { return "signalling: " + e.Reason }
 
 // Unwrap returns ErrBadMessage.
