@@ -36,6 +36,12 @@ type Config struct {
 	// ICETimeout closes a session whose ICE has not connected this long
 	// after it was created (default 10 s).
 	ICETimeout time.Duration
+	// ICEDisconnected is how long without traffic from the page marks ICE
+	// disconnected (default 5 s); ICEFailed is how long after that it
+	// fails and the session closes with CodeICEFailed (default 25 s). A
+	// Wi-Fi blackout shorter than their sum keeps the session. The server
+	// checks the link every min(2 s, ICEDisconnected/2).
+	ICEDisconnected, ICEFailed time.Duration
 	// MaxPeers is the most sessions at once (default 8).
 	MaxPeers int
 	// MaxTracksPerPeer is the most cameras one session shows (default 4).
@@ -87,6 +93,12 @@ func (c *Config) fill() error {
 	if c.ICETimeout == 0 {
 		c.ICETimeout = 10 * time.Second
 	}
+	if c.ICEDisconnected == 0 {
+		c.ICEDisconnected = 5 * time.Second
+	}
+	if c.ICEFailed == 0 {
+		c.ICEFailed = 25 * time.Second
+	}
 	if c.SplitInterval == 0 {
 		c.SplitInterval = 250 * time.Millisecond
 	}
@@ -104,7 +116,7 @@ func (c *Config) fill() error {
 		c.Logger = slog.Default()
 	}
 	switch {
-	case c.ICETimeout < 0 || c.SplitInterval < 0:
+	case c.ICETimeout < 0 || c.SplitInterval < 0 || c.ICEDisconnected < 0 || c.ICEFailed < 0:
 		return fmt.Errorf("%w: negative duration", ErrConfig)
 	case c.MaxPeers < 0 || c.MaxTracksPerPeer < 0 || c.MaxTracksPerPeer > MaxWanted:
 		return fmt.Errorf("%w: MaxPeers must be > 0 and MaxTracksPerPeer within [1, %d]", ErrConfig, MaxWanted)

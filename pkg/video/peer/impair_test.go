@@ -13,14 +13,21 @@ import (
 	"github.com/telebridge/telebridge/pkg/impair"
 )
 
-// TestEstimateFallsUnderLoss runs the media through pkg/impair: the
-// server's ICE uses one known UDP socket, the proxy forwards to it, and
-// the client only learns the proxy's address (its own candidates are not
-// sent, so the server learns the proxy's socket from the ICE checks).
-// The padded fake camera follows its WantBitrate; once the estimate has
-// settled, 30 % of the media is lost and the estimate, and the camera's
-// share with it, must fall.
-func TestEstimateFallsUnderLoss(t *testing.T) {
+// impaired is a session whose media runs through pkg/impair: the server's
+// ICE uses one known UDP socket, the proxy forwards to it, and the client
+// only learns the proxy's address (its own candidates are not sent, so the
+// server learns the proxy's socket from the ICE checks).
+type impaired struct {
+	s     *Server
+	c     *client
+	ss    *Session
+	proxy *impair.Proxy
+	front *fakeSource
+	tr    *webrtc.TrackRemote
+}
+
+func newImpaired(t *testing.T, tune func(*Config)) *impaired {
+	t.Helper()
 	udp, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)
@@ -34,45 +41,60 @@ func TestEstimateFallsUnderLoss(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- proxy.Run(ctx) }()
-	defer func() {
+	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("proxy: %v", err)
 		}
-	}()
+	})
 
-	front := newFakeSource(t)
-	front.pad = true
-	cfg := testConfig(cameras(map[string]*fakeSource{"front": front}))
+	im := &impaired{proxy: proxy, front: newFakeSource(t)}
+	im.front.pad = true
+	cfg := testConfig(cameras(map[string]*fakeSource{"front": im.front}))
 	cfg.UDP = udp
 	cfg.SplitInterval = 100 * time.Millisecond
-	s := newServer(t, cfg)
+	if tune != nil {
+		tune(&cfg)
+	}
+	im.s = newServer(t, cfg)
 
-	c := newClient(t)
-	c.keepOwn = false
+	im.c = newClient(t)
+	im.c.keepOwn = false
 	direct := fmt.Sprintf(" %s %d ", serverAddr.Addr(), serverAddr.Port())
 	via := fmt.Sprintf(" %s %d ", proxy.Addr().Addr(), proxy.Addr().Port())
-	c.serverCandidate = func(init *webrtc.ICECandidateInit) bool {
+	im.c.serverCandidate = func(init *webrtc.ICECandidateInit) bool {
 		if !strings.Contains(init.Candidate, direct) {
 			return false
 		}
 		init.Candidate = strings.Replace(init.Candidate, direct, via, 1)
 		return true
 	}
-	ss, err := s.NewSession(c.sessionConfig())
+	im.ss, err = im.s.NewSession(im.c.sessionConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.start(ss)
-	c.send(`{"type":"want","cameras":["front"]}`)
-	tr := c.nextTrack(5 * time.Second)
-	go func() { // a receiving application: read everything
-		for {
-			if _, _, err := tr.ReadRTP(); err != nil {
-				return
-			}
+	im.c.start(im.ss)
+	im.c.send(`{"type":"want","cameras":["front"]}`)
+	im.tr = im.c.nextTrack(5 * time.Second)
+	return im
+}
+
+// drain reads and discards the track's RTP until it closes.
+func drain(tr *webrtc.TrackRemote) {
+	for {
+		if _, _, err := tr.ReadRTP(); err != nil {
+			return
 		}
-	}()
+	}
+}
+
+// The padded fake camera follows its WantBitrate; once the estimate has
+// settled, 30 % of the media is lost and the estimate, and the camera's
+// share with it, must fall.
+func TestEstimateFallsUnderLoss(t *testing.T) {
+	im := newImpaired(t, nil)
+	go drain(im.tr)
+	ss, proxy, front := im.ss, im.proxy, im.front
 
 	// Clean link: let the estimate settle for 4 s and keep its peak.
 	peak := 0
@@ -105,12 +127,76 @@ func TestEstimateFallsUnderLoss(t *testing.T) {
 	}
 	down := proxy.Stats(impair.Down)
 	t.Logf("30 %% loss: after %v estimate %d bit/s, share %d, want %d, NACKs %d, proxy lost %d of %d",
-		time.Since(lossFrom).Round(10*time.Millisecond), lossy.Estimate, lossy.Cameras[0].Share, front.want(), lossy.Cameras[0].NACKs, down.Lost(), down.Received)
+		time.Since(lossFrom).Round(10*time.Millisecond), lossy.Estimate, lossy.Cameras[0].Share, front.want(),
+		lossy.Cameras[0].NACKs, down.Lost(), down.Received)
 	if !fell {
 		t.Fatalf("under 30 %% loss the estimate stayed at %d bit/s (peak %d), share %d (was %d)",
 			lossy.Estimate, peak, lossy.Cameras[0].Share, clean.Cameras[0].Share)
 	}
 	if lossy.Cameras[0].NACKs == 0 {
 		t.Error("no NACK counted under loss")
+	}
+}
+
+// A 2 s blackout of both directions keeps the session (ICE disconnects
+// after 5 s), and video from a keyframe is back within 1 s of the link
+// returning (the client asks with one PLI, as a browser does).
+func TestBlackoutRecovers(t *testing.T) {
+	im := newImpaired(t, nil)
+	readNALs(t, im.c, im.tr, 10, 5*time.Second)
+	im.proxy.SetBlackout(impair.Up, true)
+	im.proxy.SetBlackout(impair.Down, true)
+	time.Sleep(2 * time.Second)
+	if err := im.tr.SetReadDeadline(time.Now().Add(10 * time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	for { // what was buffered before the blackout
+		if _, _, err := im.tr.ReadRTP(); err != nil {
+			break
+		}
+	}
+	im.proxy.SetBlackout(impair.Up, false)
+	im.proxy.SetBlackout(impair.Down, false)
+	back := time.Now()
+	readNALs(t, im.c, im.tr, 3, 5*time.Second) // SPS, PPS, IDR
+	took := time.Since(back)
+	st := im.ss.Stats()
+	t.Logf("video back %v after the link, estimate %d bit/s, state %s, blackout drops %d down",
+		took.Round(time.Millisecond), st.Estimate, st.State, im.proxy.Stats(impair.Down).Blackout)
+	if took > time.Second {
+		t.Errorf("video took %v to come back from a keyframe, want <= 1 s", took)
+	}
+	if im.ss.Err() != nil || st.State != "connected" {
+		t.Errorf("the blackout ended the session: %+v, state %s", im.ss.Err(), st.State)
+	}
+}
+
+// A link that stays down closes the session with ice-failed after
+// ICEDisconnected + ICEFailed; a session on another path is unaffected.
+func TestDeadLinkClosesWithICEFailed(t *testing.T) {
+	im := newImpaired(t, func(c *Config) {
+		c.ICEDisconnected = 2 * time.Second // keepalive checks every 1 s
+		c.ICEFailed = time.Second
+	})
+	other := connect(t, im.s, "front") // direct, on its own ports
+	otr := other.nextTrack(5 * time.Second)
+	readNALs(t, im.c, im.tr, 3, 5*time.Second)
+	readNALs(t, other, otr, 3, 5*time.Second)
+
+	im.proxy.SetBlackout(impair.Up, true)
+	im.proxy.SetBlackout(impair.Down, true)
+	down := time.Now()
+	select {
+	case <-im.ss.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session outlived a dead link")
+	}
+	t.Logf("closed %v after the link went down", time.Since(down).Round(time.Millisecond))
+	if e := im.ss.Err(); e == nil || e.Code != CodeICEFailed {
+		t.Errorf("Err() = %+v, want %s", e, CodeICEFailed)
+	}
+	readNALs(t, other, otr, 10, 5*time.Second)
+	if st := other.ss.Stats(); st.State != "connected" {
+		t.Errorf("the other session is %s", st.State)
 	}
 }

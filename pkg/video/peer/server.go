@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/pion/ice/v4"
 	"github.com/pion/interceptor"
@@ -177,6 +178,7 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter
 		se.SetIPFilter(c.IPFilter)
 	}
 	se.SetIncludeLoopbackCandidate(c.Loopback)
+	se.SetICETimeouts(c.ICEDisconnected, c.ICEFailed, min(2*time.Second, c.ICEDisconnected/2)) // keepalives within the disconnect time
 	if c.NoMDNS {
 		se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
 	}
