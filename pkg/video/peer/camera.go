@@ -146,6 +146,7 @@ func (c *camera) serve(src video.Source) video.Source {
 		v.Close()
 	}()
 	aus := v.AccessUnits()
+	var prev time.Time // capture time of the previous access unit
 	for {
 		select {
 		case <-c.ctx.Done():
@@ -159,10 +160,8 @@ func (c *camera) serve(src video.Source) video.Source {
 				}
 				return nil
 			}
-			d := au.Duration
-			if d <= 0 {
-				d = time.Second / 30
-			}
+			d := sampleDuration(prev, au)
+			prev = au.Capture
 			if err := c.track.WriteSample(media.Sample{Data: au.Data, Duration: d}); err != nil {
 				if errors.Is(err, context.Canceled) || c.ctx.Err() != nil {
 					return nil
@@ -173,6 +172,24 @@ func (c *camera) serve(src video.Source) video.Source {
 			c.bytes.Add(uint64(len(au.Data)))
 		}
 	}
+}
+
+// sampleDuration is how far the RTP clock advances after au [s]: pion
+// stamps an access unit with the sum of the durations written before it.
+// The capture interval since the previous access unit keeps the RTP
+// timestamps on the capture clock (one interval behind) when pictures are
+// skipped or late, so the page's jitter buffer does not drift; without
+// usable capture times it is the nominal frame interval (1/30 s if none).
+func sampleDuration(prev time.Time, au video.AccessUnit) time.Duration {
+	if !prev.IsZero() && !au.Capture.IsZero() {
+		if d := au.Capture.Sub(prev); d > 0 && d <= time.Second {
+			return d
+		}
+	}
+	if au.Duration > 0 && au.Duration <= time.Second {
+		return au.Duration
+	}
+	return time.Second / 30
 }
 
 // readRTCP reads the receiver's feedback for this camera: PLI and FIR

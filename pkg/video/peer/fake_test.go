@@ -83,6 +83,9 @@ type fakeSource struct {
 	aus      []video.AccessUnit
 	interval time.Duration
 	pad      bool
+	// captureStep, if set, stamps the n-th access unit a viewer gets with
+	// the capture time base + n*captureStep instead of the wall clock.
+	captureStep time.Duration
 
 	subscribed, keyRequests atomic.Int64
 	mu                      sync.Mutex
@@ -131,7 +134,7 @@ func (v *fakeViewer) run() {
 	defer close(v.ch)
 	t := time.NewTicker(v.src.interval)
 	defer t.Stop()
-	i := 0
+	i, n := 0, 0
 	for {
 		select {
 		case <-v.key:
@@ -140,6 +143,11 @@ func (v *fakeViewer) run() {
 		default:
 		}
 		au := v.src.aus[i%len(v.src.aus)]
+		au.Capture = time.Now()
+		if v.src.captureStep > 0 {
+			au.Capture = time.Unix(1000, 0).Add(time.Duration(n) * v.src.captureStep)
+		}
+		n++
 		if v.src.pad {
 			au.Data = padTo(au.Data, int(v.want.Load())/8*int(v.src.interval)/int(time.Second))
 		}

@@ -140,7 +140,10 @@ func (ss *Session) setCaps(name string, w *CapsWire) []Message {
 	if err != nil { // Decode checked it already
 		return []Message{errorMessage(CodeBadCaps, name, "%v", err)}
 	}
-	old := ss.caps[name] // zero Caps until the page sends some
+	old, known := ss.caps[name] // zero Caps until the page sends some
+	if !known && len(ss.caps) >= 2*MaxWanted {
+		return []Message{errorMessage(CodeTooManyCameras, name, "caps for more than %d cameras", 2*MaxWanted)}
+	}
 	c := ss.cams[name]
 	if c != nil && (old.FrameRate != caps.FrameRate || old.Width != caps.Width || old.Height != caps.Height) {
 		src, err := ss.srv.cfg.Open(name, caps)

@@ -25,7 +25,8 @@ type SessionConfig struct {
 	// OnCommand receives each data-channel message on CommandLabel up to
 	// Config.MaxCommandSize bytes, in arrival order (which the unordered
 	// channel does not keep from the page); data is the callee's to keep.
-	// The package never interprets commands. Optional.
+	// It is called from pion's receive goroutine, one call at a time, and
+	// must not block. The package never interprets commands. Optional.
 	OnCommand func(data []byte)
 }
 

@@ -121,6 +121,7 @@ func quoteAll(s []string) string {
 
 func TestVideoArrivesAsTheSameNALUnits(t *testing.T) {
 	front := newFakeSource(t)
+	front.captureStep = 50 * time.Millisecond
 	s := newServer(t, testConfig(cameras(map[string]*fakeSource{"front": front})))
 	c := connect(t, s, "front")
 	tr := c.nextTrack(5 * time.Second)
@@ -130,7 +131,29 @@ func TestVideoArrivesAsTheSameNALUnits(t *testing.T) {
 	if !strings.Contains(tr.Codec().SDPFmtpLine, "profile-level-id=42e01f") || !strings.Contains(tr.Codec().SDPFmtpLine, "packetization-mode=1") {
 		t.Errorf("codec fmtp %q", tr.Codec().SDPFmtpLine)
 	}
-	sameNALs(t, front, readNALs(t, c, tr, 30, 5*time.Second)) // 3 keyframes and P slices, looping
+	sameNALs(t, front, readNALs(t, c, tr, 30, 5*time.Second)) // 4 keyframes and P slices, looping
+
+	// RTP timestamps follow the capture times (50 ms apart here, while the
+	// access units come every 33 ms), one interval behind.
+	var stamps []uint32
+	if err := tr.SetReadDeadline(time.Now().Add(5 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	for len(stamps) < 10 {
+		pkt, _, err := tr.ReadRTP()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(stamps) == 0 || stamps[len(stamps)-1] != pkt.Timestamp {
+			stamps = append(stamps, pkt.Timestamp)
+		}
+	}
+	for i := 2; i < len(stamps); i++ { // the first difference may span a skipped access unit
+		if d := stamps[i] - stamps[i-1]; d != 4500 {
+			t.Errorf("RTP timestamps %v: step %d of %d ticks, want 4500 (50 ms at 90 kHz)", stamps, i, d)
+			break
+		}
+	}
 	st := c.ss.Stats()
 	if len(st.Cameras) != 1 || st.Cameras[0].AccessUnits == 0 || st.Cameras[0].PacketsSent == 0 || st.Cameras[0].BytesSent == 0 {
 		t.Errorf("stats %+v", st)

@@ -3,6 +3,9 @@ package peer
 import (
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/video"
 )
 
 func TestSplit(t *testing.T) {
@@ -58,5 +61,26 @@ func BenchmarkSplit(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Split(2_500_000, shares, out)
+	}
+}
+
+func TestSampleDuration(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	cases := []struct {
+		name string
+		prev time.Time
+		au   video.AccessUnit
+		want time.Duration
+	}{
+		{"first: nominal", time.Time{}, video.AccessUnit{Capture: t0, Duration: 40 * time.Millisecond}, 40 * time.Millisecond},
+		{"capture interval", t0, video.AccessUnit{Capture: t0.Add(70 * time.Millisecond), Duration: 33 * time.Millisecond}, 70 * time.Millisecond},
+		{"capture backwards: nominal", t0, video.AccessUnit{Capture: t0.Add(-time.Millisecond), Duration: 33 * time.Millisecond}, 33 * time.Millisecond},
+		{"gap over 1 s: nominal", t0, video.AccessUnit{Capture: t0.Add(3 * time.Second), Duration: 50 * time.Millisecond}, 50 * time.Millisecond},
+		{"nothing known", time.Time{}, video.AccessUnit{}, time.Second / 30},
+	}
+	for _, tc := range cases {
+		if got := sampleDuration(tc.prev, tc.au); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
