@@ -50,7 +50,7 @@ type camera struct {
 	viewer video.Viewer
 	share  int // [bit/s]
 
-	frames, bytes, plis, firs, nacks atomic.Uint64
+	frames, bytes, plis, firs, nacks, skipped atomic.Uint64
 }
 
 func newCamera(ss *Session, name string) (*camera, error) {
@@ -146,7 +146,9 @@ func (c *camera) serve(src video.Source) video.Source {
 		v.Close()
 	}()
 	aus := v.AccessUnits()
-	var prev time.Time // capture time of the previous access unit
+	var prev time.Time // capture time of the previous access unit written
+	skipping := false  // skipping pictures up to the next keyframe
+	asked := false     // a keyframe was asked for while skipping
 	for {
 		select {
 		case <-c.ctx.Done():
@@ -160,6 +162,25 @@ func (c *camera) serve(src video.Source) video.Source {
 				}
 				return nil
 			}
+			if !au.Key {
+				// Over MaxQueueDelay: skip pictures; those after a skipped one
+				// cannot be decoded, so skip up to the next keyframe, and ask for
+				// one once the queue has drained (asking at once would fill it
+				// with keyframes).
+				congested := c.ss.congested()
+				if skipping || congested {
+					if !skipping {
+						skipping, asked = true, false
+					}
+					if !asked && !congested {
+						v.RequestKeyFrame()
+						asked = true
+					}
+					c.skipped.Add(1)
+					continue
+				}
+			}
+			skipping = false
 			d := sampleDuration(prev, au)
 			prev = au.Capture
 			if err := c.track.WriteSample(media.Sample{Data: au.Data, Duration: d}); err != nil {
@@ -176,13 +197,14 @@ func (c *camera) serve(src video.Source) video.Source {
 
 // sampleDuration is how far the RTP clock advances after au [s]: pion
 // stamps an access unit with the sum of the durations written before it.
-// The capture interval since the previous access unit keeps the RTP
-// timestamps on the capture clock (one interval behind) when pictures are
-// skipped or late, so the page's jitter buffer does not drift; without
-// usable capture times it is the nominal frame interval (1/30 s if none).
+// The capture interval since the previous access unit written (up to 5 s)
+// keeps the RTP timestamps on the capture clock (one interval behind) when
+// pictures are skipped or late, so the page's jitter buffer does not
+// drift; without usable capture times it is the nominal frame interval
+// (1/30 s if none).
 func sampleDuration(prev time.Time, au video.AccessUnit) time.Duration {
 	if !prev.IsZero() && !au.Capture.IsZero() {
-		if d := au.Capture.Sub(prev); d > 0 && d <= time.Second {
+		if d := au.Capture.Sub(prev); d > 0 && d <= 5*time.Second {
 			return d
 		}
 	}

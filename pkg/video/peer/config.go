@@ -56,6 +56,11 @@ type Config struct {
 	// Headroom is the part of the estimate given to the encoders, the rest
 	// left to RTP headers, RTCP and retransmissions, in (0, 1] (default 0.9).
 	Headroom float64
+	// MaxQueueDelay bounds the latency the pacer's queue may add: while
+	// the queue takes longer than this to drain, a camera skips pictures
+	// up to its next keyframe (and asks for one); keyframes are always
+	// sent (default 400 ms).
+	MaxQueueDelay time.Duration
 	// QueueDepth is each viewer's access-unit queue (default 8).
 	QueueDepth int
 	// SplitInterval is how often the estimate is split over the cameras
@@ -99,6 +104,9 @@ func (c *Config) fill() error {
 	if c.ICEFailed == 0 {
 		c.ICEFailed = 25 * time.Second
 	}
+	if c.MaxQueueDelay == 0 {
+		c.MaxQueueDelay = 400 * time.Millisecond
+	}
 	if c.SplitInterval == 0 {
 		c.SplitInterval = 250 * time.Millisecond
 	}
@@ -116,7 +124,7 @@ func (c *Config) fill() error {
 		c.Logger = slog.Default()
 	}
 	switch {
-	case c.ICETimeout < 0 || c.SplitInterval < 0 || c.ICEDisconnected < 0 || c.ICEFailed < 0:
+	case c.ICETimeout < 0 || c.SplitInterval < 0 || c.ICEDisconnected < 0 || c.ICEFailed < 0 || c.MaxQueueDelay < 0:
 		return fmt.Errorf("%w: negative duration", ErrConfig)
 	case c.MaxPeers < 0 || c.MaxTracksPerPeer < 0 || c.MaxTracksPerPeer > MaxWanted:
 		return fmt.Errorf("%w: MaxPeers must be > 0 and MaxTracksPerPeer within [1, %d]", ErrConfig, MaxWanted)

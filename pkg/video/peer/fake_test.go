@@ -83,6 +83,9 @@ type fakeSource struct {
 	aus      []video.AccessUnit
 	interval time.Duration
 	pad      bool
+	// fixed, if set, is the bitrate padded to instead of the wanted one
+	// [bit/s] (a source that ignores WantBitrate, like a passthrough camera).
+	fixed int
 	// captureStep, if set, stamps the n-th access unit a viewer gets with
 	// the capture time base + n*captureStep instead of the wall clock.
 	captureStep time.Duration
@@ -149,7 +152,11 @@ func (v *fakeViewer) run() {
 		}
 		n++
 		if v.src.pad {
-			au.Data = padTo(au.Data, int(v.want.Load())/8*int(v.src.interval)/int(time.Second))
+			rate := int(v.want.Load())
+			if v.src.fixed > 0 {
+				rate = v.src.fixed
+			}
+			au.Data = padTo(au.Data, int(float64(rate)/8*v.src.interval.Seconds()))
 		}
 		select {
 		case v.ch <- au:

@@ -115,8 +115,9 @@ func (s *Server) release(ss *Session) {
 // FIR and transport-cc feedback; interceptors for the send-side bandwidth
 // estimator (GCC), the TWCC header extension, the NACK responder and RTCP
 // reports; RTP statistics; and the ICE settings. bwe receives the
-// session's estimator, sg its statistics.
-func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter) (*webrtc.API, error) {
+// session's estimator, sg its statistics; q counts the bytes into and out
+// of the pacer.
+func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter, q *backlog) (*webrtc.API, error) {
 	m := &webrtc.MediaEngine{}
 	fb := []webrtc.RTCPFeedback{
 		{Type: "nack"}, {Type: "nack", Parameter: "pli"}, {Type: "ccm", Parameter: "fir"},
@@ -159,7 +160,11 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter
 		default:
 		}
 	})
+	// Registered later is further from the network: out counter, pacer,
+	// in counter, then the TWCC header, NACK responder and reports.
+	reg.Add(&counter{n: &q.out})
 	reg.Add(ccf) // before the NACK responder, so retransmissions respect the estimate
+	reg.Add(&counter{n: &q.in})
 	if err := webrtc.ConfigureTWCCHeaderExtensionSender(m, reg); err != nil {
 		return nil, fmt.Errorf("peer: twcc: %w", err)
 	}

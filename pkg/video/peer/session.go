@@ -43,6 +43,7 @@ type Session struct {
 	pc     *webrtc.PeerConnection
 	bwe    chan cc.BandwidthEstimator
 	stats  stats.Getter // nil if pion made none
+	queue  backlog
 	wg     sync.WaitGroup
 	done   chan struct{}
 	timer  *time.Timer
@@ -60,9 +61,17 @@ type Session struct {
 	connected bool
 	closed    bool
 	err       *ErrorBody
-	estimate  int
+	estimate  int // [bit/s]
 
 	badMessages, commands, commandsDropped atomic.Uint64
+	target                                 atomic.Int64 // the latest estimate [bit/s], for the cameras
+}
+
+// congested reports whether the pacer's queue takes longer than
+// Config.MaxQueueDelay to drain at the pacer's rate (1.5 times the
+// estimate in pion's GCC).
+func (ss *Session) congested() bool {
+	return ss.queue.drainSeconds(int(ss.target.Load()*3/2)) > ss.srv.cfg.MaxQueueDelay.Seconds()
 }
 
 // maxPending bounds the candidates held until the answer arrives.
@@ -108,7 +117,7 @@ func (s *Server) NewSession(cfg SessionConfig) (*Session, error) {
 
 func (ss *Session) open() error {
 	sg := make(chan stats.Getter, 1)
-	api, err := ss.srv.newAPI(ss.bwe, sg)
+	api, err := ss.srv.newAPI(ss.bwe, sg, &ss.queue)
 	if err != nil {
 		return err
 	}
@@ -258,6 +267,7 @@ func (ss *Session) splitLoop() {
 	var cams []*camera
 	for {
 		total := est.GetTargetBitrate()
+		ss.target.Store(int64(total))
 		ss.mu.Lock()
 		ss.estimate = total
 		shares, cams = shares[:0], cams[:0]

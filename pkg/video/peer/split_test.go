@@ -75,7 +75,8 @@ func TestSampleDuration(t *testing.T) {
 		{"first: nominal", time.Time{}, video.AccessUnit{Capture: t0, Duration: 40 * time.Millisecond}, 40 * time.Millisecond},
 		{"capture interval", t0, video.AccessUnit{Capture: t0.Add(70 * time.Millisecond), Duration: 33 * time.Millisecond}, 70 * time.Millisecond},
 		{"capture backwards: nominal", t0, video.AccessUnit{Capture: t0.Add(-time.Millisecond), Duration: 33 * time.Millisecond}, 33 * time.Millisecond},
-		{"gap over 1 s: nominal", t0, video.AccessUnit{Capture: t0.Add(3 * time.Second), Duration: 50 * time.Millisecond}, 50 * time.Millisecond},
+		{"gap of 3 s", t0, video.AccessUnit{Capture: t0.Add(3 * time.Second), Duration: 50 * time.Millisecond}, 3 * time.Second},
+		{"gap over 5 s: nominal", t0, video.AccessUnit{Capture: t0.Add(6 * time.Second), Duration: 50 * time.Millisecond}, 50 * time.Millisecond},
 		{"nothing known", time.Time{}, video.AccessUnit{}, time.Second / 30},
 	}
 	for _, tc := range cases {

@@ -13,6 +13,7 @@ type Stats struct {
 	Estimate         int           // the send-side bandwidth estimate [bit/s]
 	Budget           int           // Estimate times Config.Headroom, split over the cameras [bit/s]
 	RTT              time.Duration // the latest round-trip time from RTCP over all cameras, 0 before any
+	Queued           int64         // bytes waiting in the pacer [bytes]
 	Cameras          []CameraStats // in the page's order
 	BadMessages      uint64        // signalling messages refused
 	Commands         uint64        // data-channel commands handed to OnCommand
@@ -27,6 +28,7 @@ type CameraStats struct {
 	Caps        Caps          // the page's caps
 	Share       int           // this camera's part of the budget, set with Viewer.WantBitrate [bit/s]
 	AccessUnits uint64        // access units written to the track
+	Skipped     uint64        // access units skipped while the pacer's queue was over Config.MaxQueueDelay
 	Bytes       uint64        // access-unit bytes written to the track [bytes]
 	PacketsSent uint64        // RTP packets sent (from the RTP statistics)
 	BytesSent   uint64        // RTP payload bytes sent, retransmissions included [bytes]
@@ -44,6 +46,7 @@ func (ss *Session) Stats() Stats {
 	ss.mu.Lock()
 	st.Estimate = ss.estimate
 	st.Budget = int(float64(ss.estimate) * ss.srv.cfg.Headroom)
+	st.Queued = ss.queue.bytes()
 	type pair struct {
 		c    *camera
 		cs   CameraStats
@@ -74,7 +77,7 @@ func (ss *Session) Stats() Stats {
 		c.mu.Lock()
 		cs.Share = c.share
 		c.mu.Unlock()
-		cs.AccessUnits, cs.Bytes = c.frames.Load(), c.bytes.Load()
+		cs.AccessUnits, cs.Bytes, cs.Skipped = c.frames.Load(), c.bytes.Load(), c.skipped.Load()
 		cs.NACKs, cs.PLIs, cs.FIRs = c.nacks.Load(), c.plis.Load(), c.firs.Load()
 		if ss.stats != nil {
 			if rs := ss.stats.Get(list[i].ssrc); rs != nil {
