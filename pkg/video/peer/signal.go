@@ -91,6 +91,7 @@ var ErrBadMessage = errors.New("bad signalling message")
 type DecodeError struct {
 	Code   string // one of the Code constants
 	Reason string // human-readable, for the page and the log
+	Camera string // the camera concerned, if known
 }
 
 // Error returns the reason with a "signalling:" prefix.
@@ -182,10 +183,10 @@ func (m *Message) Validate() error {
 			return err
 		}
 		if m.Caps == nil {
-			return badf(CodeBadCaps, "caps missing")
+			return &DecodeError{Code: CodeBadCaps, Reason: "caps missing", Camera: m.Camera}
 		}
 		if _, err := m.Caps.Caps(); err != nil {
-			return &DecodeError{Code: CodeBadCaps, Reason: err.Error()}
+			return &DecodeError{Code: CodeBadCaps, Reason: err.Error(), Camera: m.Camera}
 		}
 	case TypeError:
 		if m.Error == nil || m.Error.Code == "" {
@@ -284,7 +285,7 @@ func errorMessage(code, camera, format string, a ...any) Message {
 func errorFrom(err error, fallback string) Message {
 	var de *DecodeError
 	if errors.As(err, &de) {
-		return errorMessage(de.Code, "", "%s", de.Reason)
+		return errorMessage(de.Code, de.Camera, "%s", de.Reason)
 	}
 	return errorMessage(fallback, "", "%v", err)
 }
