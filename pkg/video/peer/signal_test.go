@@ -109,3 +109,23 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// Candidates as Chromium and Firefox send them: mDNS host names, TCP,
+// server-reflexive and relay candidates with extensions.
+func TestBrowserCandidatesAccepted(t *testing.T) {
+	for _, c := range []string{
+		"candidate:3564155722 1 udp 2113937151 5d7bbac4-4b55-4a34-9f0c-3f6d1e2c8a11.local 54321 typ host generation 0 ufrag Xy1z network-cost 999",
+		"candidate:1467250027 1 tcp 1518280447 192.168.1.20 9 typ host tcptype active generation 0 ufrag Xy1z network-id 1",
+		"candidate:842163049 1 udp 1677729535 203.0.113.7 61234 typ srflx raddr 0.0.0.0 rport 0 generation 0 ufrag Xy1z network-cost 999",
+		"candidate:4 1 UDP 92217087 198.51.100.9 3478 typ relay raddr 198.51.100.9 rport 3478",
+		"candidate:0 1 UDP 2122252543 fe80::1 50000 typ host",
+	} {
+		raw, err := Encode(Message{Type: TypeCandidate, Candidate: &Candidate{Candidate: c, SDPMid: ptr("0"), SDPMLineIndex: ptr(uint16(0))}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Decode(raw); err != nil {
+			t.Errorf("%s: %v", c, err)
+		}
+	}
+}

@@ -23,7 +23,7 @@ type Stats struct {
 
 // CameraStats are one shown camera's figures within a session.
 type CameraStats struct {
-	Camera      string
+	Camera      string        // the camera's name
 	Chosen      bool          // the operator's chosen camera
 	Caps        Caps          // the page's caps
 	Share       int           // this camera's part of the budget, set with Viewer.WantBitrate [bit/s]
