@@ -189,13 +189,14 @@ func (ss *Session) candidate(c *Candidate) []Message {
 	if c.Candidate == "" {
 		return nil // end of candidates
 	}
+	if ss.candidates >= maxCandidates { // each one costs connectivity checks to an address the page chose
+		ss.badMessages.Add(1)
+		return []Message{errorMessage(CodeBadCandidate, "", "more than %d candidates from this page", maxCandidates)}
+	}
+	ss.candidates++
 	init := webrtc.ICECandidateInit{Candidate: c.Candidate, SDPMid: c.SDPMid, SDPMLineIndex: c.SDPMLineIndex,
 		UsernameFragment: c.UsernameFragment}
 	if ss.pc.RemoteDescription() == nil {
-		if len(ss.pending) >= maxPending {
-			ss.badMessages.Add(1)
-			return []Message{errorMessage(CodeBadCandidate, "", "more than %d candidates before the answer", maxPending)}
-		}
 		ss.pending = append(ss.pending, init)
 		return nil
 	}

@@ -50,18 +50,19 @@ type Session struct {
 
 	sendMu sync.Mutex
 
-	mu        sync.Mutex
-	cams      map[string]*camera
-	order     []string // wanted cameras, in the page's order
-	chosen    string
-	caps      map[string]Caps
-	offered   bool // an offer is waiting for its answer
-	again     bool // the track set changed while an offer was out
-	pending   []webrtc.ICECandidateInit
-	connected bool
-	closed    bool
-	err       *ErrorBody
-	estimate  int // [bit/s]
+	mu         sync.Mutex
+	cams       map[string]*camera
+	order      []string // wanted cameras, in the page's order
+	chosen     string
+	caps       map[string]Caps
+	offered    bool                      // an offer is waiting for its answer
+	again      bool                      // the track set changed while an offer was out
+	pending    []webrtc.ICECandidateInit // candidates that came before the answer
+	candidates int                       // candidates received from the page
+	connected  bool
+	closed     bool
+	err        *ErrorBody
+	estimate   int // [bit/s]
 
 	badMessages, commands, commandsDropped atomic.Uint64
 	target                                 atomic.Int64 // the latest estimate [bit/s], for the cameras
@@ -74,8 +75,8 @@ func (ss *Session) congested() bool {
 	return ss.queue.drainSeconds(int(ss.target.Load()*3/2)) > ss.srv.cfg.MaxQueueDelay.Seconds()
 }
 
-// maxPending bounds the candidates held until the answer arrives.
-const maxPending = 64
+// maxCandidates bounds the candidates a page may send in a session.
+const maxCandidates = 64
 
 // NewSession opens a session: it creates the peer connection and the
 // command data channel and starts the ICE timeout (Config.ICETimeout). The

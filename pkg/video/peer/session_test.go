@@ -351,6 +351,15 @@ func TestBadMessagesLeaveOthersWorking(t *testing.T) {
 	if len(out) != 2 || out[0].Error == nil || out[0].Error.Code != CodeUnknownCamera || out[0].Error.Camera != "nope" || out[1].Type != TypeOffer {
 		t.Errorf("unknown camera: got %+v, want an error for \"nope\" and an offer for the rest", out)
 	}
+	for i := range maxCandidates + 1 { // b has no answer yet: held, up to the limit
+		out := b.Handle([]byte(fmt.Sprintf(`{"type":"candidate","candidate":{"candidate":"candidate:%d 1 udp 2130706431 127.0.0.1 %d typ host"}}`, i, 10000+i)))
+		if i < maxCandidates && len(out) != 0 {
+			t.Fatalf("candidate %d refused: %+v", i, out)
+		}
+		if i == maxCandidates && (len(out) != 1 || out[0].Error.Code != CodeBadCandidate) {
+			t.Fatalf("candidate over the limit: %+v", out)
+		}
+	}
 	// a's video still flows.
 	readNALs(t, a, tr, 10, 5*time.Second)
 	if st := a.ss.Stats(); st.BadMessages != uint64(len(cases)) || st.State != "connected" {
