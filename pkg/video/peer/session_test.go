@@ -166,7 +166,7 @@ func TestVideoArrivesAsTheSameNALUnits(t *testing.T) {
 	}
 }
 
-func TestPLIRequestsAKeyFrame(t *testing.T) {
+func TestPLIAndFIRRequestAKeyFrame(t *testing.T) {
 	front := newFakeSource(t)
 	s := newServer(t, testConfig(cameras(map[string]*fakeSource{"front": front})))
 	c := connect(t, s, "front")
@@ -185,6 +185,21 @@ func TestPLIRequestsAKeyFrame(t *testing.T) {
 	}
 	if st := c.ss.Stats(); st.Cameras[0].PLIs != plis+1 {
 		t.Errorf("PLIs counted %d, want %d", st.Cameras[0].PLIs, plis+1)
+	}
+
+	before = front.keyRequests.Load()
+	fir := &rtcp.FullIntraRequest{MediaSSRC: uint32(tr.SSRC()), FIR: []rtcp.FIREntry{{SSRC: uint32(tr.SSRC()), SequenceNumber: 1}}}
+	if err := c.pc.WriteRTCP([]rtcp.Packet{fir}); err != nil {
+		t.Fatal(err)
+	}
+	for front.keyRequests.Load() == before {
+		if time.Now().After(deadline) {
+			t.Fatal("the FIR did not reach the Source as a keyframe request")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if st := c.ss.Stats(); st.Cameras[0].FIRs != 1 {
+		t.Errorf("FIRs counted %d, want 1", st.Cameras[0].FIRs)
 	}
 }
 
