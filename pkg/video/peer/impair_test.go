@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pion/rtcp"
+	"github.com/pion/rtp/codecs"
 	"github.com/pion/webrtc/v4"
+	"github.com/pion/webrtc/v4/pkg/media/samplebuilder"
 
 	"github.com/telebridge/telebridge/pkg/impair"
 )
@@ -26,7 +29,11 @@ type impaired struct {
 	tr    *webrtc.TrackRemote
 }
 
-func newImpaired(t *testing.T, tune func(*Config)) *impaired {
+func newImpaired(t *testing.T, tune func(*Config)) *impaired { return newImpairedPad(t, tune, true) }
+
+// newImpairedPad is newImpaired with the camera padded to its budget or
+// sending the fixture's small pictures as they are.
+func newImpairedPad(t *testing.T, tune func(*Config), pad bool) *impaired {
 	t.Helper()
 	udp, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
@@ -49,7 +56,7 @@ func newImpaired(t *testing.T, tune func(*Config)) *impaired {
 	})
 
 	im := &impaired{proxy: proxy, front: newFakeSource(t)}
-	im.front.pad = true
+	im.front.pad = pad
 	cfg := testConfig(cameras(map[string]*fakeSource{"front": im.front}))
 	cfg.UDP = udp
 	cfg.SplitInterval = 100 * time.Millisecond
@@ -198,5 +205,75 @@ func TestDeadLinkClosesWithICEFailed(t *testing.T) {
 	readNALs(t, other, otr, 10, 5*time.Second)
 	if st := other.ss.Stats(); st.State != "connected" {
 		t.Errorf("the other session is %s", st.State)
+	}
+}
+
+// The impaired link without its rate cap: 3 % loss and 40 +/- 20 ms
+// each way. The receiver reassembles pictures with pion's sample builder
+// (reordering, NACK retransmissions from the server) and counts a picture
+// as shown only if it can be decoded: a keyframe, or the picture after the
+// last one shown. The longest time without a shown picture must stay
+// under 1 s.
+func TestLossyLinkKeepsPlaying(t *testing.T) {
+	im := newImpairedPad(t, nil, false)
+	lossy := impair.Impairment{Loss: 0.03, Delay: 20 * time.Millisecond, Jitter: 40 * time.Millisecond}
+	if err := im.proxy.Set(impair.Down, lossy); err != nil {
+		t.Fatal(err)
+	}
+	if err := im.proxy.Set(impair.Up, lossy); err != nil {
+		t.Fatal(err)
+	}
+	// The fixture's pictures by their last NAL unit (the slice).
+	index := map[string]int{}
+	for i, au := range im.front.aus {
+		nals := splitNALs(au.Data)
+		index[string(nals[len(nals)-1])] = i
+	}
+	sb := samplebuilder.New(512, &codecs.H264Packet{}, 90000)
+	var shown []time.Time
+	last, pli := -1, false
+	end := time.Now().Add(6 * time.Second)
+	if err := im.tr.SetReadDeadline(end); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		pkt, _, err := im.tr.ReadRTP()
+		if err != nil {
+			break
+		}
+		sb.Push(pkt)
+		for s := sb.Pop(); s != nil; s = sb.Pop() {
+			nals := splitNALs(s.Data)
+			if len(nals) == 0 {
+				continue
+			}
+			i, ok := index[string(nals[len(nals)-1])]
+			if !ok {
+				continue // a picture with a lost packet inside
+			}
+			if im.front.aus[i].Key || (last >= 0 && i == (last+1)%len(im.front.aus)) {
+				last, pli = i, false
+				shown = append(shown, time.Now())
+			} else if !pli { // undecodable: ask for a keyframe, as a browser does
+				pli = true
+				_ = im.c.pc.WriteRTCP([]rtcp.Packet{&rtcp.PictureLossIndication{MediaSSRC: uint32(im.tr.SSRC())}})
+			}
+		}
+	}
+	if len(shown) < 30 {
+		t.Fatalf("only %d pictures shown in 6 s", len(shown))
+	}
+	var freeze time.Duration
+	for i := 1; i < len(shown); i++ {
+		freeze = max(freeze, shown[i].Sub(shown[i-1]))
+	}
+	freeze = max(freeze, end.Sub(shown[len(shown)-1]))
+	st := im.ss.Stats()
+	down := im.proxy.Stats(impair.Down)
+	t.Logf("%d pictures shown of %d sent, longest freeze %v, NACKs %d, PLIs %d, estimate %d bit/s, proxy lost %d of %d down",
+		len(shown), st.Cameras[0].AccessUnits, freeze.Round(time.Millisecond), st.Cameras[0].NACKs, st.Cameras[0].PLIs,
+		st.Estimate, down.Lost(), down.Received)
+	if freeze >= time.Second {
+		t.Errorf("longest freeze %v, want < 1 s", freeze)
 	}
 }
