@@ -15,9 +15,10 @@ import (
 )
 
 // boundTrack is a sample track that says when pion binds it to a
-// negotiated, connected sender: only then do written samples reach the
-// page, so only then is the camera's Source subscribed (and its first
-// access unit, a keyframe, is not lost).
+// negotiated, connected sender: before that pion drops written samples, so
+// only then is the camera's Source subscribed (its first access unit is a
+// keyframe; if the page's SRTP is not ready yet, the page asks again with
+// a PLI).
 type boundTrack struct {
 	*webrtc.TrackLocalStaticSample
 	once  sync.Once
