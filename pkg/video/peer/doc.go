@@ -1,0 +1,35 @@
+// Package peer sends live camera video to browsers over WebRTC (pion
+// webrtc v4): one Session, that is one RTCPeerConnection, per viewer page,
+// one H.264 video track per camera the page asks for, and a data channel
+// for the operator's commands.
+//
+// It has no transport and knows no console. The embedder (the console)
+// makes a Server with New, opens a Session per page with NewSession, passes
+// every signalling message from the page to Session.Handle and sends the
+// returned messages back; messages the session sends on its own
+// (trickled candidates, later offers, the reason it closed) go through
+// SessionConfig.Send. Commands from the data channel go to
+// SessionConfig.OnCommand uninterpreted.
+//
+// Negotiation: the server makes every offer and the page answers (the page
+// never offers). The page sends TypeWant with the cameras it shows; the
+// server adds or removes tracks (track and stream id = camera name) and
+// offers again when the set changes. Signalling messages are JSON with a
+// "type" field, decoded strictly by Decode.
+//
+// Media: each camera's video.Source is subscribed once its track is bound
+// to a connected sender, so the first access unit, a keyframe, reaches the
+// page; PLI and FIR from the page become Viewer.RequestKeyFrame. The codec
+// is H.264 constrained baseline (profile-level-id 42e01f), packetization
+// mode 1, packetized by pion.
+//
+// Congestion control: pion's interceptors add the transport-wide sequence
+// number (TWCC) to every packet, answer NACKs from a send buffer, send RTCP
+// sender reports, and run the send-side estimator (GCC) with its pacer.
+// Every Config.SplitInterval the estimate times Config.Headroom is split
+// over the watched cameras by Split (the chosen camera first) and set on
+// each Viewer with WantBitrate [bit/s].
+//
+// Units: bitrates in [bit/s], sizes in [bytes], frame rates in
+// [frames/s], resolutions in [px], durations as time.Duration.
+package peer

@@ -1,0 +1,204 @@
+package peer
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/pion/ice/v4"
+	"github.com/pion/interceptor"
+	"github.com/pion/interceptor/pkg/cc"
+	"github.com/pion/interceptor/pkg/gcc"
+	"github.com/pion/interceptor/pkg/stats"
+	"github.com/pion/webrtc/v4"
+)
+
+// H264FmtpLine is the one codec the Server offers: H.264 constrained
+// baseline level 3.1 in packetization mode 1, which Chromium and Firefox
+// decode in hardware or software.
+const H264FmtpLine = "level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f"
+
+// h264PayloadType is the RTP payload type of the H.264 codec (Chromium's
+// usual number for the same profile).
+const h264PayloadType = 102
+
+// ErrTooManyPeers is returned by NewSession when Config.MaxPeers sessions
+// are open.
+var ErrTooManyPeers = errors.New("peer: too many peers")
+
+// ErrClosed is returned by NewSession after Close.
+var ErrClosed = errors.New("peer: server closed")
+
+// Server makes WebRTC sessions, one per viewer page, and enforces the
+// limits. It has no transport of its own: the embedder carries each
+// session's signalling messages. Safe for concurrent use.
+type Server struct {
+	cfg Config
+	mux ice.UDPMux // nil unless Config.UDP
+
+	mu       sync.Mutex
+	sessions map[*Session]struct{}
+	nextID   uint64
+	closed   bool
+}
+
+// New validates cfg, fills its defaults and returns a Server.
+func New(cfg Config) (*Server, error) {
+	if err := cfg.fill(); err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, sessions: make(map[*Session]struct{})}
+	if cfg.UDP != nil {
+		s.mux = webrtc.NewICEUDPMux(nil, cfg.UDP)
+	}
+	return s, nil
+}
+
+// Close closes every session (each sends a CodeClosed error first) and
+// refuses new ones. It does not close Config.UDP.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	list := make([]*Session, 0, len(s.sessions))
+	for ss := range s.sessions {
+		list = append(list, ss)
+	}
+	s.mu.Unlock()
+	for _, ss := range list {
+		ss.fail(CodeClosed, "the server is shutting down")
+		<-ss.Done()
+	}
+	if s.mux != nil {
+		return s.mux.Close()
+	}
+	return nil
+}
+
+// Stats returns the figures of every open session.
+func (s *Server) Stats() []Stats {
+	s.mu.Lock()
+	list := make([]*Session, 0, len(s.sessions))
+	for ss := range s.sessions {
+		list = append(list, ss)
+	}
+	s.mu.Unlock()
+	out := make([]Stats, 0, len(list))
+	for _, ss := range list {
+		out = append(out, ss.Stats())
+	}
+	return out
+}
+
+// reserve takes a session slot.
+func (s *Server) reserve(ss *Session) (uint64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return 0, ErrClosed
+	}
+	if len(s.sessions) >= s.cfg.MaxPeers {
+		return 0, fmt.Errorf("%w: %d open", ErrTooManyPeers, len(s.sessions))
+	}
+	s.sessions[ss] = struct{}{}
+	s.nextID++
+	return s.nextID, nil
+}
+
+func (s *Server) release(ss *Session) {
+	s.mu.Lock()
+	delete(s.sessions, ss)
+	s.mu.Unlock()
+}
+
+// newAPI builds one session's pion API: the H.264 codec with NACK, PLI,
+// FIR and transport-cc feedback; interceptors for the send-side bandwidth
+// estimator (GCC), the TWCC header extension, the NACK responder and RTCP
+// reports; RTP statistics; and the ICE settings. bwe receives the
+// session's estimator, sg its statistics; q counts the bytes into and out
+// of the pacer.
+func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter, q *backlog) (*webrtc.API, error) {
+	m := &webrtc.MediaEngine{}
+	fb := []webrtc.RTCPFeedback{
+		{Type: "nack"}, {Type: "nack", Parameter: "pli"}, {Type: "ccm", Parameter: "fir"},
+		{Type: webrtc.TypeRTCPFBTransportCC},
+	}
+	if err := m.RegisterCodec(webrtc.RTPCodecParameters{
+		RTPCodecCapability: webrtc.RTPCodecCapability{
+			MimeType: webrtc.MimeTypeH264, ClockRate: 90000, SDPFmtpLine: H264FmtpLine, RTCPFeedback: fb,
+		},
+		PayloadType: h264PayloadType,
+	}, webrtc.RTPCodecTypeVideo); err != nil {
+		return nil, fmt.Errorf("peer: register codec: %w", err)
+	}
+	reg := &interceptor.Registry{}
+	c := s.cfg
+	// The statistics first: innermost, it sees the packets as they leave
+	// the pacer and the sender reports the report interceptor writes
+	// (which it needs for the round-trip time).
+	sf, err := stats.NewInterceptor()
+	if err != nil {
+		return nil, fmt.Errorf("peer: stats: %w", err)
+	}
+	sf.OnNewPeerConnection(func(_ string, g stats.Getter) {
+		select {
+		case sg <- g:
+		default:
+		}
+	})
+	reg.Add(sf)
+	ccf, err := cc.NewInterceptor(func() (cc.BandwidthEstimator, error) {
+		return gcc.NewSendSideBWE(gcc.SendSideBWEInitialBitrate(c.InitialBitrate),
+			gcc.SendSideBWEMinBitrate(c.MinBitrate), gcc.SendSideBWEMaxBitrate(c.MaxBitrate))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("peer: congestion control: %w", err)
+	}
+	ccf.OnNewPeerConnection(func(_ string, e cc.BandwidthEstimator) {
+		select {
+		case bwe <- e:
+		default:
+		}
+	})
+	// Registered later is further from the network: out counter, pacer,
+	// in counter, then the TWCC header, NACK responder and reports.
+	reg.Add(&counter{n: &q.out})
+	reg.Add(ccf) // before the NACK responder, so retransmissions respect the estimate
+	reg.Add(&counter{n: &q.in})
+	if err := webrtc.ConfigureTWCCHeaderExtensionSender(m, reg); err != nil {
+		return nil, fmt.Errorf("peer: twcc: %w", err)
+	}
+	if err := webrtc.ConfigureNack(m, reg); err != nil {
+		return nil, fmt.Errorf("peer: nack: %w", err)
+	}
+	if err := webrtc.ConfigureRTCPReports(reg); err != nil {
+		return nil, fmt.Errorf("peer: rtcp reports: %w", err)
+	}
+	var se webrtc.SettingEngine
+	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
+	if s.mux != nil {
+		se.SetICEUDPMux(s.mux)
+	}
+	if c.IPFilter != nil {
+		se.SetIPFilter(c.IPFilter)
+	}
+	se.SetIncludeLoopbackCandidate(c.Loopback)
+	se.SetICETimeouts(c.ICEDisconnected, c.ICEFailed, min(2*time.Second, c.ICEDisconnected/2)) // keepalives within the disconnect time
+	if c.NoMDNS {
+		se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
+	}
+	return webrtc.NewAPI(webrtc.WithMediaEngine(m), webrtc.WithInterceptorRegistry(reg),
+		webrtc.WithSettingEngine(se)), nil
+}
+
+func (s *Server) iceServers() []webrtc.ICEServer {
+	out := make([]webrtc.ICEServer, 0, len(s.cfg.ICEServers))
+	for _, is := range s.cfg.ICEServers {
+		w := webrtc.ICEServer{URLs: []string{is.URL}}
+		if is.Username != "" {
+			w.Username, w.Credential = is.Username, is.Credential
+		}
+		out = append(out, w)
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package peer
+
+import (
+	"time"
+
+	"github.com/pion/webrtc/v4"
+)
+
+// Stats are one session's figures.
+type Stats struct {
+	ID               uint64        // Session.ID
+	State            string        // the peer connection's state ("new", "connecting", "connected", ...)
+	Estimate         int           // the send-side bandwidth estimate [bit/s]
+	Budget           int           // Estimate times Config.Headroom, split over the cameras [bit/s]
+	RTT              time.Duration // the latest round-trip time from RTCP over all cameras, 0 before any
+	Queued           int64         // bytes waiting in the pacer [bytes]
+	Cameras          []CameraStats // in the page's order
+	BadMessages      uint64        // signalling messages refused
+	Commands         uint64        // data-channel commands handed to OnCommand
+	CommandsDropped  uint64        // data-channel commands dropped (over the size limit or no OnCommand)
+	DataChannelsOpen int           // command channels open (0 or 1, 2 if the page opened its own too)
+}
+
+// CameraStats are one shown camera's figures within a session.
+type CameraStats struct {
+	Camera      string        // the camera's name
+	Chosen      bool          // the operator's chosen camera
+	Caps        Caps          // the page's caps
+	Share       int           // this camera's part of the budget, set with Viewer.WantBitrate [bit/s]
+	AccessUnits uint64        // access units written to the track
+	Skipped     uint64        // access units skipped while the pacer's queue was over Config.MaxQueueDelay
+	Bytes       uint64        // access-unit bytes written to the track [bytes]
+	PacketsSent uint64        // RTP packets sent (from the RTP statistics)
+	BytesSent   uint64        // RTP payload bytes sent, retransmissions included [bytes]
+	NACKs       uint64        // packets the receiver asked to retransmit
+	PLIs, FIRs  uint64        // keyframe requests received
+	RTT         time.Duration // from the latest receiver report, 0 before any
+}
+
+// Stats returns the session's figures. Safe for concurrent use.
+func (ss *Session) Stats() Stats {
+	st := Stats{
+		ID: ss.id, State: ss.pc.ConnectionState().String(), BadMessages: ss.badMessages.Load(),
+		Commands: ss.commands.Load(), CommandsDropped: ss.commandsDropped.Load(),
+	}
+	ss.mu.Lock()
+	st.Estimate = ss.estimate
+	st.Budget = int(float64(ss.estimate) * ss.srv.cfg.Headroom)
+	st.Queued = ss.queue.bytes()
+	type pair struct {
+		c    *camera
+		cs   CameraStats
+		ssrc uint32
+	}
+	var list []pair
+	for _, name := range ss.order {
+		c := ss.cams[name]
+		if c == nil {
+			continue
+		}
+		p := pair{c: c, cs: CameraStats{Camera: name, Chosen: name == ss.chosen, Caps: ss.caps[name]}}
+		if enc := c.sender.GetParameters().Encodings; len(enc) > 0 {
+			p.ssrc = uint32(enc[0].SSRC)
+		}
+		list = append(list, p)
+	}
+	ss.mu.Unlock()
+
+	report := ss.pc.GetStats()
+	for _, v := range report {
+		if dc, ok := v.(webrtc.DataChannelStats); ok && dc.Label == CommandLabel && dc.State == webrtc.DataChannelStateOpen {
+			st.DataChannelsOpen++
+		}
+	}
+	for i := range list {
+		c, cs := list[i].c, &list[i].cs
+		c.mu.Lock()
+		cs.Share = c.share
+		c.mu.Unlock()
+		cs.AccessUnits, cs.Bytes, cs.Skipped = c.frames.Load(), c.bytes.Load(), c.skipped.Load()
+		cs.NACKs, cs.PLIs, cs.FIRs = c.nacks.Load(), c.plis.Load(), c.firs.Load()
+		if ss.stats != nil {
+			if rs := ss.stats.Get(list[i].ssrc); rs != nil {
+				cs.PacketsSent, cs.BytesSent = rs.OutboundRTPStreamStats.PacketsSent, rs.OutboundRTPStreamStats.BytesSent
+				if rtt := rs.RemoteInboundRTPStreamStats.RoundTripTime; rtt > 0 {
+					cs.RTT = rtt
+				}
+			}
+		}
+		if cs.RTT > 0 {
+			st.RTT = cs.RTT
+		}
+		st.Cameras = append(st.Cameras, *cs)
+	}
+	return st
+}
