@@ -19,7 +19,7 @@ type Counters struct {
 	BadMessages atomic.Uint64 // malformed, unknown, missing, non-finite or out-of-range
 	ViewOnly    atomic.Uint64 // commands from pages without control
 	Role        atomic.Uint64 // commands the page's operator has no role for
-	Faster  atomic.Uint64 // commands the machine could only execute faster (zero sent)
+	Faster      atomic.Uint64 // commands the machine could only execute faster (zero sent)
 	RateLimited atomic.Uint64 // messages over a page's rate limit
 	BackendErrs atomic.Uint64 // backend calls that failed
 	Expired     atomic.Uint64 // held commands stopped by the deadman timeout

@@ -22,10 +22,11 @@ var ErrViewOnly = errors.New("view-only: take control first")
 var ErrRole = errors.New("not allowed for this operator")
 
 // ErrFaster is returned for a command the machine could only execute
-// faster than asked (below its start speed, or an axis with one fixed
-// speed): the command is refused, zero is sent for its axes instead, and
-// the error says which speed the machine needs.
-var ErrFaster = errors.New("below the machine's start speed")
+// faster than asked (below its start speed, an axis with one fixed speed,
+// a position target the driver runs above the operator's maximum): the
+// command is refused, zero is sent for its axes instead of a held
+// command, and the error says which speed the machine needs.
+var ErrFaster = errors.New("refused: the machine would execute it faster")
 
 // MaxMessage is the largest message a page may send [bytes].
 const MaxMessage = 4096
