@@ -46,6 +46,8 @@ type journal struct {
 	audit io.Writer // nil: no audit log
 	seen  map[journalKey]*journalEntry
 	lines uint64 // log lines written
+	// auditErrAt is when the last audit write error was logged.
+	auditErrAt time.Time
 }
 
 type journalKey struct{ source, kind string }
@@ -144,7 +146,8 @@ func (j *journal) writeLocked(now time.Time, e event, suppressed uint64) {
 	if err != nil {
 		return
 	}
-	if _, err := j.audit.Write(append(b, '\n')); err != nil {
+	if _, err := j.audit.Write(append(b, '\n')); err != nil && now.Sub(j.auditErrAt) >= j.every {
+		j.auditErrAt = now // one line per interval, not one per event
 		j.log.Error("console: audit log write failed", "err", err)
 	}
 }
