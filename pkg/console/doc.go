@@ -59,8 +59,8 @@
 //
 // # Journal and audit
 //
-// Every log line goes through one rate limit first: per source address
-// and kind of event, one line per Config.LogInterval, with the count of
+// Every log line goes through one rate limit first: per source address,
+// operator and kind of event, one line per Config.LogInterval, with the count of
 // those suppressed. Lease changes, e-stops, releases, refused commands and
 // logins also go to Config.Audit as JSON lines.
 //
