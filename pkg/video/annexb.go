@@ -4,12 +4,12 @@ import "bytes"
 
 // H.264 NAL unit types (ITU-T H.264 table 7-1) used here.
 const (
-	NALSlice = 1  // coded slice of a non-IDR picture
-	NALIDR   = 5  // coded slice of an IDR picture
-	NALSEI   = 6  // supplemental enhancement information
-	NALSPS   = 7  // sequence parameter set
-	NALPPS   = 8  // picture parameter set
-	NALAUD   = 9  // access unit delimiter
+	NALSlice = 1 // coded slice of a non-IDR picture
+	NALIDR   = 5 // coded slice of an IDR picture
+	NALSEI   = 6 // supplemental enhancement information
+	NALSPS   = 7 // sequence parameter set
+	NALPPS   = 8 // picture parameter set
+	NALAUD   = 9 // access unit delimiter
 )
 
 var startCode = []byte{0, 0, 1}

@@ -31,14 +31,14 @@ func newMovingPattern(w, h int) *movingPattern {
 				v = 200
 			}
 			seed = seed*1664525 + 1013904223
-			v += int(seed>>28) - 8 // mild noise, -8..7
+			v += int(seed>>29) - 4 // mild static texture, -4..3
 			m.sy[y*sw+x] = uint8(min(max(v, 16), 235))
 		}
 	}
 	for y := 0; y < h/2; y++ {
 		for x := 0; x < sw/2; x++ {
-			m.su[y*sw/2+x] = uint8(128 + (x%128 - 64) / 2)
-			m.sv[y*sw/2+x] = uint8(128 + (y*2%128 - 64) / 2)
+			m.su[y*sw/2+x] = uint8(128 + (x%128-64)/2)
+			m.sv[y*sw/2+x] = uint8(128 + (y*2%128-64)/2)
 		}
 	}
 	return m

@@ -38,3 +38,5 @@ func TestX264EncodesKeyframesOnRequest(t *testing.T) {
 	}
 	t.Logf("%d keyframes", keys)
 }
+
+func init() { addCandidate("h264", candidate{open: NewEncoder, ext: "h264", wrap: annexB}) }
