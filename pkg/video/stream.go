@@ -104,7 +104,7 @@ type Stream struct {
 	emitSplit func([]byte, bool)
 	feedTime  time.Time
 
-	lastEnc   string // Feed's goroutine only
+	lastEnc string // Feed's goroutine only
 
 	keyWanted atomic.Bool
 	target    atomic.Int64
