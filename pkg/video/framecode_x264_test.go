@@ -61,4 +61,3 @@ func TestFrameCodeSurvivesH264(t *testing.T) {
 		}
 	}
 }
-
