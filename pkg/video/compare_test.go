@@ -211,6 +211,8 @@ func TestEncoderFigures(t *testing.T) {
 		in := []string{"-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "640x480", "-r", "30", "-i", src}
 		base := ffmpegCPU(t, append(in, "-f", "null", "-")...)
 		ff := ffmpegCPU(t, append(in, "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-b:v", "1M", "-f", "h264", ffOut)...)
+		ffPaced := ffmpegCPU(t, append([]string{"-re"}, append(in, "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-b:v", "1M", "-f", "h264", ffOut)...)...)
+		t.Logf("run %d ffmpeg libx264 ultrafast zerolatency, paced at 30 Hz (-re, like the encoders above): cpu %.2f ms/frame", run, ms(ffPaced)/n)
 		st, _ := os.Stat(ffOut)
 		y, all := ssim(t, src, ffOut, "h264")
 		t.Logf("run %d ffmpeg libx264 ultrafast zerolatency: cpu %.2f ms/frame (ffmpeg reading the frames alone: %.2f ms/frame; difference %.2f)  %.0f kbit/s  SSIM Y %.4f all %.4f",
