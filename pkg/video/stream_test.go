@@ -350,3 +350,24 @@ func TestFeedAllocatesNothing(t *testing.T) {
 		t.Errorf("%v allocations per frame, want 0", n)
 	}
 }
+
+// BenchmarkStreamFeed is the stream's own cost per 640x480 YUYV frame
+// with one viewer: conversion to I420, frame code, hand-off to the encoder
+// goroutine, fan-out (the encoder is a stub that returns a fixed access
+// unit, so x264's cost is not in this figure; see BenchmarkEncode).
+func BenchmarkStreamFeed(b *testing.B) {
+	s, err := NewStream(Config{Name: "b", FrameCode: true, NewEncoder: func(EncoderConfig) (Encoder, error) {
+		return staticEncoder{au: []byte{0, 0, 0, 1, 0x65, 1}}, nil
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	v, _ := s.Subscribe(4)
+	f := solid("yuv422_yuy2", 640, 480, 10, 20, 30)
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Feed(f)
+		<-v.AccessUnits()
+	}
+}

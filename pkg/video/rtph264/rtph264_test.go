@@ -199,3 +199,15 @@ func FuzzPacketize(f *testing.F) {
 		})
 	})
 }
+
+// BenchmarkPacketize packetizes a 20 kB access unit (17 FU-A packets at
+// MTU 1200) into RTP packets.
+func BenchmarkPacketize(b *testing.B) {
+	pz := NewPacketizer(96, 1, 1200, 0, 0)
+	au := video.AccessUnit{Data: annexB(bigNAL(0x41, 20000)), Capture: time.Unix(0, 0)}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(au.Data)))
+	for b.Loop() {
+		_ = pz.Packetize(au, func([]byte) error { return nil })
+	}
+}
