@@ -1,0 +1,61 @@
+//go:build linux && cgo && !nox264
+
+package video
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestPatternCameraEncodes runs pkg/camera's test pattern into x264 and
+// checks that capture follows the viewers: frames are encoded only while
+// someone watches, and the access units carry increasing capture times.
+func TestPatternCameraEncodes(t *testing.T) {
+	var mu sync.Mutex
+	var demand []int
+	c, err := OpenCamera(CameraConfig{Name: "front", Device: "pattern:front", Stream: Config{FrameCode: true,
+		OnViewers: func(n int) { mu.Lock(); demand = append(demand, n); mu.Unlock() }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	time.Sleep(200 * time.Millisecond)
+	if st := c.Stats(); st.FramesIn != 0 || st.Encoded != 0 {
+		t.Errorf("nobody watching: %+v", st)
+	}
+	v, err := c.Subscribe(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last time.Time
+	for i := 0; i < 20; i++ {
+		au := recv(t, v)
+		if i == 0 && !au.Key {
+			t.Error("first access unit not a keyframe")
+		}
+		if !au.Capture.After(last) {
+			t.Errorf("access unit %d: capture %v not after %v", i, au.Capture, last)
+		}
+		last = au.Capture
+	}
+	v.Close()
+	time.Sleep(300 * time.Millisecond)
+	n := c.Stats().Encoded
+	time.Sleep(300 * time.Millisecond)
+	if st := c.Stats(); st.Encoded != n {
+		t.Errorf("still encoding after the last viewer left: %d then %d", n, st.Encoded)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("run: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(demand) != 2 {
+		t.Errorf("OnViewers %v", demand)
+	}
+}
