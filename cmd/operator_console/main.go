@@ -53,11 +53,22 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	defer cams.close()
 	be.SetCameras(cams.streams())
 
-	srv, err := console.New(console.Config{Backend: be, Listen: cfg.Listen, Token: cfg.Token, Logger: slog.Default()})
+	ccfg := console.Config{Backend: be, Listen: cfg.Listen, Logger: slog.Default()}
+	opts := console.Options{Token: cfg.Token, TokensFile: cfg.TokensFile, TLS: cfg.TLS, CertFile: cfg.CertFile, KeyFile: cfg.KeyFile,
+		Insecure: cfg.Insecure, StateDir: cfg.StateDir, AuditFile: cfg.AuditFile}
+	setup, err := opts.Apply(&ccfg)
+	if err != nil {
+		return err
+	}
+	defer setup.Close()
+	srv, err := console.New(ccfg)
 	if err != nil {
 		return err
 	}
 	log := n.Logger()
+	for _, note := range setup.Notes {
+		log.Infof("operator console: %s", note)
+	}
 	spinDone := n.SpinAsync(ctx)
 	err = srv.ListenAndServe(ctx, func(url string) { log.Infof("operator console: open %s", url) })
 	if err != nil && !errors.Is(err, context.Canceled) {

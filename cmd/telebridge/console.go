@@ -29,10 +29,18 @@ func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
 
 func runConsole(ctx context.Context, args []string, io stdio) error {
 	fs := newFlagSet("console", io)
-	listen := fs.String("listen", "127.0.0.1:8080", "HTTP address to serve the console on; off loopback an access token is required")
+	listen := fs.String("listen", "127.0.0.1:8080", "address to serve the console on; off loopback a token and TLS are required (plain HTTP only with --insecure)")
 	robot := fs.String("servosila", "", "Servosila robot address HOST:PORT (e.g. 10.42.0.1:10000); empty: the embedded simulator; off: none")
 	vehicle := fs.String("furbot", "", "Furbot control address HOST:PORT; empty: the embedded simulator; off: none")
-	token := fs.String("token", "", "access token (default $"+console.TokenEnv+"; generated and printed when listening off loopback)")
+	token := fs.String("token", "", "access token of an operator with every role, at least 128 bits (default $"+console.TokenEnv+"; generated and printed when listening off loopback without --tokens)")
+	var opts console.Options
+	fs.StringVar(&opts.TokensFile, "tokens", "", "tokens file (YAML, mode 0600): operators with name, token and roles (view, drive, arm, admin)")
+	fs.BoolVar(&opts.TLS, "tls", false, "serve HTTPS with a self-signed certificate made on first start in --state-dir (the default off loopback)")
+	fs.StringVar(&opts.CertFile, "cert", "", "serve HTTPS with this certificate (PEM; with --key)")
+	fs.StringVar(&opts.KeyFile, "key", "", "the key of --cert (PEM)")
+	fs.BoolVar(&opts.Insecure, "insecure", false, "allow plain HTTP off loopback")
+	fs.StringVar(&opts.StateDir, "state-dir", "", "directory of the self-signed certificate and the audit log (default $XDG_CONFIG_HOME/telebridge, i.e. os.UserConfigDir()/telebridge)")
+	fs.StringVar(&opts.AuditFile, "audit", "", "audit log, JSON lines appended (default audit.jsonl in --state-dir; off: none)")
 	jogParams := fs.String("jog-params", "", "jog_server parameters file (ROS 2 YAML, node /jog_server) for the simulated jog arm: drag&bot's parameters, joint_limits with their steps")
 	var cams stringsFlag
 	fs.Var(&cams, "camera", "camera: a V4L2 device path or pattern:NAME (repeatable; default four pattern cameras; off: none)")
@@ -45,12 +53,20 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	if *token == "" {
 		*token = os.Getenv(console.TokenEnv)
 	}
+	opts.Token = *token
+	ccfg := console.Config{Listen: *listen}
+	setup, err := opts.Apply(&ccfg)
+	if err != nil {
+		return err
+	}
+	defer setup.Close()
 	be, err := direct.Start(ctx, direct.Config{Servosila: *robot, Furbot: *vehicle, Cameras: cams, JogParamsFile: *jogParams})
 	if err != nil {
 		return fmt.Errorf("console: %w", err)
 	}
-	log := slog.New(slog.NewTextHandler(io.err, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	srv, err := console.New(console.Config{Backend: be, Listen: *listen, Token: *token, Logger: log})
+	ccfg.Backend = be
+	ccfg.Logger = slog.New(slog.NewTextHandler(io.err, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	srv, err := console.New(ccfg)
 	if err != nil {
 		return errors.Join(err, be.Close())
 	}
@@ -62,7 +78,13 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 			msg.WriteString("  (listening on every interface: from another device, use this machine's address and the same port)\n")
 		}
 		if srv.Token() != "" && *token == "" {
-			fmt.Fprintf(&msg, "  (access token generated for this run; set $%s or --token to choose one)\n", console.TokenEnv)
+			fmt.Fprintf(&msg, "  (access token generated for this run; set $%s, --token or --tokens to choose)\n", console.TokenEnv)
+		}
+		if opts.TokensFile != "" {
+			msg.WriteString("  (operators from the tokens file open this address and log in with their own token)\n")
+		}
+		for _, n := range setup.Notes {
+			fmt.Fprintf(&msg, "  %s\n", n)
 		}
 		msg.WriteString("  Ctrl-C stops every machine and exits.\n")
 		fmt.Fprint(io.out, msg.String())

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -9,19 +11,22 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/console"
 )
 
-var urlRe = regexp.MustCompile(`open (http://\S+)`)
+var urlRe = regexp.MustCompile(`open (https?://\S+)`)
 
 // startConsole runs `telebridge console args...` until the returned
 // cancel, and returns the URL it printed.
 func startConsole(t *testing.T, args ...string) (string, *safeBuffer, func() int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
+	stateDir := t.TempDir()
 	out := &safeBuffer{}
 	code := make(chan int, 1)
 	go func() {
-		code <- run(ctx, append([]string{"console"}, args...), stdio{in: strings.NewReader(""), out: out, err: io.Discard})
+		code <- run(ctx, append([]string{"console", "--state-dir", stateDir}, args...), stdio{in: strings.NewReader(""), out: out, err: io.Discard})
 	}()
 	deadline := time.Now().Add(30 * time.Second)
 	for !urlRe.MatchString(out.String()) {
@@ -63,16 +68,28 @@ func TestConsoleCommand(t *testing.T) {
 }
 
 // TestConsoleTokenOffLoopback: off loopback a token is generated and
-// printed in the URL; without it the console refuses.
+// printed in the URL, and TLS is on with a self-signed certificate whose
+// fingerprint is printed; without the token the console refuses.
 func TestConsoleTokenOffLoopback(t *testing.T) {
 	url, out, stop := startConsole(t, "--listen", "0.0.0.0:0", "--servosila", "off", "--furbot", "off", "--camera", "off")
 	defer stop()
 	if !strings.Contains(url, "?token=") || !strings.Contains(out.String(), "access token generated") {
 		t.Fatalf("no token in %q", out.String())
 	}
+	fp := regexp.MustCompile(`SHA-256 fingerprint ([0-9A-F:]{95})`).FindStringSubmatch(out.String())
+	if !strings.HasPrefix(url, "https://") || fp == nil {
+		t.Fatalf("no TLS or no fingerprint: %q", out.String())
+	}
+	// The client trusts the certificate by its printed fingerprint, as an
+	// operator compares it with the browser's.
+	tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true, VerifyConnection: func(cs tls.ConnectionState) error {
+		if got := console.Fingerprint(cs.PeerCertificates[0].Raw); got != fp[1] {
+			return fmt.Errorf("fingerprint %s, printed %s", got, fp[1])
+		}
+		return nil
+	}}}
 	bare := url[:strings.Index(url, "?")]
-	bare = strings.Replace(bare, "0.0.0.0", "127.0.0.1", 1)
-	resp, err := http.Get(bare)
+	resp, err := (&http.Client{Transport: tr}).Get(bare)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,13 +98,44 @@ func TestConsoleTokenOffLoopback(t *testing.T) {
 		t.Fatalf("without token: %d", resp.StatusCode)
 	}
 	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar}
-	resp, err = c.Get(strings.Replace(url, "0.0.0.0", "127.0.0.1", 1))
+	c := &http.Client{Jar: jar, Transport: tr}
+	resp, err = c.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || resp.Request.URL.RawQuery != "" {
 		t.Fatalf("with the token: %d at %s", resp.StatusCode, resp.Request.URL)
+	}
+}
+
+// TestConsoleFlagsRefused: `--token x` (under 128 bits) is refused with a
+// word; so are --insecure with --tls and a half certificate.
+func TestConsoleFlagsRefused(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--token", "x"}, "at least 128 needed"},
+		{[]string{"--insecure", "--tls"}, "exclude each other"},
+		{[]string{"--cert", "c.pem"}, "go together"},
+		{[]string{"--tokens", "/nonexistent/tokens.yaml"}, "tokens file"},
+	} {
+		var out, errb safeBuffer
+		code := run(context.Background(), append([]string{"console", "--state-dir", t.TempDir(), "--servosila", "off", "--furbot", "off", "--camera", "off"}, c.args...),
+			stdio{in: strings.NewReader(""), out: &out, err: &errb})
+		if code == 0 || !strings.Contains(errb.String()+out.String(), c.says) {
+			t.Errorf("%v: exit %d, output %q %q, want it to say %q", c.args, code, out.String(), errb.String(), c.says)
+		}
+	}
+}
+
+// TestConsolePlainHTTPOffLoopback: --insecure serves plain HTTP off
+// loopback, and says so.
+func TestConsolePlainHTTPOffLoopback(t *testing.T) {
+	url, out, stop := startConsole(t, "--listen", "0.0.0.0:0", "--insecure", "--audit", "off", "--servosila", "off", "--furbot", "off", "--camera", "off")
+	defer stop()
+	if !strings.HasPrefix(url, "http://") || !strings.Contains(out.String(), "plain HTTP off loopback") {
+		t.Fatalf("%s: %q", url, out.String())
 	}
 }

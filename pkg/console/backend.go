@@ -102,6 +102,21 @@ type Info struct {
 	// limits [rad] (position targets must lie within them).
 	ServosilaLower [NumArmJoints]float64 `json:"servosila_lower"`
 	ServosilaUpper [NumArmJoints]float64 `json:"servosila_upper"`
+	// ServosilaStartSpeed is the robot's start speed [m/s for the linear,
+	// rad/s for the angular velocity]: the driver raises a non-zero
+	// chassis twist whose parts are both below it to it
+	// (servosila.Config.MinStartVelocity); the console refuses such a
+	// twist instead. 0: none.
+	ServosilaStartSpeed float64 `json:"servosila_start_speed"`
+	// ServosilaGripperSpeed is the gripper's one speed [rad/s]: the
+	// driver opens or closes it by a button, whatever the magnitude
+	// asked; the console refuses a smaller non-zero gripper velocity.
+	// 0: the gripper executes the velocity asked.
+	ServosilaGripperSpeed float64 `json:"servosila_gripper_speed"`
+	// EStopInterval is the shortest interval [s] between two e-stops the
+	// console passes on while the latch is set (the driver's packet
+	// interval at its maximum send rate); 0: 20 ms.
+	EStopInterval float64 `json:"estop_interval"`
 	// FurbotMaxSpeed [m/s] and FurbotMaxYawRate [rad/s] bound Twist
 	// commands to the Furbot.
 	FurbotMaxSpeed   float64 `json:"furbot_max_speed"`

@@ -16,6 +16,7 @@ type fakeBackend struct {
 	mu    sync.Mutex
 	calls []string
 	fail  error
+	info  *Info // nil: the default below
 }
 
 func (f *fakeBackend) rec(format string, a ...any) error {
@@ -35,12 +36,16 @@ func (f *fakeBackend) take() []string {
 }
 
 func (f *fakeBackend) Info() Info {
+	if f.info != nil {
+		return *f.info
+	}
 	return Info{
 		Servosila: true, Furbot: true,
 		JogJoints: []string{"j1", "j2"}, JogLower: []float64{-1, -2}, JogUpper: []float64{1, 2}, JogFrames: []string{"base", "tool"},
 		Cameras:            []string{"front"},
 		ServosilaMaxLinear: 0.45, ServosilaMaxAngular: 1.3, ServosilaMaxJoint: [NumServosilaJoints]float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5},
 		ServosilaLower: [NumArmJoints]float64{-3, -1, -2, -1}, ServosilaUpper: [NumArmJoints]float64{3, 1, 2, 1},
+		ServosilaStartSpeed: 0.2, ServosilaGripperSpeed: 0.5,
 		FurbotMaxSpeed: 5, FurbotMaxYawRate: 1,
 	}
 }
@@ -81,11 +86,51 @@ func (f *fakeBackend) ServeCamera(name string, w http.ResponseWriter, _ *http.Re
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // testHub is a hub on a fake backend with a 300 ms timeout, 10 messages
-// per second with a burst of 5.
+// per second with a burst of 5, e-stops repeated at most every 20 ms while
+// latched, 10 s to confirm a release; what it sends to pages goes to
+// notes.
 func testHub() (*hub, *fakeBackend, *Counters) {
+	h, be, cnt, _ := testHubNotes(quiet)
+	return h, be, cnt
+}
+
+// notes records the messages a hub sends to pages.
+type notes struct {
+	mu  sync.Mutex
+	msg map[uint64][]string
+}
+
+func (n *notes) add(page uint64, b []byte) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.msg[page] = append(n.msg[page], string(b))
+}
+
+// take returns and forgets the messages to page.
+func (n *notes) take(page uint64) []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	m := n.msg[page]
+	delete(n.msg, page)
+	return m
+}
+
+func testHubNotes(log *slog.Logger) (*hub, *fakeBackend, *Counters, *notes) {
 	be := &fakeBackend{}
 	cnt := &Counters{}
-	return newHub(be, 300*time.Millisecond, 10, 5, quiet, cnt), be, cnt
+	n := &notes{msg: map[uint64][]string{}}
+	h := newHub(be, hubConfig{timeout: 300 * time.Millisecond, rate: 10, burst: 5, estopRepeat: 20 * time.Millisecond, confirm: 10 * time.Second,
+		journal: newJournal(log, nil, 10*time.Second), cnt: cnt, notify: n.add})
+	return h, be, cnt, n
+}
+
+// join adds an admin's page (every role), as a console without tokens
+// has.
+func join(h *hub) (uint64, bool) { return h.join(localOperator, RoleAdmin, "127.0.0.1", t0) }
+
+// joinAs adds a page of an operator with roles.
+func joinAs(h *hub, name string, roles Role) (uint64, bool) {
+	return h.join(name, roles, "127.0.0.1", t0)
 }
 
 var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)

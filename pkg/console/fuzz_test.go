@@ -17,13 +17,15 @@ func FuzzHandle(f *testing.F) {
 		`{"type":"jog_cartesian","delta":false,"pose":{"X":1,"Y":0,"Z":0,"RZ":0,"RY":0,"RX":0},"frame":"base","speed":1}`,
 		`{"type":"max_velocity","joint":"linear","value":0.2}`,
 		`{"type":"estop"}`, `{"type":"take_control"}`, `{"type":"servosila_drive","linear":null}`,
+		`{"type":"release"}`, `{"type":"release_confirm","nonce":"00ff"}`, `{"type":"servosila_drive","linear":0.1,"angular":0}`,
+		`{"type":"servosila_joints","joints":{"gripper":-0.3}}`, "\x00", `{"type":"jog_stop"}`,
 		`{"type":"servosila_drive",`, `[]`, `null`, ``,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		h, be, _ := testHub()
-		p, _ := h.join()
+		p, _ := join(h)
 		err := h.handle(ctx, p, b, at(0))
 		if errors.Is(err, ErrBadMessage) {
 			if calls := be.take(); len(calls) != 0 {
@@ -31,7 +33,7 @@ func FuzzHandle(f *testing.F) {
 			}
 		}
 		h.tick(ctx, at(10_000))
-		h.leave(ctx, p)
+		h.leave(ctx, p, t0, "test")
 	})
 }
 
@@ -39,8 +41,8 @@ func FuzzHandle(f *testing.F) {
 // JSON decode, validation, lease and deadman, backend call.
 func BenchmarkHandleDrive(b *testing.B) {
 	h, be, _ := testHub()
-	h.rate, h.burst = 1e12, 1e12
-	p, _ := h.join()
+	h.cfg.rate, h.cfg.burst = 1e12, 1e12
+	p, _ := join(h)
 	msg := []byte(`{"type":"servosila_drive","linear":0.3,"angular":-0.5}`)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,62 +15,150 @@ import (
 type Counters struct {
 	BadMessages atomic.Uint64 // malformed, unknown, missing, non-finite or out-of-range
 	ViewOnly    atomic.Uint64 // commands from pages without control
+	Role        atomic.Uint64 // commands the page's operator has no role for
+	Faster      atomic.Uint64 // commands the machine could only execute faster (zero sent)
 	RateLimited atomic.Uint64 // messages over a page's rate limit
 	BackendErrs atomic.Uint64 // backend calls that failed
 	Expired     atomic.Uint64 // held commands stopped by the deadman timeout
 	Stops       atomic.Uint64 // pages that went away, hid or lost focus while driving
 	AuthFails   atomic.Uint64 // requests without a valid token or from a foreign origin
+	Throttled   atomic.Uint64 // requests refused because their source failed too many logins
+	EStopsHeld  atomic.Uint64 // e-stops not passed on again: the latch was set moments before
 }
 
-// hub is the console's core: it owns the lease, the deadman and the
-// per-page rate limits, validates page messages and calls the backend. It
-// reads no clock: callers pass now. One mutex serialises everything, so
-// backend calls happen in the order of decisions (a take-over's stop
-// before the new holder's first command).
+// hubConfig configures a hub.
+type hubConfig struct {
+	timeout     time.Duration // deadman
+	rate, burst float64       // messages per second per page, burst
+	estopRepeat time.Duration // shortest interval between e-stops passed on while latched
+	confirm     time.Duration // how long a release waits for its confirmation
+	journal     *journal
+	cnt         *Counters
+	// notify queues a message for one page; it must not block.
+	notify func(page uint64, msg []byte)
+}
+
+// pageState is one connected page.
+type pageState struct {
+	bucket   bucket
+	operator string
+	roles    Role
+	source   string
+}
+
+// slot is a registered panel and the index of its first deadman group.
+type slot struct {
+	p     panel
+	first int
+}
+
+// hub is the console's core and names no machine: it owns the pages, the
+// lease, the deadman, the roles, the per-page rate limits, the e-stop
+// latch and its release, the journal (log and audit), and routes each
+// machine's messages to its panel. It reads no clock: callers pass now.
+// One mutex serialises everything, so backend calls happen in the order
+// of decisions (a take-over's stop before the new holder's first
+// command).
 type hub struct {
 	be      Backend
 	info    Info
-	log     *slog.Logger
-	rate    float64 // messages per second per page
-	burst   float64
+	cfg     hubConfig
+	j       *journal
 	cnt     *Counters
 	mu      sync.Mutex
 	dm      deadman
 	ls      lease
-	pages   map[uint64]*bucket
+	pages   map[uint64]*pageState
 	next    uint64
-	targets [NumArmJoints]uint64        // page that set each running position target (0: none)
-	maxVel  [NumServosilaJoints]float64 // [rad/s], the operator's maximum-velocity settings
-	maxLin  float64                     // [m/s]
-	maxAng  float64                     // [rad/s]
-	scratch []group
+	slots   []*slot
+	routes  map[string]*slot
+	groups  []groupRef
+	latched bool      // an e-stop was passed on and not released here since
+	lastES  time.Time // when the last e-stop was passed on
+	pending struct {  // a release waiting for its confirmation
+		page  uint64
+		nonce string
+		at    time.Time
+	}
+	scratch []int
 }
 
-func newHub(be Backend, timeout time.Duration, rate, burst float64, log *slog.Logger, cnt *Counters) *hub {
-	h := &hub{be: be, info: be.Info(), log: log, rate: rate, burst: burst, cnt: cnt, pages: map[uint64]*bucket{}}
-	h.dm.timeout = timeout
-	h.maxVel = h.info.ServosilaMaxJoint
-	h.maxLin, h.maxAng = h.info.ServosilaMaxLinear, h.info.ServosilaMaxAngular
+type groupRef struct {
+	s     *slot
+	local int
+	name  string
+}
+
+func newHub(be Backend, cfg hubConfig) *hub {
+	h := &hub{be: be, info: be.Info(), cfg: cfg, j: cfg.journal, cnt: cfg.cnt, pages: map[uint64]*pageState{}, routes: map[string]*slot{}}
+	h.dm.timeout = cfg.timeout
+	for _, mk := range panels {
+		p := mk(be, h.info)
+		s := &slot{p: p}
+		h.slots = append(h.slots, s)
+		names := p.Groups()
+		s.first = h.dm.add(len(names))
+		for i, n := range names {
+			h.groups = append(h.groups, groupRef{s, i, n})
+		}
+		for _, t := range p.Types() {
+			h.routes[t] = s
+		}
+	}
 	return h
 }
 
-// join registers a new page and returns its id and whether it controls.
-func (h *hub) join() (uint64, bool) {
+// join registers a new page of an operator with roles from source and
+// returns its id and whether it controls: the first page that may move
+// something gets control.
+func (h *hub) join(operator string, roles Role, source string, now time.Time) (uint64, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.next++
 	id := h.next
-	h.pages[id] = &bucket{}
-	return id, h.ls.join(id)
+	h.pages[id] = &pageState{operator: operator, roles: roles, source: source}
+	control := false
+	if roles.Has(RoleDrive) || roles.Has(RoleArm) {
+		control = h.ls.join(id)
+	}
+	h.event(now, id, event{Kind: "page", Level: slog.LevelInfo, Msg: "page connected", Detail: fmt.Sprintf("control %v", control)})
+	if control {
+		h.event(now, id, event{Kind: "lease", Level: slog.LevelInfo, Msg: "control given", Detail: "first page", Audit: true})
+	}
+	return id, control
+}
+
+// event writes e for page id (its operator and source filled in) through
+// the journal. Called with mu held.
+func (h *hub) event(now time.Time, id uint64, e event) {
+	if p := h.pages[id]; p != nil {
+		e.Operator, e.Roles, e.Source = p.operator, p.roles, p.source
+	}
+	e.Page = id
+	h.j.record(now, e)
+}
+
+// operator returns the name of page id's operator ("" if gone).
+func (h *hub) operator(id uint64) string {
+	if p := h.pages[id]; p != nil {
+		return p.operator
+	}
+	return ""
 }
 
 // leave stops what page drove and frees the lease if it held it.
-func (h *hub) leave(ctx context.Context, id uint64) {
+func (h *hub) leave(ctx context.Context, id uint64, now time.Time, why string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.stopPage(ctx, id, now, "page closed")
+	if h.ls.leave(id) {
+		h.event(now, id, event{Kind: "lease", Level: slog.LevelInfo, Msg: "control freed", Detail: why, Audit: true})
+	}
+	if h.pending.page == id {
+		h.pending.page = 0
+	}
+	h.event(now, id, event{Kind: "page", Level: slog.LevelInfo, Msg: "page gone", Detail: why})
 	delete(h.pages, id)
-	h.stopPage(ctx, id, "page closed")
-	h.ls.leave(id)
 }
 
 // holder returns the page in control (0: none) and the number of pages.
@@ -81,12 +168,13 @@ func (h *hub) holder() (uint64, int) {
 	return h.ls.holder, len(h.pages)
 }
 
-// limits returns the operator's maximum velocities: linear [m/s],
-// angular [rad/s], joints [rad/s].
-func (h *hub) limits() (float64, float64, [NumServosilaJoints]float64) {
+// state adds every panel's entries of the state update.
+func (h *hub) state(add func(string, any)) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.maxLin, h.maxAng, h.maxVel
+	for i := range h.slots {
+		h.slots[i].p.State(add)
+	}
 }
 
 // tick zeroes every held command older than the timeout at now.
@@ -96,327 +184,125 @@ func (h *hub) tick(ctx context.Context, now time.Time) {
 	h.scratch = h.dm.expired(now, h.scratch[:0])
 	for _, g := range h.scratch {
 		h.cnt.Expired.Add(1)
-		h.log.Warn("console: command timed out, stopping", "group", groupNames[g])
-		h.zero(ctx, g)
+		h.j.record(now, event{Kind: "expired", Level: slog.LevelWarn, Msg: "command timed out, stopping", Detail: h.groups[g].name})
+		h.zero(ctx, now, g)
 	}
 }
 
 // stopAll zeroes every held command (shutdown).
-func (h *hub) stopAll(ctx context.Context) {
+func (h *hub) stopAll(ctx context.Context, now time.Time) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.scratch = h.dm.release(0, h.scratch[:0])
 	for _, g := range h.scratch {
-		h.zero(ctx, g)
+		h.zero(ctx, now, g)
 	}
 }
 
 // stopPage zeroes what page drives (every page if id is 0): its held
-// commands and the position targets it set. Called with mu held.
-func (h *hub) stopPage(ctx context.Context, id uint64, why string) {
+// commands and what it set in the panels. Called with mu held.
+func (h *hub) stopPage(ctx context.Context, id uint64, now time.Time, why string) {
 	h.scratch = h.dm.release(id, h.scratch[:0])
 	cancelled := 0
-	for j, p := range h.targets {
-		if p != 0 && (id == 0 || p == id) {
-			h.targets[j] = 0
-			cancelled++
-			if err := h.be.ServosilaCancelTarget(ctx, j); err != nil {
-				h.cnt.BackendErrs.Add(1)
-				h.log.Error("console: cancel target failed", "joint", ServosilaJoints[j], "err", err)
-			}
+	for i := range h.slots {
+		n, err := h.slots[i].p.StopPage(ctx, id)
+		cancelled += n
+		if err != nil {
+			h.cnt.BackendErrs.Add(1)
+			h.j.record(now, event{Kind: "backend_error", Level: slog.LevelError, Msg: "stop failed", Detail: err.Error()})
 		}
 	}
 	if len(h.scratch) > 0 || cancelled > 0 {
 		h.cnt.Stops.Add(1)
-		h.log.Info("console: stopping what the page drove", "page", id, "why", why, "groups", len(h.scratch), "targets", cancelled)
+		h.event(now, id, event{Kind: "stop", Level: slog.LevelInfo, Msg: "stopping what the page drove", Detail: fmt.Sprintf("%s: %d groups, %d targets", why, len(h.scratch), cancelled)})
 	}
 	for _, g := range h.scratch {
-		h.zero(ctx, g)
+		h.zero(ctx, now, g)
 	}
 }
 
-// zero sends the stop of group g. Called with mu held.
-func (h *hub) zero(ctx context.Context, g group) {
-	var err error
-	switch g {
-	case groupDrive:
-		err = h.be.DriveServosila(ctx, 0, 0)
-	case groupJoints:
-		err = h.be.ServosilaJointVelocities(ctx, [NumServosilaJoints]float64{})
-	case groupFurbot:
-		err = h.be.DriveFurbot(ctx, 0, 0)
-	case groupJog:
-		err = h.be.JogStop(ctx)
-	}
-	if err != nil {
+// zero sends the stop of deadman group g. Called with mu held.
+func (h *hub) zero(ctx context.Context, now time.Time, g int) {
+	r := h.groups[g]
+	if err := r.s.p.Zero(ctx, r.local); err != nil {
 		h.cnt.BackendErrs.Add(1)
-		h.log.Error("console: stop failed", "group", groupNames[g], "err", err)
+		h.j.record(now, event{Kind: "backend_error", Level: slog.LevelError, Msg: "stop failed", Detail: r.name + ": " + err.Error()})
 	}
 }
 
 // handle processes one message of page id at now. The error is for the
-// page (and has been counted and logged).
+// page (and has been counted and, rate limited, logged).
 func (h *hub) handle(ctx context.Context, id uint64, raw []byte, now time.Time) error {
 	err := h.dispatch(ctx, id, raw, now)
+	if err != nil {
+		h.refused(id, now, err)
+	}
+	return err
+}
+
+// refused counts and journals a refusal of page id's input.
+func (h *hub) refused(id uint64, now time.Time, err error) {
+	e := event{Level: slog.LevelWarn, Detail: err.Error(), Audit: true}
 	switch {
-	case err == nil:
 	case errors.Is(err, ErrBadMessage):
 		h.cnt.BadMessages.Add(1)
-		h.log.Warn("console: refused a message", "page", id, "err", err)
+		e.Kind, e.Msg = "bad_message", "refused a message"
 	case errors.Is(err, ErrViewOnly):
 		h.cnt.ViewOnly.Add(1)
-		h.log.Warn("console: command from a view-only page", "page", id, "err", err)
+		e.Kind, e.Msg = "view_only", "command from a view-only page"
+	case errors.Is(err, ErrRole):
+		h.cnt.Role.Add(1)
+		e.Kind, e.Msg = "role", "command beyond the operator's roles"
+	case errors.Is(err, ErrFaster):
+		h.cnt.Faster.Add(1)
+		e.Kind, e.Msg = "faster", "command the machine would execute faster: refused, zero sent"
 	case errors.Is(err, errRateLimited):
 		h.cnt.RateLimited.Add(1)
+		e.Kind, e.Msg = "rate_limited", "page over its message rate"
 	default:
 		h.cnt.BackendErrs.Add(1)
-		h.log.Error("console: backend refused", "page", id, "err", err)
+		e.Kind, e.Msg, e.Level, e.Audit = "backend_error", "backend refused", slog.LevelError, false
 	}
+	h.mu.Lock()
+	h.event(now, id, e)
+	h.mu.Unlock()
+}
+
+// badFrame refuses a frame that is not a text message.
+func (h *hub) badFrame(id uint64, now time.Time, what string) error {
+	err := fmt.Errorf("%w: %s", ErrBadMessage, what)
+	h.refused(id, now, err)
 	return err
 }
 
 var errRateLimited = errors.New("too many messages: slow down")
 
 func (h *hub) dispatch(ctx context.Context, id uint64, raw []byte, now time.Time) error {
-	m, err := parseMessage(raw)
+	typ, err := messageType(raw)
 	if err != nil {
 		return err
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	b := h.pages[id]
-	if b == nil {
+	pg := h.pages[id]
+	if pg == nil {
 		return fmt.Errorf("console: page %d is not connected", id)
 	}
 	// Stops are never rate limited.
-	if m.Type != MsgEStop && m.Type != MsgStop && m.Type != MsgJogStop && !b.allow(now, h.rate, h.burst) {
+	if typ != MsgEStop && typ != MsgStop && typ != MsgJogStop && !pg.bucket.allow(now, h.cfg.rate, h.cfg.burst) {
 		return errRateLimited
 	}
-	// E-stop from every page, view-only included.
-	switch m.Type {
-	case MsgEStop:
-		h.dm.release(0, nil)
-		h.targets = [NumArmJoints]uint64{} // the e-stop cancels them
-		h.log.Warn("console: emergency stop", "page", id)
-		return h.be.EStop(ctx)
-	case MsgStop:
-		h.stopPage(ctx, id, "page hidden or blurred")
-		return nil
-	case MsgTake:
-		prev := h.ls.take(id)
-		if prev != id {
-			// The machines stop before the new holder can move them.
-			h.stopPage(ctx, 0, "control taken over")
-			h.log.Info("console: control taken over", "page", id, "from", prev)
+	s := h.routes[typ]
+	if s == nil {
+		var m hubMessage
+		if err := decode(raw, &m); err != nil {
+			return err
 		}
-		return nil
+		return h.hubMessage(ctx, id, pg, m, now)
 	}
 	if h.ls.holder != id {
-		return fmt.Errorf("%s: %w", m.Type, ErrViewOnly)
+		return fmt.Errorf("%s: %w", typ, ErrViewOnly)
 	}
-	switch m.Type {
-	case MsgLeave:
-		h.stopPage(ctx, id, "control released")
-		h.ls.leave(id)
-		return nil
-	case MsgRelease:
-		return h.be.ReleaseEStop(ctx)
-	case MsgDrive:
-		if !h.info.Servosila {
-			return fmt.Errorf("%w: no Servosila connected", ErrBadMessage)
-		}
-		lin, err := num("linear", m.Linear, h.maxLin)
-		if err != nil {
-			return err
-		}
-		ang, err := num("angular", m.Angular, h.maxAng)
-		if err != nil {
-			return err
-		}
-		if err := h.be.DriveServosila(ctx, lin, ang); err != nil {
-			return fmt.Errorf("servosila drive: %w", err)
-		}
-		h.dm.drive(groupDrive, id, now, lin != 0 || ang != 0)
-		return nil
-	case MsgJoints:
-		if !h.info.Servosila {
-			return fmt.Errorf("%w: no Servosila connected", ErrBadMessage)
-		}
-		var v [NumServosilaJoints]float64
-		nonzero := false
-		for name, p := range m.Joints {
-			j, err := servosilaJoint(name, false)
-			if err != nil {
-				return err
-			}
-			if v[j], err = num(name, p, h.maxVel[j]); err != nil {
-				return err
-			}
-			nonzero = nonzero || v[j] != 0
-		}
-		if err := h.be.ServosilaJointVelocities(ctx, v); err != nil {
-			return fmt.Errorf("servosila joints: %w", err)
-		}
-		h.dm.drive(groupJoints, id, now, nonzero)
-		return nil
-	case MsgTarget:
-		j, err := servosilaJoint(m.Joint, true)
-		if err != nil {
-			return err
-		}
-		a, err := num(m.Joint, m.Value, -1)
-		if err != nil {
-			return err
-		}
-		if a < h.info.ServosilaLower[j] || a > h.info.ServosilaUpper[j] {
-			return fmt.Errorf("%w: %s target %g rad outside [%g, %g]", ErrBadMessage, m.Joint, a, h.info.ServosilaLower[j], h.info.ServosilaUpper[j])
-		}
-		if err := h.be.ServosilaTarget(ctx, j, a); err != nil {
-			return fmt.Errorf("servosila target: %w", err)
-		}
-		h.targets[j] = id
-		return nil
-	case MsgCancelTarget:
-		j, err := servosilaJoint(m.Joint, true)
-		if err != nil {
-			return err
-		}
-		h.targets[j] = 0
-		return h.be.ServosilaCancelTarget(ctx, j)
-	case MsgHeadlight:
-		if m.On == nil {
-			return fmt.Errorf("%w: on: missing", ErrBadMessage)
-		}
-		return h.be.ServosilaHeadlight(ctx, *m.On)
-	case MsgMaxVel:
-		return h.setMax(m)
-	case MsgFurbot:
-		if !h.info.Furbot {
-			return fmt.Errorf("%w: no Furbot connected", ErrBadMessage)
-		}
-		v, err := num("v", m.V, h.info.FurbotMaxSpeed)
-		if err != nil {
-			return err
-		}
-		w, err := num("w", m.W, h.info.FurbotMaxYawRate)
-		if err != nil {
-			return err
-		}
-		if err := h.be.DriveFurbot(ctx, v, w); err != nil {
-			return fmt.Errorf("furbot drive: %w", err)
-		}
-		h.dm.drive(groupFurbot, id, now, v != 0 || w != 0)
-		return nil
-	case MsgJogJoint:
-		n := len(h.info.JogJoints)
-		if n == 0 {
-			return fmt.Errorf("%w: no jog arm connected", ErrBadMessage)
-		}
-		if len(m.Values) != n {
-			return fmt.Errorf("%w: values: %d, want %d", ErrBadMessage, len(m.Values), n)
-		}
-		mv := JogJointMove{Delta: m.Delta, Values: make([]float64, n)}
-		var err error
-		for i, p := range m.Values {
-			if mv.Values[i], err = num(h.info.JogJoints[i], p, -1); err != nil {
-				return err
-			}
-			if !m.Delta && (mv.Values[i] < h.info.JogLower[i] || mv.Values[i] > h.info.JogUpper[i]) {
-				return fmt.Errorf("%w: %s goal %g outside [%g, %g]", ErrBadMessage, h.info.JogJoints[i], mv.Values[i], h.info.JogLower[i], h.info.JogUpper[i])
-			}
-		}
-		if mv.Speed, err = speed(m.Speed); err != nil {
-			return err
-		}
-		if err := h.be.JogJoint(ctx, mv); err != nil {
-			return fmt.Errorf("jog joint: %w", err)
-		}
-		h.dm.drive(groupJog, id, now, true)
-		return nil
-	case MsgJogCartesian:
-		if len(h.info.JogJoints) == 0 {
-			return fmt.Errorf("%w: no jog arm connected", ErrBadMessage)
-		}
-		mv, err := cartesian(m, h.info.JogFrames)
-		if err != nil {
-			return err
-		}
-		if err := h.be.JogCartesian(ctx, mv); err != nil {
-			return fmt.Errorf("jog cartesian: %w", err)
-		}
-		h.dm.drive(groupJog, id, now, true)
-		return nil
-	case MsgJogHeartbeat:
-		if h.dm.g[groupJog].page != id {
-			return nil // nothing of this page is moving: a late beat
-		}
-		if err := h.be.JogHeartbeat(ctx); err != nil {
-			return fmt.Errorf("jog heartbeat: %w", err)
-		}
-		h.dm.drive(groupJog, id, now, true)
-		return nil
-	case MsgJogStop:
-		h.dm.drive(groupJog, id, now, false)
-		return h.be.JogStop(ctx)
-	}
-	return fmt.Errorf("%w: unknown type %q", ErrBadMessage, m.Type)
-}
-
-// setMax sets one maximum velocity, within the driver's limit. Called with
-// mu held.
-func (h *hub) setMax(m message) error {
-	switch m.Joint {
-	case "linear":
-		v, err := num("linear", m.Value, h.info.ServosilaMaxLinear)
-		if err != nil {
-			return err
-		}
-		h.maxLin = math.Abs(v)
-	case "angular":
-		v, err := num("angular", m.Value, h.info.ServosilaMaxAngular)
-		if err != nil {
-			return err
-		}
-		h.maxAng = math.Abs(v)
-	default:
-		j, err := servosilaJoint(m.Joint, false)
-		if err != nil {
-			return err
-		}
-		v, err := num(m.Joint, m.Value, h.info.ServosilaMaxJoint[j])
-		if err != nil {
-			return err
-		}
-		h.maxVel[j] = math.Abs(v)
-	}
-	return nil
-}
-
-func cartesian(m message, frames []string) (JogCartesianMove, error) {
-	mv := JogCartesianMove{Delta: m.Delta, Frame: m.Frame}
-	if m.Pose == nil {
-		return mv, fmt.Errorf("%w: pose: missing", ErrBadMessage)
-	}
-	known := m.Frame == ""
-	for _, f := range frames {
-		known = known || f == m.Frame
-	}
-	if !known {
-		return mv, fmt.Errorf("%w: unknown frame %q", ErrBadMessage, m.Frame)
-	}
-	p := m.Pose
-	var err error
-	for _, f := range []struct {
-		name string
-		v    *float64
-		dst  *float64
-	}{{"x", p.X, &mv.Pose.X}, {"y", p.Y, &mv.Pose.Y}, {"z", p.Z, &mv.Pose.Z}, {"rz", p.RZ, &mv.Pose.RZ}, {"ry", p.RY, &mv.Pose.RY}, {"rx", p.RX, &mv.Pose.RX}} {
-		if *f.dst, err = num(f.name, f.v, -1); err != nil {
-			return mv, err
-		}
-	}
-	if mv.Speed, err = speed(m.Speed); err != nil {
-		return mv, err
-	}
-	return mv, nil
+	c := call{Page: id, Now: now, Operator: pg.operator, Roles: pg.roles, h: h, first: s.first}
+	return s.p.Handle(ctx, &c, typ, raw)
 }

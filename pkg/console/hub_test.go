@@ -22,7 +22,7 @@ func check(t *testing.T, be *fakeBackend, want ...string) {
 // last refresh; then its axes go to zero, once.
 func TestDeadmanExpires(t *testing.T) {
 	h, be, cnt := testHub()
-	p, control := h.join()
+	p, control := join(h)
 	if !control {
 		t.Fatal("first page has no control")
 	}
@@ -52,7 +52,7 @@ func TestDeadmanExpires(t *testing.T) {
 // command leaves nothing to expire.
 func TestDeadmanPerGroup(t *testing.T) {
 	h, be, _ := testHub()
-	p, _ := h.join()
+	p, _ := join(h)
 	for _, m := range []struct {
 		ms  int
 		msg string
@@ -79,7 +79,7 @@ func TestDeadmanPerGroup(t *testing.T) {
 // it drove at once, and only those.
 func TestPageGoneStops(t *testing.T) {
 	h, be, cnt := testHub()
-	p, _ := h.join()
+	p, _ := join(h)
 	if err := h.handle(ctx, p, []byte(`{"type":"servosila_drive","linear":0.3,"angular":0.5}`), at(0)); err != nil {
 		t.Fatal(err)
 	}
@@ -95,13 +95,13 @@ func TestPageGoneStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	be.take()
-	h.leave(ctx, p)
+	h.leave(ctx, p, t0, "test")
 	check(t, be, "furbot 0 0")
 	if cnt.Stops.Load() != 2 {
 		t.Fatalf("stops %d, want 2", cnt.Stops.Load())
 	}
 	// The lease is free: the next page gets it.
-	if _, control := h.join(); !control {
+	if _, control := join(h); !control {
 		t.Fatal("lease not freed by the holder leaving")
 	}
 }
@@ -110,9 +110,9 @@ func TestPageGoneStops(t *testing.T) {
 // command but the e-stop; taking over stops the machines first; only the
 // holder releases the e-stop.
 func TestLease(t *testing.T) {
-	h, be, cnt := testHub()
-	a, ca := h.join()
-	b, cb := h.join()
+	h, be, cnt, n := testHubNotes(quiet)
+	a, ca := join(h)
+	b, cb := join(h)
 	if !ca || cb {
 		t.Fatalf("control: first %v, second %v", ca, cb)
 	}
@@ -131,9 +131,7 @@ func TestLease(t *testing.T) {
 		t.Fatalf("e-stop from a view-only page: %v", err)
 	}
 	check(t, be, "estop")
-	if err := h.handle(ctx, a, []byte(`{"type":"release"}`), at(0)); err != nil {
-		t.Fatal(err)
-	}
+	release(t, h, n, a, at(0))
 	check(t, be, "release")
 	if err := h.handle(ctx, a, drive, at(10)); err != nil {
 		t.Fatal(err)
@@ -192,7 +190,7 @@ func TestValidation(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h, be, cnt := testHub()
-			p, _ := h.join()
+			p, _ := join(h)
 			err := h.handle(ctx, p, []byte(c.msg), at(0))
 			if !errors.Is(err, ErrBadMessage) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want ErrBadMessage with %q", err, c.want)
@@ -211,11 +209,11 @@ func TestValidation(t *testing.T) {
 // values.
 func TestAccepted(t *testing.T) {
 	h, be, _ := testHub()
-	p, _ := h.join()
+	p, _ := join(h)
 	now := 0
 	for _, c := range []struct{ msg, want string }{
 		{`{"type":"servosila_drive","linear":-0.45,"angular":1.3}`, "drive -0.45 1.3"},
-		{`{"type":"servosila_joints","joints":{"elbow":-0.5,"gripper":0.25}}`, "joints [0 0 -0.5 0 0 0.25]"},
+		{`{"type":"servosila_joints","joints":{"elbow":-0.5,"gripper":0.5}}`, "joints [0 0 -0.5 0 0 0.5]"},
 		{`{"type":"servosila_target","joint":"waist","value":0.4}`, "target 0 0.4"},
 		{`{"type":"servosila_cancel","joint":"neck"}`, "cancel 3"},
 		{`{"type":"headlight","on":true}`, "headlight true"},
@@ -237,7 +235,7 @@ func TestAccepted(t *testing.T) {
 // (it is not only shown).
 func TestMaxVelocity(t *testing.T) {
 	h, be, _ := testHub()
-	p, _ := h.join()
+	p, _ := join(h)
 	if err := h.handle(ctx, p, []byte(`{"type":"max_velocity","joint":"waist","value":0.2}`), at(0)); err != nil {
 		t.Fatal(err)
 	}
@@ -251,9 +249,8 @@ func TestMaxVelocity(t *testing.T) {
 		t.Fatalf("0.2 m/s above a 0.1 maximum: %v", err)
 	}
 	check(t, be)
-	lin, _, j := h.limits()
-	if lin != 0.1 || j[0] != 0.2 {
-		t.Fatalf("limits %g %v", lin, j)
+	if l := limitsOf(h); l.Linear != 0.1 || l.Joints[0] != 0.2 {
+		t.Fatalf("limits %+v", l)
 	}
 }
 
@@ -261,7 +258,7 @@ func TestMaxVelocity(t *testing.T) {
 // its stops; the bucket refills with time.
 func TestRateLimit(t *testing.T) {
 	h, be, cnt := testHub()
-	p, _ := h.join()
+	p, _ := join(h)
 	msg := []byte(`{"type":"headlight","on":true}`)
 	for i := range 5 {
 		if err := h.handle(ctx, p, msg, at(0)); err != nil {
@@ -291,7 +288,7 @@ func TestRateLimit(t *testing.T) {
 // a count, and the deadman does not track a command that did not apply.
 func TestBackendError(t *testing.T) {
 	h, be, cnt := testHub()
-	p, _ := h.join()
+	p, _ := join(h)
 	be.fail = errors.New("link down")
 	err := h.handle(ctx, p, []byte(`{"type":"furbot_drive","v":1,"w":0}`), at(0))
 	if err == nil || !strings.Contains(err.Error(), "link down") || cnt.BackendErrs.Load() != 1 {
@@ -303,7 +300,7 @@ func TestBackendError(t *testing.T) {
 // jog move keeps nothing alive.
 func TestJogHeartbeatOnlyForItsPage(t *testing.T) {
 	h, be, _ := testHub()
-	p, _ := h.join()
+	p, _ := join(h)
 	if err := h.handle(ctx, p, []byte(`{"type":"jog_heartbeat"}`), at(0)); err != nil {
 		t.Fatal(err)
 	}
@@ -328,8 +325,8 @@ func TestJogHeartbeatOnlyForItsPage(t *testing.T) {
 // cancelled when that page goes or hides, and by a take-over.
 func TestTargetsStopWithTheirPage(t *testing.T) {
 	h, be, _ := testHub()
-	a, _ := h.join()
-	b, _ := h.join()
+	a, _ := join(h)
+	b, _ := join(h)
 	if err := h.handle(ctx, a, []byte(`{"type":"servosila_target","joint":"elbow","value":0.5}`), at(0)); err != nil {
 		t.Fatal(err)
 	}
@@ -342,12 +339,23 @@ func TestTargetsStopWithTheirPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	be.take()
-	h.leave(ctx, a) // not a's target
+	h.leave(ctx, a, t0, "test") // not a's target
 	check(t, be)
 	if err := h.handle(ctx, b, []byte(`{"type":"stop"}`), at(30)); err != nil {
 		t.Fatal(err)
 	}
 	check(t, be, "cancel 0")
-	h.leave(ctx, b)
+	h.leave(ctx, b, t0, "test")
 	check(t, be)
+}
+
+// limitsOf returns the Servosila panel's limits as the pages get them.
+func limitsOf(h *hub) limitsMsg {
+	var l limitsMsg
+	h.state(func(k string, v any) {
+		if k == "limits" {
+			l = v.(limitsMsg)
+		}
+	})
+	return l
 }

@@ -2,68 +2,6 @@ package console
 
 import "time"
 
-// group is a set of axes that one kind of held command drives. Each has
-// its own deadman: a command of a group is valid for Config.CommandTimeout
-// after it arrived.
-type group int
-
-const (
-	groupDrive  group = iota // Servosila chassis
-	groupJoints              // Servosila joint velocities
-	groupFurbot              // Furbot Twist
-	groupJog                 // jog arm move
-	numGroups
-)
-
-var groupNames = [numGroups]string{"servosila drive", "servosila joints", "furbot", "jog"}
-
-// deadman tracks, per group, which page drives it and when its command
-// arrived. It reads no clock: every method takes now.
-type deadman struct {
-	timeout time.Duration
-	g       [numGroups]struct {
-		page   uint64 // 0: idle (zero command)
-		at     time.Time
-		active bool
-	}
-}
-
-// drive records a command of group g from page at now; a zero command
-// leaves the group idle.
-func (d *deadman) drive(g group, page uint64, now time.Time, nonzero bool) {
-	s := &d.g[g]
-	s.active, s.page, s.at = nonzero, page, now
-	if !nonzero {
-		s.page = 0
-	}
-}
-
-// expired returns the active groups whose command is older than the
-// timeout at now and marks them idle: the caller zeroes them.
-func (d *deadman) expired(now time.Time, out []group) []group {
-	for i := range d.g {
-		s := &d.g[i]
-		if s.active && now.Sub(s.at) >= d.timeout {
-			s.active, s.page = false, 0
-			out = append(out, group(i))
-		}
-	}
-	return out
-}
-
-// release returns the active groups driven by page (every page if page is
-// 0) and marks them idle.
-func (d *deadman) release(page uint64, out []group) []group {
-	for i := range d.g {
-		s := &d.g[i]
-		if s.active && (page == 0 || s.page == page) {
-			s.active, s.page = false, 0
-			out = append(out, group(i))
-		}
-	}
-	return out
-}
-
 // lease is the one-controller rule: holder is the page that may move the
 // machines (0: nobody).
 type lease struct{ holder uint64 }
@@ -99,17 +37,30 @@ type bucket struct {
 	last   time.Time
 }
 
-// allow takes one token at now and reports whether there was one.
-func (b *bucket) allow(now time.Time, rate, burst float64) bool {
+// fill adds the tokens earned since the last call.
+func (b *bucket) fill(now time.Time, rate, burst float64) {
 	if b.last.IsZero() {
 		b.tokens = burst
 	} else if dt := now.Sub(b.last).Seconds(); dt > 0 {
 		b.tokens = min(burst, b.tokens+dt*rate)
 	}
-	b.last = now
+	if now.After(b.last) {
+		b.last = now
+	}
+}
+
+// allow takes one token at now and reports whether there was one.
+func (b *bucket) allow(now time.Time, rate, burst float64) bool {
+	b.fill(now, rate, burst)
 	if b.tokens < 1 {
 		return false
 	}
 	b.tokens--
 	return true
+}
+
+// has reports whether a token is there at now, taking none.
+func (b *bucket) has(now time.Time, rate, burst float64) bool {
+	b.fill(now, rate, burst)
+	return b.tokens >= 1
 }

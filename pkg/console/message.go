@@ -17,73 +17,72 @@ var ErrBadMessage = errors.New("bad message")
 // control.
 var ErrViewOnly = errors.New("view-only: take control first")
 
+// ErrRole is returned for a command the page's operator has no role for
+// (see Role).
+var ErrRole = errors.New("not allowed for this operator")
+
+// ErrFaster is returned for a command the machine could only execute
+// faster than asked (below its start speed, an axis with one fixed speed,
+// a position target the driver runs above the operator's maximum): the
+// command is refused, zero is sent for its axes instead of a held
+// command, and the error says which speed the machine needs.
+var ErrFaster = errors.New("refused")
+
 // MaxMessage is the largest message a page may send [bytes].
 const MaxMessage = 4096
 
-// Message types a page sends. Held commands (the deadman applies) are
-// marked *.
+// Message types of the hub (every machine's own types are in its panel's
+// file). The wire names are the page's.
 const (
-	MsgDrive        = "servosila_drive"  // * linear [m/s], angular [rad/s]
-	MsgJoints       = "servosila_joints" // * joints: name -> velocity [rad/s]
-	MsgTarget       = "servosila_target" // joint, value: angle [rad]
-	MsgCancelTarget = "servosila_cancel" // joint
-	MsgHeadlight    = "headlight"        // on
-	MsgMaxVel       = "max_velocity"     // joint (or "linear", "angular"), value
-	MsgFurbot       = "furbot_drive"     // * v [m/s], w [rad/s]
-	MsgJogJoint     = "jog_joint"        // * delta, values, speed
-	MsgJogCartesian = "jog_cartesian"    // * delta, pose, frame, speed
-	MsgJogHeartbeat = "jog_heartbeat"    // keeps the jog move (and its deadman) alive
-	MsgJogStop      = "jog_stop"
-	MsgStop         = "stop" // every axis this page drives to zero (hidden page, blur)
-	MsgEStop        = "estop"
-	MsgRelease      = "release"
-	MsgTake         = "take_control"
-	MsgLeave        = "release_control"
+	MsgStop           = "stop" // every axis this page drives to zero (hidden page, blur)
+	MsgEStop          = "estop"
+	MsgRelease        = "release"         // asks to release the e-stop: the server asks back (confirm_release)
+	MsgReleaseConfirm = "release_confirm" // nonce: the page's explicit confirmation
+	MsgTake           = "take_control"
+	MsgLeave          = "release_control"
 )
 
-// message is the union of every page message. Numbers are pointers so
-// that a missing value (JSON null, which is what a page's NaN becomes) is
-// told from zero.
-type message struct {
-	Type    string              `json:"type"`
-	Linear  *float64            `json:"linear"`
-	Angular *float64            `json:"angular"`
-	Joints  map[string]*float64 `json:"joints"`
-	Joint   string              `json:"joint"`
-	Value   *float64            `json:"value"`
-	On      *bool               `json:"on"`
-	V       *float64            `json:"v"`
-	W       *float64            `json:"w"`
-	Delta   bool                `json:"delta"`
-	Values  []*float64          `json:"values"`
-	Pose    *pose               `json:"pose"`
-	Frame   string              `json:"frame"`
-	Speed   *float64            `json:"speed"`
+// hubMessage is a message the hub handles itself.
+type hubMessage struct {
+	Type  string `json:"type"`
+	Nonce string `json:"nonce"`
 }
 
-type pose struct {
-	X, Y, Z, RZ, RY, RX *float64
-}
-
-// parseMessage decodes one page message strictly: one JSON object, known
-// fields only.
-func parseMessage(b []byte) (message, error) {
-	var m message
+// messageType returns the type of a page message: one JSON object with a
+// non-empty "type". Its other fields are checked by decode, by whoever
+// handles the type.
+func messageType(b []byte) (string, error) {
 	if len(b) > MaxMessage {
-		return m, fmt.Errorf("%w: %d bytes, at most %d", ErrBadMessage, len(b), MaxMessage)
+		return "", fmt.Errorf("%w: %d bytes, at most %d", ErrBadMessage, len(b), MaxMessage)
+	}
+	var env struct {
+		Type string `json:"type"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
-		return m, fmt.Errorf("%w: %v", ErrBadMessage, err)
+	if err := dec.Decode(&env); err != nil {
+		return "", fmt.Errorf("%w: %v", ErrBadMessage, err)
 	}
 	if dec.More() {
-		return m, fmt.Errorf("%w: trailing data after the object", ErrBadMessage)
+		return "", fmt.Errorf("%w: trailing data after the object", ErrBadMessage)
 	}
-	if m.Type == "" {
-		return m, fmt.Errorf("%w: no type", ErrBadMessage)
+	if env.Type == "" {
+		return "", fmt.Errorf("%w: no type", ErrBadMessage)
 	}
-	return m, nil
+	return env.Type, nil
+}
+
+// decode decodes one page message into v strictly: one JSON object, known
+// fields only.
+func decode(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadMessage, err)
+	}
+	if dec.More() {
+		return fmt.Errorf("%w: trailing data after the object", ErrBadMessage)
+	}
+	return nil
 }
 
 // num checks that a required number is present, finite and within
@@ -113,17 +112,4 @@ func speed(v *float64) (float64, error) {
 		return 0, fmt.Errorf("%w: speed = %g out of range (0, 1]", ErrBadMessage, s)
 	}
 	return s, nil
-}
-
-// servosilaJoint returns the index of a Servosila joint name.
-func servosilaJoint(name string, armOnly bool) (int, error) {
-	for i, n := range ServosilaJoints {
-		if n == name {
-			if armOnly && i >= NumArmJoints {
-				return 0, fmt.Errorf("%w: joint %q has no position control", ErrBadMessage, name)
-			}
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("%w: unknown joint %q", ErrBadMessage, name)
 }

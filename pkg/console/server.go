@@ -2,20 +2,23 @@ package console
 
 import (
 	"context"
+	"crypto/tls"
 	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"log"
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/coder/websocket"
 )
 
 //go:embed assets
@@ -27,23 +30,49 @@ type Config struct {
 	Backend Backend
 	// Listen is the TCP address to serve on. Default "127.0.0.1:8080".
 	Listen string
-	// Token is the access token. Off loopback it is required: empty makes
-	// New generate one (see Server.Token). On loopback it is optional.
+	// Token is a single access token whose operator ("operator") has
+	// every role. Off loopback a token or Operators is required: with
+	// neither, New generates a token (see Server.Token). A token weaker
+	// than MinTokenBits is refused.
 	Token string
+	// Operators are the people allowed in, each with a token and roles
+	// (LoadOperators reads them from a tokens file). With Token, both
+	// apply.
+	Operators []Operator
+	// TLS serves HTTPS with this configuration (LoadTLS). Off loopback it
+	// is required unless Insecure is set.
+	TLS *tls.Config
+	// Insecure allows plain HTTP off loopback.
+	Insecure bool
+	// Audit receives the audit log (JSON lines: lease changes, e-stops,
+	// releases, refused commands, logins); nil: none.
+	Audit io.Writer
+	// LogInterval is the interval of the log rate limit: per source and
+	// kind of event one line per interval, with the count of the ones
+	// suppressed. Default 10 s.
+	LogInterval time.Duration
 	// CommandTimeout is how long a held command from a page stays valid
 	// without being re-sent; then its axes go to zero. Default 300 ms.
 	CommandTimeout time.Duration
 	// TickPeriod is how often held commands are checked for expiry, so a
 	// silent page stops within CommandTimeout + TickPeriod. Default 20 ms.
 	TickPeriod time.Duration
+	// PingPeriod is how often each page's WebSocket is pinged, and
+	// PongTimeout how long the pong may take: a page that does not answer
+	// (frozen, its TCP connection up) is closed and loses control within
+	// PingPeriod + PongTimeout. Defaults 500 ms and 1 s.
+	PingPeriod, PongTimeout time.Duration
+	// ConfirmTimeout is how long a page has to confirm a release of the
+	// e-stop. Default 10 s.
+	ConfirmTimeout time.Duration
 	// StateRate is the rate of state updates to each page [Hz]. Default 10.
 	StateRate float64
 	// RateLimit is the messages per second a page may send, Burst the
 	// burst above it; stops and e-stops are never limited. Defaults 60
 	// and 60.
 	RateLimit, Burst float64
-	// Clock is the time source of deadman, lease and rate limits. Default
-	// the wall clock.
+	// Clock is the time source of deadman, lease, rate limits and log
+	// limits. Default the wall clock.
 	Clock Clock
 	// Logger receives refusals, stops and take-overs. Default
 	// slog.Default().
@@ -54,18 +83,24 @@ type Config struct {
 // assets, one WebSocket per page and the camera streams. Create it with
 // New and run it with Serve or ListenAndServe.
 type Server struct {
-	cfg   Config
-	hub   *hub
-	auth  *auth
-	cnt   Counters
-	mux   *http.ServeMux
-	mu    sync.Mutex
-	conns map[uint64]*conn
-	drops atomic.Uint64
-	wake  chan struct{} // a page connected: run the loop
+	cfg     Config
+	hub     *hub
+	auth    *auth
+	journal *journal
+	cnt     Counters
+	mux     *http.ServeMux
+	mu      sync.Mutex
+	conns   map[uint64]*conn
+	drops   atomic.Uint64
+	wake    chan struct{} // a page connected: run the loop
+	closing chan struct{} // closed when Serve stops: pages get a close frame
+	once    sync.Once
+	wsWG    sync.WaitGroup
 }
 
-// conn is one page's WebSocket. Only its writer goroutine writes to ws.
+// conn is one page's WebSocket. Only its writer goroutine writes
+// messages to ws (pings and the close frame are control frames, which
+// the library interleaves).
 type conn struct {
 	id  uint64
 	out chan []byte
@@ -82,18 +117,51 @@ func New(cfg Config) (*Server, error) {
 	if _, _, err := net.SplitHostPort(cfg.Listen); err != nil {
 		return nil, fmt.Errorf("console: listen address %q: %w", cfg.Listen, err)
 	}
-	if cfg.Token == "" && !IsLoopback(cfg.Listen) {
+	loopback := IsLoopback(cfg.Listen)
+	if !loopback && cfg.TLS == nil && !cfg.Insecure {
+		return nil, fmt.Errorf("console: listening on %s (not loopback) needs TLS (--tls or --cert/--key); plain HTTP only with --insecure", cfg.Listen)
+	}
+	if cfg.Token != "" {
+		if err := CheckToken(cfg.Token); err != nil {
+			return nil, err
+		}
+	}
+	for _, o := range cfg.Operators {
+		if err := CheckToken(o.Token); err != nil {
+			return nil, fmt.Errorf("operator %q: %w", o.Name, err)
+		}
+		if o.Roles == 0 {
+			return nil, fmt.Errorf("console: operator %q has no role", o.Name)
+		}
+	}
+	if cfg.Token == "" && len(cfg.Operators) == 0 && !loopback {
 		t, err := NewToken()
 		if err != nil {
 			return nil, err
 		}
 		cfg.Token = t
 	}
+	ops := slices.Clone(cfg.Operators)
+	if cfg.Token != "" {
+		ops = append(ops, Operator{Name: "operator", Token: cfg.Token, Roles: RoleAdmin | RoleDrive | RoleArm | RoleView})
+	}
 	if cfg.CommandTimeout == 0 {
 		cfg.CommandTimeout = 300 * time.Millisecond
 	}
 	if cfg.TickPeriod == 0 {
 		cfg.TickPeriod = 20 * time.Millisecond
+	}
+	if cfg.PingPeriod == 0 {
+		cfg.PingPeriod = 500 * time.Millisecond
+	}
+	if cfg.PongTimeout == 0 {
+		cfg.PongTimeout = time.Second
+	}
+	if cfg.ConfirmTimeout == 0 {
+		cfg.ConfirmTimeout = 10 * time.Second
+	}
+	if cfg.LogInterval == 0 {
+		cfg.LogInterval = 10 * time.Second
 	}
 	if cfg.StateRate == 0 {
 		cfg.StateRate = 10
@@ -104,9 +172,10 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Burst == 0 {
 		cfg.Burst = 60
 	}
-	if cfg.CommandTimeout < 0 || cfg.TickPeriod < 0 || !(cfg.StateRate > 0 && cfg.StateRate <= 100) || !(cfg.RateLimit > 0) || !(cfg.Burst >= 1) {
-		return nil, fmt.Errorf("console: bad timing configuration (timeout %v, tick %v, state rate %g Hz, rate limit %g/s, burst %g)",
-			cfg.CommandTimeout, cfg.TickPeriod, cfg.StateRate, cfg.RateLimit, cfg.Burst)
+	if cfg.CommandTimeout < 0 || cfg.TickPeriod < 0 || cfg.PingPeriod < 0 || cfg.PongTimeout < 0 || cfg.LogInterval < 0 || cfg.ConfirmTimeout < 0 ||
+		!(cfg.StateRate > 0 && cfg.StateRate <= 100) || !(cfg.RateLimit > 0) || !(cfg.Burst >= 1) {
+		return nil, fmt.Errorf("console: bad timing configuration (timeout %v, tick %v, ping %v/%v, log interval %v, state rate %g Hz, rate limit %g/s, burst %g)",
+			cfg.CommandTimeout, cfg.TickPeriod, cfg.PingPeriod, cfg.PongTimeout, cfg.LogInterval, cfg.StateRate, cfg.RateLimit, cfg.Burst)
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = wallClock{}
@@ -114,9 +183,18 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{cfg: cfg, conns: map[uint64]*conn{}, wake: make(chan struct{}, 1)}
-	s.hub = newHub(cfg.Backend, cfg.CommandTimeout, cfg.RateLimit, cfg.Burst, cfg.Logger, &s.cnt)
-	s.auth = &auth{token: cfg.Token, cnt: &s.cnt}
+	s := &Server{cfg: cfg, conns: map[uint64]*conn{}, wake: make(chan struct{}, 1), closing: make(chan struct{})}
+	s.journal = newJournal(cfg.Logger, cfg.Audit, cfg.LogInterval)
+	info := cfg.Backend.Info()
+	repeat := time.Duration(info.EStopInterval * float64(time.Second))
+	if repeat <= 0 {
+		repeat = defaultEStopInterval
+	}
+	s.hub = newHub(cfg.Backend, hubConfig{
+		timeout: cfg.CommandTimeout, rate: cfg.RateLimit, burst: cfg.Burst, estopRepeat: repeat, confirm: cfg.ConfirmTimeout,
+		journal: s.journal, cnt: &s.cnt, notify: s.notify,
+	})
+	s.auth = &auth{ops: ops, cnt: &s.cnt, j: s.journal, clock: cfg.Clock}
 	static, _ := fs.Sub(assets, "assets")
 	mux := http.NewServeMux()
 	mux.Handle("GET /", http.FileServerFS(static))
@@ -127,6 +205,30 @@ func New(cfg Config) (*Server, error) {
 	})
 	s.mux = mux
 	return s, nil
+}
+
+// httpErrors passes the HTTP server's own errors (TLS handshakes of
+// scanners, bad requests) through the journal's rate limit.
+type httpErrors struct{ s *Server }
+
+func (h httpErrors) Write(p []byte) (int, error) {
+	h.s.journal.record(h.s.cfg.Clock.Now(), event{Kind: "http_error", Level: slog.LevelWarn, Msg: "http server", Detail: strings.TrimSpace(string(p))})
+	return len(p), nil
+}
+
+// defaultEStopInterval is the shortest interval between two e-stops
+// passed to the backend while the latch is set, when the backend does
+// not say (Info.EStopInterval): the Servosila driver's default maximum
+// send rate, 50 Hz.
+const defaultEStopInterval = 20 * time.Millisecond
+
+// notify queues msg for page id (dropped if its queue is full).
+func (s *Server) notify(id uint64, msg []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c := s.conns[id]; c != nil {
+		s.send(c, msg)
+	}
 }
 
 // Token returns the access token in force ("" on loopback without one).
@@ -154,7 +256,11 @@ func (s *Server) URL(addr net.Addr) string {
 	if t, ok := addr.(*net.TCPAddr); ok && t.IP.IsUnspecified() {
 		host = net.JoinHostPort("127.0.0.1", strconv.Itoa(t.Port))
 	}
-	u := "http://" + host + "/"
+	scheme := "http://"
+	if s.cfg.TLS != nil {
+		scheme = "https://"
+	}
+	u := scheme + host + "/"
 	if s.cfg.Token != "" {
 		u += "?token=" + s.cfg.Token
 	}
@@ -174,12 +280,17 @@ func (s *Server) ListenAndServe(ctx context.Context, ready func(url string)) err
 	return s.Serve(ctx, ln)
 }
 
-// Serve serves on ln until ctx is cancelled; it then stops every held
-// command, closes the pages and returns nil (or the error that ended it).
+// Serve serves on ln (with TLS if configured) until ctx is cancelled; it
+// then stops every held command, sends every page a close frame
+// (StatusGoingAway), and returns nil (or the error that ended it).
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	if s.cfg.TLS != nil {
+		ln = tls.NewListener(ln, s.cfg.TLS)
+	}
+	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx },
+		ErrorLog: log.New(httpErrors{s}, "", 0)}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); s.loop(ctx) }()
@@ -191,12 +302,20 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case err = <-errc:
 		cancel()
 	}
-	// The machines stop first, then the pages go.
-	s.hub.stopAll(context.WithoutCancel(ctx))
+	// The machines stop first, then the pages go, each with a close frame.
+	s.hub.stopAll(context.WithoutCancel(ctx), s.cfg.Clock.Now())
+	s.once.Do(func() { close(s.closing) })
 	sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer scancel()
 	_ = hs.Shutdown(sctx)
+	wsDone := make(chan struct{})
+	go func() { s.wsWG.Wait(); close(wsDone) }()
+	select {
+	case <-wsDone:
+	case <-sctx.Done():
+	}
 	wg.Wait()
+	s.journal.flush(s.cfg.Clock.Now(), true)
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
@@ -229,6 +348,7 @@ func (s *Server) run(ctx context.Context) {
 		case <-dead.C:
 			s.hub.tick(ctx, s.cfg.Clock.Now())
 		case <-state.C:
+			s.journal.flush(s.cfg.Clock.Now(), false)
 			if !s.broadcast(ctx) {
 				// Last tick after the last page left: expire anything
 				// still held, then sleep.
@@ -241,29 +361,13 @@ func (s *Server) run(ctx context.Context) {
 	}
 }
 
-// stateMsg is the state update every page gets.
-type stateMsg struct {
-	Type     string      `json:"type"`
-	Holder   uint64      `json:"holder"`
-	Pages    int         `json:"pages"`
-	Limits   limitsMsg   `json:"limits"`
-	Counters countersMsg `json:"counters"`
-	Snap     Snapshot    `json:"snap"`
-	Error    string      `json:"error,omitempty"`
-}
-
-type limitsMsg struct {
-	Linear  float64                     `json:"linear"`
-	Angular float64                     `json:"angular"`
-	Joints  [NumServosilaJoints]float64 `json:"joints"`
-}
-
 type countersMsg struct {
-	BadMessages, ViewOnly, RateLimited, BackendErrs, Expired, Stops, AuthFails, Drops uint64
+	BadMessages, ViewOnly, Role, Faster, RateLimited, BackendErrs, Expired, Stops, AuthFails, Throttled, EStopsHeld, Drops uint64
 }
 
 // broadcast sends the state to every page and reports whether there was
-// one.
+// one. The state has type "state", holder, pages, counters, snap, error
+// and each panel's entries ("limits").
 func (s *Server) broadcast(ctx context.Context) bool {
 	s.mu.Lock()
 	n := len(s.conns)
@@ -271,17 +375,18 @@ func (s *Server) broadcast(ctx context.Context) bool {
 	if n == 0 {
 		return false // nobody watches: no snapshot, no work
 	}
-	m := stateMsg{Type: "state"}
-	m.Holder, m.Pages = s.hub.holder()
-	m.Limits.Linear, m.Limits.Angular, m.Limits.Joints = s.hub.limits()
+	m := map[string]any{"type": "state"}
+	m["holder"], m["pages"] = s.hub.holder()
+	s.hub.state(func(k string, v any) { m[k] = v })
 	c := &s.cnt
-	m.Counters = countersMsg{c.BadMessages.Load(), c.ViewOnly.Load(), c.RateLimited.Load(), c.BackendErrs.Load(), c.Expired.Load(), c.Stops.Load(), c.AuthFails.Load(), s.drops.Load()}
+	m["counters"] = countersMsg{c.BadMessages.Load(), c.ViewOnly.Load(), c.Role.Load(), c.Faster.Load(), c.RateLimited.Load(), c.BackendErrs.Load(),
+		c.Expired.Load(), c.Stops.Load(), c.AuthFails.Load(), c.Throttled.Load(), c.EStopsHeld.Load(), s.drops.Load()}
 	snap, err := s.cfg.Backend.Snapshot(ctx)
 	if err != nil {
-		m.Error = err.Error()
+		m["error"] = err.Error()
 	}
-	m.Snap = snap
-	b, err := json.Marshal(&m)
+	m["snap"] = snap
+	b, err := json.Marshal(m)
 	if err != nil {
 		s.cfg.Logger.Error("console: state", "err", err)
 		return true
@@ -302,74 +407,4 @@ func (s *Server) send(c *conn, b []byte) {
 	default:
 		s.drops.Add(1)
 	}
-}
-
-func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
-	// Accept checks that Origin names this host: another web site's page
-	// cannot open the socket.
-	ws, err := websocket.Accept(w, r, nil)
-	if err != nil {
-		s.cnt.AuthFails.Add(1)
-		s.cfg.Logger.Warn("console: websocket refused", "err", err, "origin", r.Header.Get("Origin"))
-		return
-	}
-	ws.SetReadLimit(MaxMessage)
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	id, control := s.hub.join()
-	c := &conn{id: id, out: make(chan []byte, 8)}
-	s.mu.Lock()
-	s.conns[id] = c
-	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default: // the loop runs already
-	}
-	s.cfg.Logger.Info("console: page connected", "page", id, "control", control, "remote", r.RemoteAddr)
-	defer func() {
-		s.mu.Lock()
-		delete(s.conns, id)
-		s.mu.Unlock()
-		s.hub.leave(context.WithoutCancel(ctx), id)
-		s.cfg.Logger.Info("console: page gone", "page", id)
-		ws.CloseNow()
-	}()
-	hello, _ := json.Marshal(map[string]any{"type": "hello", "page": id, "info": s.hub.info, "timeout_ms": s.cfg.CommandTimeout.Milliseconds()})
-	c.out <- hello
-	go func() {
-		// The writer: the only goroutine that writes to ws.
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case b := <-c.out:
-				wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
-				err := ws.Write(wctx, websocket.MessageText, b)
-				wcancel()
-				if err != nil {
-					cancel()
-					return
-				}
-			}
-		}
-	}()
-	for {
-		typ, b, err := ws.Read(ctx)
-		if err != nil {
-			return
-		}
-		if typ != websocket.MessageText {
-			s.reply(c, fmt.Errorf("%w: binary message", ErrBadMessage))
-			s.cnt.BadMessages.Add(1)
-			continue
-		}
-		if err := s.hub.handle(ctx, id, b, s.cfg.Clock.Now()); err != nil {
-			s.reply(c, err)
-		}
-	}
-}
-
-func (s *Server) reply(c *conn, err error) {
-	b, _ := json.Marshal(map[string]string{"type": "error", "error": err.Error()})
-	s.send(c, b)
 }

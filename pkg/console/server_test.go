@@ -22,7 +22,7 @@ func newTestServer(t *testing.T, token string) (*Server, *fakeBackend, *httptest
 	if token != "" {
 		listen = "0.0.0.0:0"
 	}
-	s, err := New(Config{Backend: be, Listen: listen, Token: token, Logger: quiet})
+	s, err := New(Config{Backend: be, Listen: listen, Token: token, Logger: quiet, Insecure: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,6 +31,9 @@ func newTestServer(t *testing.T, token string) (*Server, *fakeBackend, *httptest
 	return s, be, ts
 }
 
+// sesame is a test token of 128 bits.
+const sesame = "5e5a3e5e5a3e5e5a3e5e5a3e5e5a3e5e"
+
 func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 // TestTokenRequiredOffLoopback: off loopback New makes a token; without
@@ -38,14 +41,14 @@ func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastRe
 // and redirects to the URL without the token; the cookie then works for
 // pages, assets, cameras and the WebSocket.
 func TestTokenRequiredOffLoopback(t *testing.T) {
-	s, err := New(Config{Backend: &fakeBackend{}, Listen: "0.0.0.0:8080", Logger: quiet})
+	s, err := New(Config{Backend: &fakeBackend{}, Listen: "0.0.0.0:8080", Logger: quiet, Insecure: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(s.Token()) != 32 {
 		t.Fatalf("generated token %q", s.Token())
 	}
-	s, be, ts := newTestServer(t, "sesame")
+	s, be, ts := newTestServer(t, sesame)
 	c := &http.Client{CheckRedirect: noRedirect}
 	for _, path := range []string{"/", "/app.js", "/camera/front", "/ws"} {
 		resp, err := c.Get(ts.URL + path)
@@ -65,7 +68,7 @@ func TestTokenRequiredOffLoopback(t *testing.T) {
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("wrong token: %d", resp.StatusCode)
 	}
-	resp, err = c.Get(ts.URL + "/?token=sesame&x=1")
+	resp, err = c.Get(ts.URL + "/?token=" + sesame + "&x=1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +77,7 @@ func TestTokenRequiredOffLoopback(t *testing.T) {
 		t.Fatalf("first load: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	ck := resp.Cookies()
-	if len(ck) != 1 || ck[0].Name != CookieName || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode {
+	if len(ck) != 1 || ck[0].Name != CookieName(ts.Listener.Addr().(*net.TCPAddr).Port, false) || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode {
 		t.Fatalf("cookie %+v", ck)
 	}
 	for _, path := range []string{"/", "/app.js", "/camera/front"} {
@@ -221,16 +224,16 @@ func TestWebSocketSession(t *testing.T) {
 // TestURL: the printed URL opens on this machine: a listener on every
 // interface is given as 127.0.0.1; the token rides along.
 func TestURL(t *testing.T) {
-	s, _, _ := newTestServer(t, "sesame")
+	s, _, _ := newTestServer(t, sesame)
 	for _, c := range []struct {
 		addr net.Addr
 		want string
 	}{
-		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, "http://127.0.0.1:8080/?token=sesame"},
-		{&net.TCPAddr{IP: net.IPv4zero, Port: 8080}, "http://127.0.0.1:8080/?token=sesame"},
-		{&net.TCPAddr{IP: net.IPv6unspecified, Port: 44619}, "http://127.0.0.1:44619/?token=sesame"},
-		{&net.TCPAddr{IP: net.ParseIP("192.168.7.2"), Port: 80}, "http://192.168.7.2:80/?token=sesame"},
-		{&net.TCPAddr{IP: net.IPv6loopback, Port: 8080}, "http://[::1]:8080/?token=sesame"},
+		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, "http://127.0.0.1:8080/?token=" + sesame},
+		{&net.TCPAddr{IP: net.IPv4zero, Port: 8080}, "http://127.0.0.1:8080/?token=" + sesame},
+		{&net.TCPAddr{IP: net.IPv6unspecified, Port: 44619}, "http://127.0.0.1:44619/?token=" + sesame},
+		{&net.TCPAddr{IP: net.ParseIP("192.168.7.2"), Port: 80}, "http://192.168.7.2:80/?token=" + sesame},
+		{&net.TCPAddr{IP: net.IPv6loopback, Port: 8080}, "http://[::1]:8080/?token=" + sesame},
 	} {
 		if got := s.URL(c.addr); got != c.want {
 			t.Errorf("URL(%v) = %q, want %q", c.addr, got, c.want)

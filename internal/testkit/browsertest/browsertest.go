@@ -159,6 +159,14 @@ func Click(t testing.TB, ctx context.Context, sel string) {
 	Do(t, ctx, chromedp.Click(chromedp.CSS(sel)))
 }
 
+// ReleaseEStop releases the latched e-stop as an operator does: Release
+// e-stop, then the confirmation the server asks for.
+func ReleaseEStop(t testing.TB, ctx context.Context) {
+	t.Helper()
+	Click(t, ctx, "#release")
+	Click(t, ctx, "#releaseconfirm")
+}
+
 // Tab shows the console's panel name.
 func Tab(t testing.TB, ctx context.Context, name string) {
 	t.Helper()

@@ -244,7 +244,7 @@ func TestROSConsole(t *testing.T) {
 		browsertest.WaitFor(t, 10*time.Second, "the page shows the driver's latch", func() bool { return r.text(p1, "estate") == "E-STOP LATCHED" })
 		browsertest.Shot(t, p1, r.art, "ros-estop")
 		r.do(p1, browsertest.Key("w", false))
-		browsertest.Click(t, p1, "#release")
+		browsertest.ReleaseEStop(t, p1)
 		browsertest.WaitFor(t, 10*time.Second, "the page shows the release", func() bool { return r.text(p1, "estate") != "E-STOP LATCHED" })
 		r.do(p1, browsertest.Key("w", true))
 		browsertest.WaitFor(t, 10*time.Second, "motion after release", func() bool { return r.truth().Linear > 0 })
@@ -337,7 +337,7 @@ func TestROSConsole(t *testing.T) {
 		r.stoppedAt(2 * time.Second)
 		r.standsFor(3, "after the view-only page's e-stop")
 		r.do(p1, browsertest.Key("w", false))
-		browsertest.Click(t, p1, "#release")
+		browsertest.ReleaseEStop(t, p1)
 		browsertest.WaitFor(t, 10*time.Second, "release from page 1", func() bool { return r.text(p1, "estate") != "E-STOP LATCHED" })
 	})
 
@@ -387,7 +387,7 @@ func TestROSConsole(t *testing.T) {
 			return tr.T-t1.T >= 1
 		})
 		r.do(p3, browsertest.Key("w", false))
-		browsertest.Click(t, p3, "#release")
+		browsertest.ReleaseEStop(t, p3)
 		browsertest.WaitFor(t, 10*time.Second, "control frames without the e-stop flag", func() bool {
 			c, _, ok := r.fb.LastControl()
 			return ok && c.Flags&furbotwire.FlagEStop == 0

@@ -18,6 +18,7 @@ const ARM = 4;
 const RESEND_MS = 100;
 
 let ws = null, me = 0, info = null, st = null, control = false;
+let who = { operator: '', roles: '' }; // this page's operator and roles (from hello)
 let tab = 'servosila';
 
 // ---- connection ----
@@ -25,9 +26,11 @@ function connect() {
   ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
-    if (m.type === 'hello') { me = m.page; info = m.info; build(); }
+    if (m.type === 'hello') { me = m.page; info = m.info; who = { operator: m.operator || '', roles: m.roles || '' }; build(); }
     else if (m.type === 'state') { st = m; render(); }
     else if (m.type === 'error') { showError(m.error); }
+    else if (m.type === 'confirm_release') { askRelease(m.nonce, m.timeout_ms); }
+    else if (m.type === 'lost_control') { lostControl(m); }
   };
   ws.onopen = () => { setPill($('link'), 'connected', 'ok'); };
   ws.onclose = () => { setPill($('link'), 'disconnected: reconnecting', 'bad'); me = 0; control = false; renderRole(); setTimeout(connect, 1000); };
@@ -184,7 +187,31 @@ function estop() {
   centerKnob(); syncSliders(); flush(false);
 }
 $('estop').addEventListener('click', estop);
+// Releasing the e-stop takes two steps: the server asks back, this page
+// confirms with the server's nonce (the machines may move again).
 $('release').addEventListener('click', () => send({ type: 'release' }));
+let confirmNonce = '', confirmTimer = 0;
+function askRelease(nonce, ms) {
+  confirmNonce = nonce;
+  $('releaseconfirm').classList.remove('hidden');
+  clearTimeout(confirmTimer);
+  confirmTimer = setTimeout(endConfirm, ms || 10000);
+}
+function endConfirm() { confirmNonce = ''; $('releaseconfirm').classList.add('hidden'); }
+$('releaseconfirm').addEventListener('click', () => {
+  if (confirmNonce) send({ type: 'release_confirm', nonce: confirmNonce });
+  endConfirm();
+});
+// Another page took control: say so until dismissed.
+function lostControl(m) {
+  stopHeld();
+  endConfirm();
+  const n = $('notice');
+  n.textContent = 'You lost control: ' + (m.operator || 'another operator') + ' (page ' + m.page + ') took it over.' +
+    (m.estop_latched ? ' The e-stop stays latched.' : '');
+  n.classList.remove('hidden');
+}
+$('notice').addEventListener('click', () => $('notice').classList.add('hidden'));
 $('take').addEventListener('click', () => send({ type: 'take_control' }));
 $('leave').addEventListener('click', () => { stopHeld(); send({ type: 'release_control' }); });
 
@@ -193,9 +220,12 @@ function renderRole() {
   if (!me) { r.textContent = 'offline'; r.className = 'pill'; return; }
   r.textContent = control ? 'IN CONTROL' : (st && st.holder ? 'VIEW ONLY: another page controls' : 'VIEW ONLY: nobody controls');
   r.className = 'pill ' + (control ? 'control' : 'view');
-  $('take').classList.toggle('hidden', control);
+  r.title = who.operator ? 'operator ' + who.operator + ', roles ' + who.roles : '';
+  const moves = /drive|arm|admin/.test(who.roles);
+  $('take').classList.toggle('hidden', control || !moves);
   $('leave').classList.toggle('hidden', !control);
-  $('release').disabled = !control;
+  $('release').disabled = !control || !/drive|admin/.test(who.roles);
+  if (!control) endConfirm();
   document.body.classList.toggle('view', !control);
 }
 
@@ -433,7 +463,7 @@ function renderServosila(s) {
   tb.innerHTML = rows.join('');
   const l = s.link;
   $('slink').innerHTML = kv({ 'packets sent': l.sent, 'send errors': l.send_errs, 'datagrams in': l.received, telemetry: l.accepted, foreign: l.foreign, malformed: l.malformed,
-    'console refused': st.counters.BadMessages, 'view-only refused': st.counters.ViewOnly, 'rate limited': st.counters.RateLimited, 'deadman stops': st.counters.Expired + st.counters.Stops, pages: st.pages });
+    'console refused': st.counters.BadMessages, 'view-only refused': st.counters.ViewOnly, 'role refused': st.counters.Role, 'refused (would run faster)': st.counters.Faster, 'rate limited': st.counters.RateLimited, 'deadman stops': st.counters.Expired + st.counters.Stops, pages: st.pages });
 }
 function kv(o) { return Object.entries(o).map(([k, v]) => `<div><span>${k}</span>${v}</div>`).join(''); }
 

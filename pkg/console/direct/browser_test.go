@@ -172,6 +172,35 @@ func TestBrowser(t *testing.T) {
 		r.stoppedAt(5 * time.Second)
 	})
 
+	t.Run("a maximum below the start speed: W moves nothing and the page says why", func(t *testing.T) {
+		r.t = t
+		setMax := func(v string) {
+			eval[bool](r, p1, `(()=>{const e=document.getElementById('mx-linear');e.value='`+v+`';e.dispatchEvent(new Event('change'));return true;})()`)
+		}
+		orig := eval[string](r, p1, `document.getElementById('mx-linear').value`)
+		// The server takes the maximum before the keys (one socket, in
+		// order): W is refused as above the maximum until the page's
+		// state shows 0.1, then as below the start speed.
+		setMax("0.1")
+		refused := r.srv.Counters().Faster.Load()
+		r.do(p1, key("w", true))
+		waitFor(t, 5*time.Second, "the refusal on the page", func() bool {
+			return strings.Contains(eval[string](r, p1, `document.getElementById('msg').textContent`), "0.10 m/s is below the robot's 0.2 m/s start speed")
+		})
+		r.standsFor(5, "with W held at a 0.1 m/s maximum")
+		if r.srv.Counters().Faster.Load() == refused {
+			t.Fatal("no refusal counted")
+		}
+		r.shot(p1, "below-start")
+		r.do(p1, key("w", false))
+		setMax(orig)
+		// The refusal's line under the bar goes after 4 s and the page
+		// moves up: later presses must not land on a moving page.
+		waitFor(t, 10*time.Second, "the refusal's line gone", func() bool {
+			return eval[string](r, p1, `document.getElementById('msg').textContent`) == ""
+		})
+	})
+
 	t.Run("slider and Accept move the waist, Stop all stops it", func(t *testing.T) {
 		r.t = t
 		r.do(p1, chromedp.SetValue(chromedp.CSS("#nb-waist"), "0.3"))
@@ -211,7 +240,7 @@ func TestBrowser(t *testing.T) {
 		})
 		r.shot(p1, "estop")
 		r.do(p1, key("w", false))
-		r.click(p1, "#release")
+		browsertest.ReleaseEStop(t, p1)
 		waitFor(t, 5*time.Second, "release", func() bool { return !r.be.ServosilaDriver().Status().EStopped })
 		r.do(p1, key("w", true))
 		waitFor(t, 5*time.Second, "motion after release", func() bool { return r.truth().Linear > 0 })
@@ -356,8 +385,21 @@ func TestBrowser(t *testing.T) {
 			t.Fatal("the view-only page's e-stop did not latch")
 		}
 		r.do(p1, key("w", false))
-		r.click(p1, "#release")
+		browsertest.ReleaseEStop(t, p1)
 		waitFor(t, 5*time.Second, "release from page 1", func() bool { return !r.be.ServosilaDriver().Status().EStopped })
+		// A take-over is announced to the page that loses control; page 1
+		// then takes it back.
+		r.click(p2, "#take")
+		waitFor(t, 5*time.Second, "page 1 told it lost control", func() bool {
+			return strings.Contains(eval[string](r, p1, `document.getElementById('notice').textContent`), "You lost control") &&
+				eval[string](r, p2, `document.getElementById('role').textContent`) == "IN CONTROL"
+		})
+		r.shot(p1, "lost-control")
+		r.click(p1, "#notice")
+		r.click(p1, "#take")
+		waitFor(t, 5*time.Second, "page 1 in control again", func() bool {
+			return eval[string](r, p1, `document.getElementById('role').textContent`) == "IN CONTROL"
+		})
 	})
 
 	t.Run("closing the tab while W is held stops the robot", func(t *testing.T) {
@@ -420,7 +462,7 @@ func TestBrowser(t *testing.T) {
 			return tr.T-t1.T >= 1
 		})
 		r.do(p3, key("w", false))
-		r.click(p3, "#release")
+		browsertest.ReleaseEStop(t, p3)
 		waitFor(t, 5*time.Second, "control frames without the e-stop flag", func() bool {
 			c, _, ok := sim.LastControl()
 			return ok && c.Flags&furbotwire.FlagEStop == 0

@@ -278,6 +278,7 @@ func (b *Backend) fillInfo() {
 		for j := range console.NumArmJoints {
 			in.ServosilaLower[j], in.ServosilaUpper[j] = c.Arm.Lower[j], c.Arm.Upper[j]
 		}
+		console.SetServosilaLimits(&in, c)
 	}
 	if b.bridge != nil {
 		c := b.bridge.Config()

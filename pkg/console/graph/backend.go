@@ -129,6 +129,9 @@ func (b *Backend) makeInfo() console.Info {
 		for i := range in.ServosilaLower {
 			in.ServosilaLower[i], in.ServosilaUpper[i] = def.Arm.Lower[i], def.Arm.Upper[i]
 		}
+		// Assumed: the driver node runs with its default start speed,
+		// calibration and mapping (the console cannot read its parameters).
+		console.SetServosilaLimits(&in, def)
 	}
 	if b.cfg.Furbot {
 		in.FurbotMaxSpeed, in.FurbotMaxYawRate = b.cfg.FurbotMaxSpeed, b.cfg.FurbotMaxYawRate

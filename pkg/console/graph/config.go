@@ -25,9 +25,24 @@ type NodeConfig struct {
 	// Listen is the console's HTTP address. Default "127.0.0.1:8080"; any
 	// other address needs a token (see pkg/console).
 	Listen string
-	// Token is the console's access token; empty off loopback makes the
+	// Token is the console's access token (an operator with every role,
+	// at least 128 bits); empty off loopback without TokensFile makes the
 	// console generate one and log it. Default empty.
 	Token string
+	// TokensFile is a tokens file of operators with roles
+	// (console.LoadOperators). Default empty.
+	TokensFile string
+	// TLS serves HTTPS with a self-signed certificate kept in StateDir
+	// (the default off loopback unless CertFile or Insecure); CertFile
+	// and KeyFile serve this certificate instead; Insecure allows plain
+	// HTTP off loopback. Defaults false, "", "", false.
+	TLS               bool
+	CertFile, KeyFile string
+	Insecure          bool
+	// StateDir keeps the certificate and the audit log; empty:
+	// os.UserConfigDir()/telebridge. AuditFile is the audit log (JSON
+	// lines); empty: audit.jsonl in StateDir; "off": none.
+	StateDir, AuditFile string
 	// Servosila, Furbot and Jog switch each machine's panel on. Defaults
 	// true, false, false: one robot per graph is the common case; the
 	// launch file (launch/console.launch.py) switches the others on.
@@ -80,8 +95,15 @@ func DefaultNodeConfig() NodeConfig {
 func NodeBindings() rosparam.Bindings[NodeConfig] {
 	ro := rosparam.ReadOnly()
 	return rosparam.Bindings[NodeConfig]{
-		rosparam.BindString("listen", "HTTP address of the console (off loopback a token is required)", func(c *NodeConfig) *string { return &c.Listen }, ro),
-		rosparam.BindString("token", "access token (empty: generated and logged when not on loopback)", func(c *NodeConfig) *string { return &c.Token }, ro),
+		rosparam.BindString("listen", "address of the console (off loopback a token and TLS are required, plain HTTP only with insecure)", func(c *NodeConfig) *string { return &c.Listen }, ro),
+		rosparam.BindString("token", "access token of an operator with every role, at least 128 bits (empty: generated and logged off loopback without tokens_file)", func(c *NodeConfig) *string { return &c.Token }, ro),
+		rosparam.BindString("tokens_file", "tokens file (YAML, mode 0600): operators with name, token and roles (view, drive, arm, admin)", func(c *NodeConfig) *string { return &c.TokensFile }, ro),
+		rosparam.BindBool("tls", "serve HTTPS with a self-signed certificate kept in state_dir (the default off loopback)", func(c *NodeConfig) *bool { return &c.TLS }, ro),
+		rosparam.BindString("cert_file", "serve HTTPS with this certificate (PEM, with key_file)", func(c *NodeConfig) *string { return &c.CertFile }, ro),
+		rosparam.BindString("key_file", "key of cert_file (PEM)", func(c *NodeConfig) *string { return &c.KeyFile }, ro),
+		rosparam.BindBool("insecure", "allow plain HTTP off loopback", func(c *NodeConfig) *bool { return &c.Insecure }, ro),
+		rosparam.BindString("state_dir", "directory of the self-signed certificate and the audit log (empty: os.UserConfigDir()/telebridge)", func(c *NodeConfig) *string { return &c.StateDir }, ro),
+		rosparam.BindString("audit_file", "audit log, JSON lines (empty: audit.jsonl in state_dir; off: none)", func(c *NodeConfig) *string { return &c.AuditFile }, ro),
 		rosparam.BindBool("servosila", "show and drive the Servosila Engineer", func(c *NodeConfig) *bool { return &c.Servosila }, ro),
 		rosparam.BindBool("furbot", "show and drive the Furbot", func(c *NodeConfig) *bool { return &c.Furbot }, ro),
 		rosparam.BindBool("jog", "show and drive the jog arm (needs jog_urdf)", func(c *NodeConfig) *bool { return &c.Jog }, ro),

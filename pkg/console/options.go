@@ -1,0 +1,132 @@
+package console
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Options are the transport and access settings both console commands
+// (`telebridge console` and the operator_console node) take; Apply turns
+// them into Config fields.
+type Options struct {
+	// Token is one access token for an operator with every role (see
+	// Config.Token).
+	Token string
+	// TokensFile names a tokens file of operators with roles
+	// (LoadOperators).
+	TokensFile string
+	// TLS serves HTTPS with the self-signed certificate of StateDir.
+	// Off loopback it is on unless CertFile or Insecure is given.
+	TLS bool
+	// CertFile and KeyFile serve HTTPS with this certificate instead.
+	CertFile, KeyFile string
+	// Insecure allows plain HTTP off loopback.
+	Insecure bool
+	// StateDir keeps the self-signed certificate and the audit log.
+	// Default DefaultStateDir().
+	StateDir string
+	// AuditFile is the audit log (JSON lines, appended). Default
+	// audit.jsonl in StateDir; "off": none.
+	AuditFile string
+}
+
+// Setup is what Options.Apply prepared.
+type Setup struct {
+	// Notes are lines for the operator: the certificate's fingerprint,
+	// where the audit log goes.
+	Notes []string
+	// Fingerprint is the SHA-256 fingerprint of the served certificate
+	// ("" without TLS).
+	Fingerprint string
+	audit       *os.File
+}
+
+// Close closes the audit log.
+func (s *Setup) Close() error {
+	if s == nil || s.audit == nil {
+		return nil
+	}
+	return s.audit.Close()
+}
+
+// Apply checks o for a console on cfg.Listen and fills cfg's Token,
+// Operators, TLS, Insecure and Audit. Close the returned Setup when the
+// console has stopped.
+func (o Options) Apply(cfg *Config) (*Setup, error) {
+	listen := cfg.Listen
+	if listen == "" {
+		listen = "127.0.0.1:8080"
+	}
+	if o.Insecure && (o.TLS || o.CertFile != "") {
+		return nil, errors.New("console: --insecure and TLS (--tls, --cert) exclude each other")
+	}
+	if o.Token != "" {
+		if err := CheckToken(o.Token); err != nil {
+			return nil, err
+		}
+		cfg.Token = o.Token
+	}
+	if o.TokensFile != "" {
+		ops, err := LoadOperators(o.TokensFile)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Operators = ops
+	}
+	s := &Setup{}
+	// Off loopback, TLS is the default.
+	self := o.TLS || (o.CertFile == "" && !o.Insecure && !IsLoopback(listen))
+	dir := o.StateDir
+	if dir == "" {
+		var err error
+		if dir, err = DefaultStateDir(); err != nil {
+			// Without $HOME (a service), only what needs the directory fails.
+			if self {
+				return nil, fmt.Errorf("%w: give --state-dir for the self-signed certificate", err)
+			}
+			if o.AuditFile == "" {
+				o.AuditFile = "off"
+				s.Notes = append(s.Notes, "no state directory ("+err.Error()+"): no audit log; give --state-dir or --audit")
+			}
+		}
+	}
+	tc, fp, made, err := LoadTLS(TLSOptions{SelfSigned: self, CertFile: o.CertFile, KeyFile: o.KeyFile, StateDir: dir}, listen)
+	if err != nil {
+		return nil, err
+	}
+	if tc != nil {
+		cfg.TLS, s.Fingerprint = tc, fp
+		what := "certificate"
+		if self {
+			what = "self-signed certificate in " + dir
+			if made {
+				what = "new self-signed certificate, saved in " + dir
+			}
+		}
+		s.Notes = append(s.Notes, fmt.Sprintf("TLS: %s, SHA-256 fingerprint %s (compare it with what the browser shows before you accept it)", what, fp))
+	}
+	cfg.Insecure = o.Insecure
+	if o.Insecure && !IsLoopback(listen) {
+		s.Notes = append(s.Notes, "plain HTTP off loopback (--insecure): anyone on the network can read the token")
+	}
+	switch path := o.AuditFile; {
+	case strings.EqualFold(path, "off"):
+	default:
+		if path == "" {
+			path = DefaultAuditPath(dir)
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("console: audit log: %w", err)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("console: audit log: %w", err)
+		}
+		s.audit, cfg.Audit = f, f
+		s.Notes = append(s.Notes, "audit log: "+path)
+	}
+	return s, nil
+}

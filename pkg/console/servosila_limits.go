@@ -1,0 +1,49 @@
+package console
+
+import "github.com/telebridge/telebridge/pkg/servosila"
+
+// SetServosilaLimits fills in what a Servosila driver with configuration
+// c (after WithDefaults) executes differently from what it is asked. It
+// is the one place the console reads them, through the driver's exported
+// API; the direct and the ROS backends both call it:
+//
+//   - the chassis start speed (Config.MinStartVelocity): a non-zero twist
+//     with both parts below it is raised to it (Config.Chassis);
+//   - the gripper's one speed: Convert then Mapping.Encode turn any
+//     non-zero gripper velocity into the open or close button, which the
+//     robot executes at full scale (Mapping.Decode,
+//     Calibration.Velocities); found by sending a small velocity through
+//     the driver's own conversion and reading the packet back;
+//   - the e-stop interval: one packet per 1/MaxSendRate.
+//
+// The other joints pass their velocity through (rounded to
+// 1/Calibration.Joints rad/s, the protocol's resolution: 15 µrad/s by
+// default).
+func SetServosilaLimits(in *Info, c servosila.Config) {
+	in.ServosilaStartSpeed = max(c.MinStartVelocity, 0)
+	in.ServosilaGripperSpeed = 0
+	// A button-driven gripper answers a small velocity with its full one.
+	if g := executedGripper(c, 0.01); g > 0.01*1.01 {
+		in.ServosilaGripperSpeed = g
+	}
+	if c.MaxSendRate > 0 {
+		in.EStopInterval = 1 / c.MaxSendRate
+	}
+}
+
+// executedGripper returns the gripper velocity [rad/s] the robot executes
+// when the driver is asked for v [rad/s]: the packet the driver would
+// send, read back as the robot reads it.
+func executedGripper(c servosila.Config, v float64) float64 {
+	if c.Mapping == nil || c.Calibration == nil {
+		return 0
+	}
+	var cmd servosila.Command
+	cmd.Joints[servosila.Gripper] = v
+	ch := c.Convert(&cmd)
+	var rc servosila.RemoteControl
+	c.Mapping.Encode(&rc, &ch)
+	var out servosila.Channels
+	c.Mapping.Decode(&out, &rc)
+	return c.Calibration.Velocities(&out).Joints[servosila.Gripper]
+}

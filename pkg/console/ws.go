@@ -1,0 +1,138 @@
+package console
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// serveWS runs one page's WebSocket: its reader (this goroutine), its
+// writer, and its pinger.
+func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	who, ok := identityOf(r)
+	if !ok {
+		http.Error(w, "console: not authenticated", http.StatusUnauthorized)
+		return
+	}
+	// Accept checks that Origin names this host: another web site's page
+	// cannot open the socket.
+	ws, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		s.cnt.AuthFails.Add(1)
+		s.journal.record(s.cfg.Clock.Now(), event{Kind: "websocket_refused", Level: slog.LevelWarn, Msg: "websocket refused", Source: who.source,
+			Operator: who.operator, Roles: who.roles, Detail: fmt.Sprintf("%v (origin %q)", err, r.Header.Get("Origin")), Audit: true})
+		return
+	}
+	s.wsWG.Add(1)
+	defer s.wsWG.Done()
+	ws.SetReadLimit(MaxMessage)
+	// The socket's context is not the request's: a server shutdown closes
+	// it with a close frame (below), not by cancelling its reads.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	defer cancel()
+	id, control := s.hub.join(who.operator, who.roles, who.source, s.cfg.Clock.Now())
+	c := &conn{id: id, out: make(chan []byte, 8)}
+	s.mu.Lock()
+	s.conns[id] = c
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default: // the loop runs already
+	}
+	why := "socket closed"
+	defer func() {
+		select {
+		case <-s.closing:
+			why = "console shutting down"
+		default:
+		}
+		s.mu.Lock()
+		delete(s.conns, id)
+		s.mu.Unlock()
+		s.hub.leave(context.WithoutCancel(ctx), id, s.cfg.Clock.Now(), why)
+		ws.CloseNow()
+	}()
+	hello, _ := json.Marshal(map[string]any{"type": "hello", "page": id, "info": s.hub.info, "timeout_ms": s.cfg.CommandTimeout.Milliseconds(),
+		"control": control, "operator": who.operator, "roles": who.roles.String()})
+	c.out <- hello
+	go func() {
+		// The writer: the only goroutine that writes messages to ws.
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case b := <-c.out:
+				wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
+				err := ws.Write(wctx, websocket.MessageText, b)
+				wcancel()
+				if err != nil {
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	var lastRead atomic.Int64 // when the reader last got a message [ns, wall clock]
+	lastRead.Store(time.Now().UnixNano())
+	go func() {
+		// Pings: a page that does not answer (frozen, TCP still up) is
+		// closed, and its lease freed, within PingPeriod + PongTimeout.
+		t := time.NewTicker(s.cfg.PingPeriod)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.closing:
+				_ = ws.Close(websocket.StatusGoingAway, "console shutting down")
+				cancel()
+				return
+			case <-t.C:
+				pctx, pcancel := context.WithTimeout(ctx, s.cfg.PongTimeout)
+				err := ws.Ping(pctx)
+				pcancel()
+				// The pong is read by this console's reader, in order: a
+				// page that sent a burst may have its pong queued behind
+				// messages still being handled. While the reader keeps
+				// reading the page's messages, the page lives.
+				if err != nil && ctx.Err() == nil && time.Since(time.Unix(0, lastRead.Load())) < s.cfg.PongTimeout {
+					continue
+				}
+				if err != nil {
+					if ctx.Err() == nil {
+						s.journal.record(s.cfg.Clock.Now(), event{Kind: "ping_timeout", Level: slog.LevelWarn, Msg: "page did not answer a ping: closing it",
+							Source: who.source, Operator: who.operator, Roles: who.roles, Page: id})
+					}
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	for {
+		typ, b, err := ws.Read(ctx)
+		if err != nil {
+			return
+		}
+		lastRead.Store(time.Now().UnixNano())
+		now := s.cfg.Clock.Now()
+		if typ != websocket.MessageText {
+			s.reply(c, s.hub.badFrame(id, now, "binary message"))
+			continue
+		}
+		if err := s.hub.handle(ctx, id, b, now); err != nil {
+			s.reply(c, err)
+		}
+	}
+}
+
+func (s *Server) reply(c *conn, err error) {
+	b, _ := json.Marshal(map[string]string{"type": "error", "error": err.Error()})
+	s.send(c, b)
+}
