@@ -1,6 +1,9 @@
 package console
 
-import "github.com/telebridge/telebridge/pkg/servosila"
+import (
+	"github.com/telebridge/telebridge/pkg/servosila"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
+)
 
 // SetServosilaLimits fills in what a Servosila driver with configuration
 // c (after WithDefaults) executes differently from what it is asked. It
@@ -38,12 +41,12 @@ func executedGripper(c servosila.Config, v float64) float64 {
 	if c.Mapping == nil || c.Calibration == nil {
 		return 0
 	}
-	var cmd servosila.Command
-	cmd.Joints[servosila.Gripper] = v
+	var cmd servosilawire.Command
+	cmd.Joints[servosilawire.Gripper] = v
 	ch := c.Convert(&cmd)
-	var rc servosila.RemoteControl
+	var rc servosilawire.RemoteControl
 	c.Mapping.Encode(&rc, &ch)
-	var out servosila.Channels
+	var out servosilawire.Channels
 	c.Mapping.Decode(&out, &rc)
-	return c.Calibration.Velocities(&out).Joints[servosila.Gripper]
+	return c.Calibration.Velocities(&out).Joints[servosilawire.Gripper]
 }

@@ -38,7 +38,7 @@ func TestServosilaLimitsRead(t *testing.T) {
 		t.Fatalf("start %g, gripper %g, e-stop interval %g", in.ServosilaStartSpeed, in.ServosilaGripperSpeed, in.EStopInterval)
 	}
 	// The driver's own rules, which the panel must not let through.
-	if v, w := c.Chassis(0.1, 0); v != 0.2 || w != 0 {
+	if v, w := c.ChassisLimits().Apply(0.1, 0); v != 0.2 || w != 0 {
 		t.Fatalf("driver executes 0.1 m/s as %g, %g", v, w)
 	}
 	if g := executedGripper(c, -0.3); math.Abs(g+0.5) > 1e-4 {
