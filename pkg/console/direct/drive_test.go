@@ -3,6 +3,7 @@ package direct_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -39,11 +40,15 @@ func (r *rig) openOn(d browsertest.Device, script string) (context.Context, cont
 	return p, closeP
 }
 
-// inControl opens a page on d that holds control (the previous page of
-// the test was closed, so the lease is free).
+// inControl opens a page on d that holds control: the previous page of
+// the test was closed, but the server may see its socket close after the
+// new page connected, so the new page takes control if it must.
 func (r *rig) inControl(d browsertest.Device, script string) (context.Context, context.CancelFunc) {
 	r.t.Helper()
 	p, closeP := r.openOn(d, script)
+	if browsertest.Role(r.t, p) != "IN CONTROL" {
+		r.click(p, "#take")
+	}
 	waitFor(r.t, 10*time.Second, "the page in control", func() bool { return browsertest.Role(r.t, p) == "IN CONTROL" })
 	return p, closeP
 }
@@ -148,6 +153,23 @@ func TestDriveScreen(t *testing.T) {
 		if n := r.srv.Counters().RateLimited.Load(); n != limited {
 			t.Fatalf("%d messages rate-limited while the pad drove", n-limited)
 		}
+	})
+
+	t.Run("the drive screen drives the Furbot when it is chosen", func(t *testing.T) {
+		r.t = t
+		p, closeP := r.inControl(browsertest.Desktop, "")
+		defer closeP()
+		r.click(p, `#dmachines button[data-machine="furbot"]`)
+		sim := r.be.FurbotSim()
+		x0 := sim.Truth().X
+		r.do(p, key("w", true))
+		waitFor(t, 15*time.Second, "the Furbot driving forward", func() bool { tr := sim.Truth(); return tr.V > 0.3 && tr.X > x0+0.1 })
+		r.standsFor(3, "while W drives the Furbot")
+		r.shot(p, "drive-furbot")
+		r.do(p, key("w", false))
+		waitFor(t, 15*time.Second, "the Furbot stopped", func() bool { return math.Abs(sim.Truth().V) < 0.01 })
+		// The choice is kept in this browser; the next tests drive the Servosila.
+		r.click(p, `#dmachines button[data-machine="servosila"]`)
 	})
 
 	t.Run("thumb stick drives on a touch screen, a second finger does not take it, release stops", func(t *testing.T) {
