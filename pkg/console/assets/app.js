@@ -10,7 +10,7 @@
 // and registers its gamepad actions (js/gamepad.js). Adding a machine is
 // its panel module, its Go panel, and one line in each registry (here and
 // in panel.go).
-import { ctx, held, target, showError, RESEND_MS } from './js/core.js';
+import { ctx, held, showError, RESEND_MS } from './js/core.js';
 import { connect, send, on } from './js/conn.js';
 import { initKeyboard, resetSticks } from './js/input.js';
 import { initGamepad, forgetPad } from './js/gamepad.js';
@@ -65,7 +65,7 @@ function estop() {
 }
 
 initBar(estop, stopHeld);
-initKeyboard((k) => { const m = panels.find((p) => p.id === target()); return !!(m && m.knownKey && m.knownKey(k)) || panels.some((p) => p.knownKey && p.knownKey(k)); }, () => flush(false), estop);
+initKeyboard((k) => panels.some((p) => p.knownKey && p.knownKey(k)), () => flush(false), estop);
 initGamepad({ moved: () => flush(false), stopped: () => flush(false), estop, polled: () => drive.showInput() });
 
 // ---- views (tabs) ----

@@ -74,7 +74,8 @@ func (r *rig) drives(what string) {
 func TestDriveScreen(t *testing.T) {
 	r := newRig(t)
 	cams := r.be.Info().Cameras
-	for _, d := range []browsertest.Device{browsertest.Desktop, browsertest.Tablet, browsertest.Phone} {
+	narrow := browsertest.Device{Width: 320, Height: 568, Touch: true} // the narrowest screen the E-STOP must fit
+	for _, d := range []browsertest.Device{browsertest.Desktop, browsertest.Tablet, browsertest.Phone, narrow} {
 		t.Run("camera and E-STOP at "+d.String(), func(t *testing.T) {
 			r.t = t
 			p, closeP := r.openOn(d, "")
@@ -198,6 +199,21 @@ func TestDriveScreen(t *testing.T) {
 		browsertest.Touch(t, p, input.DispatchTouchEventTypeTouchEnd)
 		r.stoppedAt(2 * time.Second)
 		r.standsFor(5, "after the stick's finger lifted")
+		// Driving on the stick again, a second finger on the E-STOP stops
+		// and latches (a two-finger gesture: no click, the press counts).
+		browsertest.Touch(t, p, input.DispatchTouchEventTypeTouchStart, one)
+		r.drives("the robot driving on the stick again")
+		ex, ey := browsertest.Centre(t, p, "estop", 0.5, 0.5)
+		browsertest.Touch(t, p, input.DispatchTouchEventTypeTouchStart, one, browsertest.Finger{ID: 3, X: ex, Y: ey})
+		r.stoppedAt(2 * time.Second)
+		r.standsFor(5, "after the E-STOP, the stick still held")
+		if !r.be.ServosilaDriver().Status().EStopped {
+			t.Fatal("the E-STOP under a second finger did not latch the driver")
+		}
+		browsertest.Touch(t, p, input.DispatchTouchEventTypeTouchEnd)
+		browsertest.ReleaseEStop(t, p)
+		waitFor(t, 5*time.Second, "release", func() bool { return !r.be.ServosilaDriver().Status().EStopped })
+		r.standsFor(3, "after the release with nothing held")
 		if s := eval[string](r, p, `document.getElementById('hud-input').textContent`); s != "nothing held" {
 			t.Fatalf("held input shown after the release: %q", s)
 		}

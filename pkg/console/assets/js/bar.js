@@ -49,7 +49,12 @@ export function renderEStop(st) {
  * control or after losing it).
  */
 export function initBar(estop, stopHeld) {
-  $('estop').addEventListener('click', estop);
+  // The E-STOP acts on the press, not on the click: a finger on it while
+  // another holds the thumb stick is a two-finger gesture, for which the
+  // browser may make no click at all. Keyboard activation still clicks.
+  let pressed = 0;
+  $('estop').addEventListener('pointerdown', (e) => { e.preventDefault(); pressed = Date.now(); estop(); });
+  $('estop').addEventListener('click', () => { if (Date.now() - pressed > 1000) estop(); });
   // Releasing the e-stop takes two steps: the server asks back, this page
   // confirms with the server's nonce (the machines may move again).
   $('release').addEventListener('click', () => send({ type: 'release' }));
