@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
 
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
 	"github.com/telebridge/telebridge/pkg/servosila"
@@ -28,16 +29,30 @@ const fakePad = `(() => {
 	window.__button = (i, v) => { pad.buttons[i] = { pressed: v > 0.5, touched: v > 0, value: v }; return true; };
 })()`
 
+// catchErrors collects the page's uncaught errors in window.__errors.
+const catchErrors = `(() => {
+	window.__errors = [];
+	addEventListener('error', (e) => window.__errors.push(String(e.message)));
+	addEventListener('unhandledrejection', (e) => window.__errors.push(String(e.reason)));
+})();`
+
 // openOn opens a page on device d (script runs before the page's own)
-// and waits until it is connected.
+// and waits until it is connected; closing it fails the test if the page
+// had an uncaught error.
 func (r *rig) openOn(d browsertest.Device, script string) (context.Context, context.CancelFunc) {
 	r.t.Helper()
-	p, closeP := browsertest.OpenOn(r.t, r.browser, r.url, d, script)
-	waitFor(r.t, 10*time.Second, "the page connected", func() bool {
-		role := browsertest.Role(r.t, p)
+	t := r.t
+	p, closeP := browsertest.OpenOn(t, r.browser, r.url, d, catchErrors+script)
+	waitFor(t, 10*time.Second, "the page connected", func() bool {
+		role := browsertest.Role(t, p)
 		return role == "IN CONTROL" || strings.HasPrefix(role, "VIEW ONLY")
 	})
-	return p, closeP
+	return p, func() {
+		if errs := browsertest.Eval[[]string](t, p, `window.__errors`); len(errs) > 0 {
+			t.Errorf("uncaught errors in the page: %q", errs)
+		}
+		closeP()
+	}
 }
 
 // inControl opens a page on d that holds control: the previous page of
@@ -115,6 +130,22 @@ func TestDriveScreen(t *testing.T) {
 		})
 	}
 
+	t.Run("every view at 390x844: the E-STOP on screen, nothing wider than the screen", func(t *testing.T) {
+		r.t = t
+		p, closeP := r.openOn(browsertest.Phone, "")
+		defer closeP()
+		for _, tab := range []string{"servosila", "schematic", "furbot", "jog", "cameras", "drive"} {
+			r.tab(p, tab)
+			time.Sleep(200 * time.Millisecond) // a state update or two renders the view: not a synchronisation
+			if why := eval[string](r, p, browsertest.OnScreen("estop")); why != "" {
+				t.Fatalf("E-STOP on the %s view: %s", tab, why)
+			}
+			if why := eval[string](r, p, browsertest.Overflow); why != "" {
+				t.Fatalf("overflow on the %s view: %s", tab, why)
+			}
+		}
+	})
+
 	t.Run("gamepad drives while LB is held, stops on its release and on disconnect", func(t *testing.T) {
 		r.t = t
 		p, closeP := r.inControl(browsertest.Desktop, fakePad)
@@ -149,6 +180,24 @@ func TestDriveScreen(t *testing.T) {
 		r.standsFor(5, "after the pad was unplugged")
 		if s := padState(); !strings.Contains(s, "no pad") {
 			t.Fatalf("pad state after unplugging: %q", s)
+		}
+		// The operator's own mapping, kept in this browser: drive on the
+		// left stick's y without the inversion, so stick forward reverses.
+		eval[bool](r, p, `(window.__pad.axes[1] = 0, window.__button(4, 0), window.__pads = [window.__pad], true)`)
+		waitFor(t, 5*time.Second, "the pad back", func() bool { return strings.Contains(padState(), "released") })
+		eval[bool](r, p, `(document.querySelector('#p-drive details').open = true, true)`)
+		r.do(p, chromedp.SetValue(chromedp.CSS("#pm-linear"), "a1"))
+		r.click(p, "#padsave")
+		if m := eval[string](r, p, `localStorage.getItem('telebridge.pad.servosila') || ''`); !strings.Contains(m, `"linear":"a1"`) {
+			t.Fatalf("mapping kept: %q", m)
+		}
+		eval[bool](r, p, `(window.__pad.axes[1] = -0.8, window.__button(4, 1))`)
+		waitFor(t, 5*time.Second, "the robot reversing on the operator's mapping", func() bool { return r.truth().Linear < 0 })
+		eval[bool](r, p, `window.__button(4, 0)`)
+		r.stoppedAt(2 * time.Second)
+		r.click(p, "#padreset")
+		if m := eval[string](r, p, `document.getElementById('pm-linear').value`); m != "-a1" {
+			t.Fatalf("defaults restored the drive to %q", m)
 		}
 		// The pad sent at the page's cadence: the server limited nothing.
 		if n := r.srv.Counters().RateLimited.Load(); n != limited {
