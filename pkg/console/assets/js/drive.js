@@ -42,7 +42,7 @@ function choose(id) {
 /**
  * build makes the drive screen for the machine panels ms (those the
  * server has). released() lets go of every held input (machine switch);
- * changed() is called when the thumb stick moves.
+ * changed() is called when the thumb stick is pressed or released.
  */
 function build(ms, released, changed) {
   machines = ms;

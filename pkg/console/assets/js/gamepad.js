@@ -95,7 +95,7 @@ function poll() {
     if (padIndex !== -1) { lose(); return; } // the pad in use is gone: stop what it drove
     g = pads.find((p) => p.mapping === 'standard');
     if (!g) { if (held.pad) lose(); held.other = pads.length ? pads[0].id : ''; cbs.polled(); return; }
-    padIndex = g.index; armed = false; moving = false;
+    padIndex = g.index; armed = false; moving = false; held.other = '';
   }
   const buttons = g.buttons || [], axes = g.axes || [];
   const pressed = (i) => !!(buttons[i] && (buttons[i].pressed || buttons[i].value > 0.5));

@@ -46,8 +46,10 @@ const sticks = [];
  * the deflection {x, y} (x right, y up, within the unit circle, centre
  * band removed); on release it is null. The first pointer owns the stick:
  * a second finger, on the stick or anywhere else, does not move it, and
- * only the owner's lift or cancel releases it. moved() is called on every
- * change.
+ * only the owner's lift or cancel releases it. moved() is called when
+ * the stick is pressed and when it is released (the command then goes at
+ * once); what it does in between goes at the page's cadence (RESEND_MS),
+ * however fast the finger moves.
  */
 export function makeStick(area, knob, moved) {
   let owner = null; // pointerId
@@ -61,8 +63,6 @@ export function makeStick(area, knob, moved) {
     // Direction kept, magnitude without the centre band, rescaled.
     const m = Math.min(1, n), d = deadzone(m, STICK_DEADZONE);
     held.stick = d > 0 ? { x: (x / m) * d, y: (y / m) * d } : { x: 0, y: 0 };
-    area.classList.add('active');
-    moved();
   };
   const end = (e) => {
     if (e && e.pointerId !== owner) return;
@@ -77,7 +77,9 @@ export function makeStick(area, knob, moved) {
     if (owner !== null) return; // another finger owns the stick
     owner = e.pointerId;
     try { area.setPointerCapture(e.pointerId); } catch { /* a synthetic pointer cannot be captured */ }
+    area.classList.add('active');
     move(e);
+    moved();
   });
   area.addEventListener('pointermove', (e) => { if (e.pointerId === owner) move(e); });
   area.addEventListener('pointerup', end);
