@@ -1,0 +1,137 @@
+// The drive screen, the default view, one per machine: the chosen camera
+// large with the state overlaid (speed, heading, link quality and age,
+// e-stop, the arm pose, what the operator holds), the other cameras as
+// thumbnails (click to swap: the same stream, see cameraSet), a
+// press-and-hold thumb stick, the pad's state and its mapping. Keys, the
+// stick and the pad address the machine chosen here.
+import { $, el, fmt } from './util.js';
+import { ctx, held } from './core.js';
+import { makeStick } from './input.js';
+import { BUTTONS, DEADMAN, padSpec, mapping, saveMapping, resetMapping, parseExpr } from './gamepad.js';
+import { cameraSet, caption } from '../panels/cameras.js';
+import { drawSide } from '../panels/schematic.js';
+
+const STORE = 'telebridge.drive.machine';
+let machines = []; // the machine panels (servosila.js, furbot.js, ...)
+let cams = null;
+let onSwitch = () => {};
+let pose = null; // a pose view that replaces the side view: {update(st)}, see setPoseView
+
+/** current returns the drive screen's machine panel. */
+function current() { return machines.find((m) => m.id === ctx.driveMachine); }
+
+/**
+ * setPoseView replaces the arm pose's 2-D side view by view (e.g. the 3-D
+ * robot): view.mount(element) once, view.update(st) on every state.
+ */
+export function setPoseView(view) { pose = view; const d = $('dpose'); d.innerHTML = ''; view.mount(d); }
+
+function choose(id) {
+  if (id === ctx.driveMachine) return;
+  onSwitch(); // let go of what is held: it was meant for the other machine
+  ctx.driveMachine = id;
+  try { localStorage.setItem(STORE, id); } catch { /* private mode */ }
+  for (const b of document.querySelectorAll('#dmachines button')) b.classList.toggle('on', b.dataset.machine === id);
+  const m = current();
+  $('dkeyhelp').textContent = m ? 'hold ' + m.keyHelp + ' · Space e-stop' : '';
+  $('p-drive').dataset.machine = id;
+  buildMapping();
+  if (ctx.st) render(ctx.st);
+}
+
+/**
+ * build makes the drive screen for the machine panels ms (those the
+ * server has). released() lets go of every held input (machine switch);
+ * changed() is called when the thumb stick is pressed or released.
+ */
+function build(ms, released, changed) {
+  machines = ms;
+  onSwitch = released;
+  const seg = $('dmachines');
+  for (const m of ms) {
+    const b = el('button', { 'data-machine': m.id }, m.label);
+    b.addEventListener('click', () => choose(m.id));
+    seg.append(b);
+  }
+  cams = cameraSet($('dcams'), 'dcam-', 'dcapt-', () => { if (ctx.st) render(ctx.st); });
+  $('dcams').style.setProperty('--thumbs', String(Math.max(1, Math.min(4, cams.names.length - 1))));
+  $('dcams').classList.toggle('nocam', !cams.names.length);
+  makeStick($('dstick'), $('dknob'), changed);
+  $('padsave').addEventListener('click', () => {
+    const m = {};
+    for (const i of document.querySelectorAll('#padmap input')) m[i.dataset.action] = i.value;
+    const bad = saveMapping(ctx.driveMachine, m);
+    $('padmapmsg').textContent = bad.length ? 'not saved: ' + bad.join(', ') + ' (terms like -a1, b7-b6)' : 'saved in this browser';
+  });
+  $('padreset').addEventListener('click', () => { resetMapping(ctx.driveMachine); buildMapping(); $('padmapmsg').textContent = 'defaults restored'; });
+  let id = '';
+  try { id = localStorage.getItem(STORE) || ''; } catch { id = ''; }
+  choose(ms.some((m) => m.id === id) ? id : ms.length ? ms[0].id : '');
+}
+
+function buildMapping() {
+  const t = $('padmap');
+  t.innerHTML = '';
+  const spec = padSpec(ctx.driveMachine);
+  if (!spec) return;
+  const m = mapping(ctx.driveMachine);
+  for (const a of spec.actions) {
+    const i = el('input', { type: 'text', value: m[a.name], 'data-action': a.name, id: 'pm-' + a.name, spellcheck: 'false', size: '8' });
+    i.addEventListener('input', () => i.classList.toggle('bad', parseExpr(i.value) === null));
+    t.append(el('label', {}, el('span', {}, a.label), i));
+  }
+}
+
+/** visible starts the drive screen's camera streams while it shows, and stops them when it does not. */
+function visible(on) { if (cams) cams.show(on); }
+
+function render(st) {
+  const m = current();
+  const h = m && m.hud ? m.hud(st) : null;
+  $('hud-speed').textContent = h ? h.speed : '';
+  $('hud-heading').textContent = h ? 'heading ' + h.heading : '';
+  const l = $('hud-link');
+  l.textContent = h ? h.linkText : 'no machine';
+  l.className = 'hudbox ' + (h ? h.link : 'lost');
+  $('hud-estop').classList.toggle('hidden', !(h && h.estopped));
+  const s = st.snap.servosila;
+  const d = $('dpose');
+  d.classList.toggle('hidden', !(m && m.id === 'servosila' && s));
+  if (m && m.id === 'servosila' && s) { if (pose) pose.update(st); else drawSide($('dside'), s, false); }
+  if (cams) {
+    const name = cams.names[cams.selected()];
+    const c = (st.snap.cameras || []).find((x) => x.name === name);
+    $('hud-cam').textContent = c ? caption(c) : name || 'no camera';
+  }
+  showInput();
+}
+
+const ax = (v) => (v >= 0 ? '+' : '') + fmt(v, 2);
+
+/** showInput shows what the operator holds: keys, the stick, the pad. */
+function showInput() {
+  if (ctx.tab !== 'drive' || !ctx.info) return;
+  const parts = [];
+  if (held.keys.size) parts.push('keys ' + [...held.keys].map((k) => k.replace('arrow', '').toUpperCase()).join(' '));
+  if (held.stick) parts.push(`stick ${ax(held.stick.x)} ${ax(held.stick.y)}`);
+  const p = held.pad;
+  let pad = 'no pad (press a button on it)';
+  if (p) {
+    const dm = p.deadman ? (p.armed ? 'deadman held' : 'deadman: release and press again') : 'deadman (LB/RB) released';
+    const vals = Object.entries(p.values).filter(([, v]) => v !== 0).map(([k, v]) => `${k} ${ax(v)}`);
+    pad = `pad: ${dm}` + (vals.length ? ' · ' + vals.join(' · ') : '');
+    parts.push(`pad ${p.deadman && p.armed ? '●' : '○'}` + (vals.length ? ' ' + vals.join(' ') : ''));
+    $('padraw').textContent = `${p.id.slice(0, 40)} · axes ${p.axes.map((v) => fmt(v, 2)).join(' ')} · buttons ${p.pressed.join(' ') || 'none'}`;
+  } else {
+    $('padraw').textContent = held.other ? `"${held.other.slice(0, 40)}" is not in the standard mapping: not used` : `deadman: hold ${DEADMAN.map((i) => BUTTONS[i]).join(' or ')}`;
+  }
+  $('padstate').textContent = pad;
+  $('padstate').className = p && p.deadman && p.armed ? 'on' : '';
+  $('hud-input').textContent = parts.length ? parts.join(' · ') : 'nothing held';
+}
+
+export default {
+  id: 'drive', label: 'Drive',
+  available: () => true,
+  build, render, visible, showInput,
+};
