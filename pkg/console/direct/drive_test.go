@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
-	"github.com/telebridge/telebridge/pkg/servosila"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
 // fakePad replaces navigator.getGamepads before the page's scripts run:
@@ -168,9 +168,9 @@ func TestDriveScreen(t *testing.T) {
 		r.standsFor(5, "with the stick forward and LB released")
 		// The right stick moves the arm (waist left) under RB.
 		eval[bool](r, p, `(window.__pad.axes[1] = 0, window.__pad.axes[2] = -0.8, window.__button(5, 1))`)
-		waitFor(t, 5*time.Second, "the waist turning left on the right stick", func() bool { return r.truth().JointVel[servosila.Waist] > 0 })
+		waitFor(t, 5*time.Second, "the waist turning left on the right stick", func() bool { return r.truth().JointVel[servosilawire.Waist] > 0 })
 		eval[bool](r, p, `(window.__pad.axes[2] = 0, window.__button(5, 0))`)
-		waitFor(t, 5*time.Second, "the waist stopped", func() bool { return r.truth().JointVel[servosila.Waist] == 0 })
+		waitFor(t, 5*time.Second, "the waist stopped", func() bool { return r.truth().JointVel[servosilawire.Waist] == 0 })
 		// Driving again, then the pad is unplugged (no event: it is just
 		// gone from getGamepads): the robot stops.
 		eval[bool](r, p, `(window.__pad.axes[1] = -0.8, window.__button(4, 1))`)
