@@ -2,7 +2,6 @@ package video
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -78,31 +77,6 @@ func encodePaced(t testing.TB, c candidate, n int, bitrate int) ([][]byte, time.
 		aus = append(aus, au)
 	}
 	return aus, cpuTime() - c0
-}
-
-func annexB(aus [][]byte, _, _ int) []byte { return bytes.Join(aus, nil) }
-
-// ivf wraps VP8 frames in an IVF file (what ffmpeg reads VP8 from).
-func ivf(frames [][]byte, w, h int) []byte {
-	var b bytes.Buffer
-	hdr := make([]byte, 32)
-	copy(hdr, "DKIF")
-	binary.LittleEndian.PutUint16(hdr[6:], 32)
-	copy(hdr[8:], "VP80")
-	binary.LittleEndian.PutUint16(hdr[12:], uint16(w))
-	binary.LittleEndian.PutUint16(hdr[14:], uint16(h))
-	binary.LittleEndian.PutUint32(hdr[16:], 30)
-	binary.LittleEndian.PutUint32(hdr[20:], 1)
-	binary.LittleEndian.PutUint32(hdr[24:], uint32(len(frames)))
-	b.Write(hdr)
-	for i, f := range frames {
-		var fh [12]byte
-		binary.LittleEndian.PutUint32(fh[:], uint32(len(f)))
-		binary.LittleEndian.PutUint64(fh[4:], uint64(i))
-		b.Write(fh[:])
-		b.Write(f)
-	}
-	return b.Bytes()
 }
 
 var ssimAll = regexp.MustCompile(`SSIM Y:([0-9.]+).* All:([0-9.]+)`)

@@ -61,27 +61,6 @@ const (
 // ErrClosed: the stream was closed.
 var ErrClosed = errors.New("stream closed")
 
-// Stats are a stream's counters since it was made.
-type Stats struct {
-	Viewers        int    // viewers subscribed now
-	FramesIn       uint64 // frames fed by the camera [1]
-	FramesIdle     uint64 // frames fed while nobody watched (not converted) [1]
-	FramesSkipped  uint64 // frames dropped because the encoder was still busy [1]
-	FramesBad      uint64 // frames that failed to convert [1]
-	Encoded        uint64 // access units produced (encoded or passed through) [1]
-	Keyframes      uint64 // of which IDR pictures [1]
-	KeyRequests    uint64 // RequestKeyFrame calls [1]
-	ForcedKeys     uint64 // IDR pictures forced by requests (after merging) [1]
-	ViewerDrops    uint64 // access units not delivered to a slow viewer [1]
-	Bitrate        int    // encoder target now [bit/s]
-	EncoderOpens   uint64 // encoders opened (one per watched period and size) [1]
-	BytesOut       uint64 // access unit bytes produced [bytes]
-	LastErr        string // the latest conversion or encoder error
-	Width, Height  int    // size of the latest picture [px]
-	InputEncoding  string // encoding of the latest frame
-	PassThroughAUs uint64 // access units passed through from an H.264 camera [1]
-}
-
 // Stream is one camera's encoded video, a Source: the first viewer starts
 // the encoder, the last one's Close stops it, and every viewer gets the
 // same access units. Feed it the camera's frames.
@@ -98,7 +77,6 @@ type Stream struct {
 	run     *run // nil while nobody watches
 	closed  bool
 	lastErr string
-	wantMin int // lowest WantBitrate among viewers, 0 if none said
 
 	split     AUSplitter // pass-through, Feed's goroutine only
 	emitSplit func([]byte, bool)
@@ -110,12 +88,6 @@ type Stream struct {
 	target    atomic.Int64
 	counter   atomic.Uint32 // frame counter of the frame code
 	c         counters
-}
-
-type counters struct {
-	in, idle, skipped, bad, encoded, keys, keyReq, forced, drops, opens, bytes, pass atomic.Uint64
-	width, height                                                                    atomic.Int64
-	enc                                                                              atomic.Value // string
 }
 
 // run is one watched period: an encoder goroutine and its work queue.
@@ -353,22 +325,6 @@ func (s *Stream) stopAll(r *run) {
 	s.mu.Unlock()
 	if n > 0 && s.cfg.OnViewers != nil {
 		s.cfg.OnViewers(0)
-	}
-}
-
-// Stats returns the stream's counters.
-func (s *Stream) Stats() Stats {
-	s.mu.Lock()
-	n, lastErr := len(s.viewers), s.lastErr
-	s.mu.Unlock()
-	enc, _ := s.c.enc.Load().(string)
-	return Stats{
-		Viewers: n, FramesIn: s.c.in.Load(), FramesIdle: s.c.idle.Load(), FramesSkipped: s.c.skipped.Load(),
-		FramesBad: s.c.bad.Load(), Encoded: s.c.encoded.Load(), Keyframes: s.c.keys.Load(),
-		KeyRequests: s.c.keyReq.Load(), ForcedKeys: s.c.forced.Load(), ViewerDrops: s.c.drops.Load(),
-		Bitrate: int(s.target.Load()), EncoderOpens: s.c.opens.Load(), BytesOut: s.c.bytes.Load(),
-		LastErr: lastErr, Width: int(s.c.width.Load()), Height: int(s.c.height.Load()), InputEncoding: enc,
-		PassThroughAUs: s.c.pass.Load(),
 	}
 }
 

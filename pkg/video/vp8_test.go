@@ -7,6 +7,8 @@ package video
 // use it (see docs/video.md).
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"image"
 
@@ -56,3 +58,26 @@ func (e *vp8Encoder) SetBitrate(bps int) error {
 func (e *vp8Encoder) Close() error { return e.rc.Close() }
 
 func init() { addCandidate("vp8", candidate{open: newVP8, ext: "ivf", wrap: ivf}) }
+
+// ivf wraps VP8 frames in an IVF file (what ffmpeg reads VP8 from).
+func ivf(frames [][]byte, w, h int) []byte {
+	var b bytes.Buffer
+	hdr := make([]byte, 32)
+	copy(hdr, "DKIF")
+	binary.LittleEndian.PutUint16(hdr[6:], 32)
+	copy(hdr[8:], "VP80")
+	binary.LittleEndian.PutUint16(hdr[12:], uint16(w))
+	binary.LittleEndian.PutUint16(hdr[14:], uint16(h))
+	binary.LittleEndian.PutUint32(hdr[16:], 30)
+	binary.LittleEndian.PutUint32(hdr[20:], 1)
+	binary.LittleEndian.PutUint32(hdr[24:], uint32(len(frames)))
+	b.Write(hdr)
+	for i, f := range frames {
+		var fh [12]byte
+		binary.LittleEndian.PutUint32(fh[:], uint32(len(f)))
+		binary.LittleEndian.PutUint64(fh[4:], uint64(i))
+		b.Write(fh[:])
+		b.Write(f)
+	}
+	return b.Bytes()
+}

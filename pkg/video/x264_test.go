@@ -2,7 +2,10 @@
 
 package video
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 func TestX264EncodesKeyframesOnRequest(t *testing.T) {
 	enc, err := NewEncoder(EncoderConfig{Width: 640, Height: 480, FrameRate: 30, Bitrate: 1_000_000})
@@ -79,3 +82,6 @@ func TestX264BitrateFollowsChanges(t *testing.T) {
 		}
 	}
 }
+
+// annexB is the h264 candidate's stream file: the access units back to back.
+func annexB(aus [][]byte, _, _ int) []byte { return bytes.Join(aus, nil) }

@@ -211,3 +211,24 @@ func BenchmarkPacketize(b *testing.B) {
 		_ = pz.Packetize(au, func([]byte) error { return nil })
 	}
 }
+
+// TestDialMulticast opens a sender to an IPv4 multicast group with a hop
+// limit and checks its SDP; nothing is sent (tests stay on loopback).
+func TestDialMulticast(t *testing.T) {
+	s, err := Dial(Config{Dest: "239.1.2.3:5004", TTL: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	d := s.Description("front", 30)
+	if err := d.ParseKeyframe(annexB(testSPS, testPPS, bigNAL(0x65, 10))); err != nil {
+		t.Fatal(err)
+	}
+	b, err := d.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "c=IN IP4 239.1.2.3/4\r\n") || !strings.Contains(string(b), "m=video 5004 RTP/AVP 96\r\n") {
+		t.Errorf("SDP:\n%s", b)
+	}
+}
