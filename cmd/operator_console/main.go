@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/console"
@@ -55,7 +56,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 
 	ccfg := console.Config{Backend: be, Listen: cfg.Listen, Logger: slog.Default()}
 	opts := console.Options{Token: cfg.Token, TokensFile: cfg.TokensFile, TLS: cfg.TLS, CertFile: cfg.CertFile, KeyFile: cfg.KeyFile,
-		Insecure: cfg.Insecure, StateDir: cfg.StateDir, AuditFile: cfg.AuditFile}
+		Insecure: cfg.Insecure, StateDir: cfg.StateDir, AuditFile: cfg.AuditFile, ICEServers: splitList(cfg.ICEServers)}
 	setup, err := opts.Apply(&ccfg)
 	if err != nil {
 		return err
@@ -91,4 +92,15 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 		return fmt.Errorf("console: %w", err)
 	}
 	return nil
+}
+
+// splitList splits a comma-separated parameter, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

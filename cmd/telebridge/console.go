@@ -42,6 +42,9 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	fs.StringVar(&opts.StateDir, "state-dir", "", "directory of the self-signed certificate and the audit log (default $XDG_CONFIG_HOME/telebridge, i.e. os.UserConfigDir()/telebridge)")
 	fs.StringVar(&opts.AuditFile, "audit", "", "audit log, JSON lines appended (default audit.jsonl in --state-dir; off: none)")
 	jogParams := fs.String("jog-params", "", "jog_server parameters file (ROS 2 YAML, node /jog_server) for the simulated jog arm: drag&bot's parameters, joint_limits with their steps")
+	var ice stringsFlag
+	fs.Var(&ice, "ice-server", "STUN or TURN server for the cameras' WebRTC on routed networks: stun:HOST[:PORT] or turn:USER:SECRET@HOST[:PORT] (repeatable; default none: host candidates only)")
+	fs.BoolVar(&opts.NoWebRTC, "no-webrtc", false, "serve the cameras as MJPEG only (no WebRTC)")
 	var cams stringsFlag
 	fs.Var(&cams, "camera", "camera: a V4L2 device path or pattern:NAME (repeatable; default four pattern cameras; off: none)")
 	if err := parseFlags(fs, args); err != nil {
@@ -54,6 +57,7 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 		*token = os.Getenv(console.TokenEnv)
 	}
 	opts.Token = *token
+	opts.ICEServers = ice
 	ccfg := console.Config{Listen: *listen}
 	setup, err := opts.Apply(&ccfg)
 	if err != nil {

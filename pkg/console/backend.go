@@ -271,6 +271,12 @@ type CameraState struct {
 	OutFPS   float64 `json:"out_fps"` // frames encoded/sent [Hz]
 	Viewers  int     `json:"viewers"`
 	BytesSec float64 `json:"bytes_sec"` // [B/s]
+	// VideoViewers are the WebRTC pages showing the camera's H.264
+	// stream, VideoBitrate its encoder's target [bit/s] and VideoEncoded
+	// the access units it made since start (0 without H.264).
+	VideoViewers int    `json:"video_viewers"`
+	VideoBitrate int    `json:"video_bitrate"`
+	VideoEncoded uint64 `json:"video_encoded"`
 }
 
 // Clock is the time source of the console's deadman, lease and rate

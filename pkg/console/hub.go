@@ -306,3 +306,21 @@ func (h *hub) dispatch(ctx context.Context, id uint64, raw []byte, now time.Time
 	c := call{Page: id, Now: now, Operator: pg.operator, Roles: pg.roles, h: h, first: s.first}
 	return s.p.Handle(ctx, &c, typ, raw)
 }
+
+// allow takes one token of page id's rate limit at now for a message the
+// hub does not route (WebRTC signalling); a refusal is counted and
+// journaled like any other.
+func (h *hub) allow(id uint64, now time.Time) error {
+	h.mu.Lock()
+	pg := h.pages[id]
+	ok := pg != nil && pg.bucket.allow(now, h.cfg.rate, h.cfg.burst)
+	h.mu.Unlock()
+	if pg == nil {
+		return fmt.Errorf("console: page %d is not connected", id)
+	}
+	if !ok {
+		h.refused(id, now, errRateLimited)
+		return errRateLimited
+	}
+	return nil
+}

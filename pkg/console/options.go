@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/telebridge/telebridge/pkg/video/peer"
 )
 
 // Options are the transport and access settings both console commands
@@ -31,6 +33,11 @@ type Options struct {
 	// AuditFile is the audit log (JSON lines, appended). Default
 	// audit.jsonl in StateDir; "off": none.
 	AuditFile string
+	// ICEServers are STUN/TURN servers for the cameras' WebRTC on routed
+	// networks (ParseICEServer's forms); none: host candidates only.
+	ICEServers []string
+	// NoWebRTC turns WebRTC off: the cameras are MJPEG only.
+	NoWebRTC bool
 }
 
 // Setup is what Options.Apply prepared.
@@ -75,6 +82,16 @@ func (o Options) Apply(cfg *Config) (*Setup, error) {
 			return nil, err
 		}
 		cfg.Operators = ops
+	}
+	for _, u := range o.ICEServers {
+		is, err := ParseICEServer(u)
+		if err != nil {
+			return nil, err
+		}
+		cfg.WebRTC.ICEServers = append(cfg.WebRTC.ICEServers, is)
+	}
+	if o.NoWebRTC {
+		cfg.NoWebRTC = "turned off on this console (--no-webrtc)"
 	}
 	s := &Setup{}
 	// Off loopback, TLS is the default.
@@ -129,4 +146,22 @@ func (o Options) Apply(cfg *Config) (*Setup, error) {
 		s.Notes = append(s.Notes, "audit log: "+path)
 	}
 	return s, nil
+}
+
+// ParseICEServer parses one ICE server: stun:HOST[:PORT], or
+// turn:USER:CREDENTIAL@HOST[:PORT][?transport=udp|tcp] (turns: alike),
+// credentials taken out of the URL.
+func ParseICEServer(u string) (peer.ICEServer, error) {
+	is := peer.ICEServer{URL: u}
+	scheme, rest, ok := strings.Cut(u, ":")
+	if ok && (scheme == "turn" || scheme == "turns") {
+		if cred, host, ok := strings.Cut(rest, "@"); ok {
+			user, pass, _ := strings.Cut(cred, ":")
+			is = peer.ICEServer{URL: scheme + ":" + host, Username: user, Credential: pass}
+		}
+	}
+	if err := is.Validate(); err != nil {
+		return peer.ICEServer{}, fmt.Errorf("console: --ice-server: %w", err)
+	}
+	return is, nil
 }

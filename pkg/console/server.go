@@ -19,6 +19,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/video/peer"
 )
 
 //go:embed assets
@@ -77,25 +79,34 @@ type Config struct {
 	// Logger receives refusals, stops and take-overs. Default
 	// slog.Default().
 	Logger *slog.Logger
+	// WebRTC configures the cameras' video over WebRTC for a Backend that
+	// implements Video (its Open is the backend's OpenVideo): ICE servers,
+	// peer limits, bitrates. Zero fields take pkg/video/peer's defaults.
+	WebRTC peer.Config
+	// NoWebRTC, when not empty, turns WebRTC off; it is the reason the
+	// page shows with its MJPEG fallback.
+	NoWebRTC string
 }
 
 // Server is the operator console: an HTTP server for the page, its
 // assets, one WebSocket per page and the camera streams. Create it with
 // New and run it with Serve or ListenAndServe.
 type Server struct {
-	cfg     Config
-	hub     *hub
-	auth    *auth
-	journal *journal
-	cnt     Counters
-	mux     *http.ServeMux
-	mu      sync.Mutex
-	conns   map[uint64]*conn
-	drops   atomic.Uint64
-	wake    chan struct{} // a page connected: run the loop
-	closing chan struct{} // closed when Serve stops: pages get a close frame
-	once    sync.Once
-	wsWG    sync.WaitGroup
+	cfg      Config
+	hub      *hub
+	auth     *auth
+	journal  *journal
+	cnt      Counters
+	mux      *http.ServeMux
+	mu       sync.Mutex
+	conns    map[uint64]*conn
+	drops    atomic.Uint64
+	wake     chan struct{} // a page connected: run the loop
+	closing  chan struct{} // closed when Serve stops: pages get a close frame
+	once     sync.Once
+	wsWG     sync.WaitGroup
+	peers    *peer.Server // WebRTC; nil when off
+	videoOff string       // why WebRTC is off ("" when on)
 }
 
 // conn is one page's WebSocket. Only its writer goroutine writes
@@ -104,6 +115,7 @@ type Server struct {
 type conn struct {
 	id  uint64
 	out chan []byte
+	sig chan []byte // WebRTC signalling, never dropped for state updates
 }
 
 // New validates cfg and returns a Server.
@@ -194,6 +206,9 @@ func New(cfg Config) (*Server, error) {
 		timeout: cfg.CommandTimeout, rate: cfg.RateLimit, burst: cfg.Burst, estopRepeat: repeat, confirm: cfg.ConfirmTimeout,
 		journal: s.journal, cnt: &s.cnt, notify: s.notify,
 	})
+	if err := s.setupVideo(); err != nil {
+		return nil, err
+	}
 	s.auth = &auth{ops: ops, cnt: &s.cnt, j: s.journal, clock: cfg.Clock}
 	static, _ := fs.Sub(assets, "assets")
 	mux := http.NewServeMux()
@@ -315,6 +330,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case <-sctx.Done():
 	}
 	wg.Wait()
+	if s.peers != nil {
+		_ = s.peers.Close()
+	}
 	s.journal.flush(s.cfg.Clock.Now(), true)
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil

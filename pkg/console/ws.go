@@ -31,13 +31,14 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	s.wsWG.Add(1)
 	defer s.wsWG.Done()
-	ws.SetReadLimit(MaxMessage)
+	ws.SetReadLimit(maxSignal) // other messages: MaxMessage, checked by the hub
 	// The socket's context is not the request's: a server shutdown closes
 	// it with a close frame (below), not by cancelling its reads.
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
 	id, control := s.hub.join(who.operator, who.roles, who.source, s.cfg.Clock.Now())
-	c := &conn{id: id, out: make(chan []byte, 8)}
+	c := &conn{id: id, out: make(chan []byte, 8), sig: make(chan []byte, 256)}
+	pv := &pageVideo{}
 	s.mu.Lock()
 	s.conns[id] = c
 	s.mu.Unlock()
@@ -55,11 +56,13 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		delete(s.conns, id)
 		s.mu.Unlock()
+		pv.close() // no command from its data channel after the page left
 		s.hub.leave(context.WithoutCancel(ctx), id, s.cfg.Clock.Now(), why)
 		ws.CloseNow()
 	}()
 	hello, _ := json.Marshal(map[string]any{"type": "hello", "page": id, "info": s.hub.info, "timeout_ms": s.cfg.CommandTimeout.Milliseconds(),
-		"control": control, "operator": who.operator, "roles": who.roles.String()})
+		"control": control, "operator": who.operator, "roles": who.roles.String(),
+		"webrtc": webrtcInfo{Available: s.peers != nil, Reason: s.videoOff}})
 	c.out <- hello
 	go func() {
 		// The writer: the only goroutine that writes messages to ws.
@@ -67,6 +70,14 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-ctx.Done():
 				return
+			case b := <-c.sig:
+				wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
+				err := ws.Write(wctx, websocket.MessageText, b)
+				wcancel()
+				if err != nil {
+					cancel()
+					return
+				}
 			case b := <-c.out:
 				wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
 				err := ws.Write(wctx, websocket.MessageText, b)
@@ -124,6 +135,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		now := s.cfg.Clock.Now()
 		if typ != websocket.MessageText {
 			s.reply(c, s.hub.badFrame(id, now, "binary message"))
+			continue
+		}
+		if sig, ok := signalEnvelope(b); ok {
+			s.signal(ctx, c, pv, sig)
 			continue
 		}
 		if err := s.hub.handle(ctx, id, b, now); err != nil {

@@ -2,18 +2,28 @@ package direct
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/telebridge/telebridge/pkg/camera"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/mjpeg"
+	"github.com/telebridge/telebridge/pkg/video"
+	"github.com/telebridge/telebridge/pkg/video/framecode"
+	"github.com/telebridge/telebridge/pkg/video/peer"
 )
 
-// cam is one camera and its MJPEG stream.
+// cam is one camera, its MJPEG stream and its H.264 stream (nil when
+// H.264 is not built). The camera captures while either has a viewer.
 type cam struct {
 	name   string
 	dev    *camera.Camera
 	stream *mjpeg.Stream
+	video  *video.Stream
+	// viewers of each stream, for the camera's demand
+	mjpegN, videoN atomic.Int64
+	code           uint16 // frame counter of the frame code (camera goroutine)
 }
 
 func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
@@ -22,20 +32,92 @@ func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
 	if err != nil {
 		return fmt.Errorf("camera %s: %w", dev, err)
 	}
-	c, err := camera.New(camera.Config{Name: name, Device: dev, Width: b.cfg.CameraWidth, Height: b.cfg.CameraHeight, FrameRate: b.cfg.CameraRate}, st.Feed)
-	if err != nil {
+	cm := &cam{name: name, stream: st}
+	rate := b.cfg.CameraRate
+	vs, err := video.NewStream(video.Config{Name: name, FrameRate: rate, OnViewers: func(n int) { cm.videoN.Store(int64(n)); cm.demand() }})
+	switch {
+	case errors.Is(err, video.ErrNoH264):
+		b.noVideo = err.Error()
+	case err != nil:
 		_ = st.Close()
 		return fmt.Errorf("camera %s: %w", dev, err)
+	default:
+		cm.video = vs
 	}
+	pattern := camera.IsPattern(dev)
+	var fr video.Frame // reused: the camera goroutine is the only caller
+	c, err := camera.New(camera.Config{Name: name, Device: dev, Width: b.cfg.CameraWidth, Height: b.cfg.CameraHeight, FrameRate: rate}, func(f *camera.Frame) {
+		if pattern && f.Encoding == "yuv422_yuy2" {
+			// The glass-to-glass probe: capture time and counter in the
+			// top band, read back by the page from either transport.
+			cm.code++
+			framecode.StampYUYV(f.Data, int(f.Step), int(f.Width), int(f.Height), framecode.New(f.Header.Stamp, cm.code))
+		}
+		st.Feed(f)
+		if cm.video != nil && cm.videoN.Load() > 0 {
+			fr = video.Frame{Encoding: f.Encoding, Width: int(f.Width), Height: int(f.Height), Step: int(f.Step),
+				Data: f.Data, BigEndian: f.IsBigEndian != 0, Capture: f.Header.Stamp}
+			cm.video.Feed(&fr)
+			fr.Data = nil
+		}
+	})
+	if err != nil {
+		_ = st.Close()
+		if cm.video != nil {
+			_ = cm.video.Close()
+		}
+		return fmt.Errorf("camera %s: %w", dev, err)
+	}
+	cm.dev = c
 	// Nobody watching: the camera does not stream at all.
-	st.OnViewers(func(n int) { c.SetSubscribers(n, 0) })
-	b.cams = append(b.cams, &cam{name: name, dev: c, stream: st})
+	st.OnViewers(func(n int) { cm.mjpegN.Store(int64(n)); cm.demand() })
+	b.cams = append(b.cams, cm)
 	b.goRun("camera "+name, &b.wg, func() error {
 		defer st.Close()
+		if cm.video != nil {
+			defer cm.video.Close()
+		}
 		return c.Run(ctx)
 	})
 	return nil
 }
+
+// demand tells the camera how many viewers its two streams have.
+func (c *cam) demand() {
+	if c.dev != nil {
+		c.dev.SetSubscribers(int(c.mjpegN.Load()+c.videoN.Load()), 0)
+	}
+}
+
+// OpenVideo implements console.Video: the camera's one H.264 stream,
+// shared by every page. The camera has one setting (Config's size and
+// rate), so a page's resolution and frame-rate caps do not change it;
+// its bitrate cap bounds the camera's share of the link.
+func (b *Backend) OpenVideo(name string, _ peer.Caps) (video.Source, error) {
+	for _, c := range b.cams {
+		if c.name == name {
+			if c.video == nil {
+				return nil, fmt.Errorf("camera %s: %s", name, b.VideoUnavailable())
+			}
+			return c.video, nil
+		}
+	}
+	return nil, fmt.Errorf("no camera %q", name)
+}
+
+// VideoUnavailable implements console.Video: why the cameras cannot be
+// sent as H.264 ("" when they can).
+func (b *Backend) VideoUnavailable() string {
+	switch {
+	case b.noVideo != "":
+		return b.noVideo
+	case len(b.cams) == 0:
+		return "no camera"
+	}
+	return ""
+}
+
+var _ console.Video = (*Backend)(nil)
 
 func (c *cam) state() console.CameraState {
 	s := c.stream.Stats()
@@ -43,6 +125,10 @@ func (c *cam) state() console.CameraState {
 		Viewers: s.Viewers, OutFPS: s.FPS, BytesSec: s.BytesPerSec}
 	if s.Width == 0 {
 		out.Width, out.Height = s.InputWidth, s.InputHeight
+	}
+	if c.video != nil {
+		vs := c.video.Stats()
+		out.VideoViewers, out.VideoBitrate, out.VideoEncoded = vs.Viewers, vs.Bitrate, vs.Encoded
 	}
 	if n, ok := c.dev.Negotiated(); ok {
 		out.InFPS = n.FrameRate

@@ -92,6 +92,7 @@ type Backend struct {
 	arm     *armsim.Arm
 	chain   *kinematics.Chain
 	cams    []*cam
+	noVideo string // why the cameras have no H.264 stream ("" when they have)
 	info    console.Info
 	mu      sync.Mutex
 	headOn  bool

@@ -43,6 +43,10 @@ type NodeConfig struct {
 	// os.UserConfigDir()/telebridge. AuditFile is the audit log (JSON
 	// lines); empty: audit.jsonl in StateDir; "off": none.
 	StateDir, AuditFile string
+	// ICEServers are STUN/TURN servers for the cameras' WebRTC, comma
+	// separated (console.ParseICEServer's forms); empty: host candidates
+	// only. Default "".
+	ICEServers string
 	// Servosila, Furbot and Jog switch each machine's panel on. Defaults
 	// true, false, false: one robot per graph is the common case; the
 	// launch file (launch/console.launch.py) switches the others on.
@@ -103,6 +107,7 @@ func NodeBindings() rosparam.Bindings[NodeConfig] {
 		rosparam.BindString("key_file", "key of cert_file (PEM)", func(c *NodeConfig) *string { return &c.KeyFile }, ro),
 		rosparam.BindBool("insecure", "allow plain HTTP off loopback", func(c *NodeConfig) *bool { return &c.Insecure }, ro),
 		rosparam.BindString("state_dir", "directory of the self-signed certificate and the audit log (empty: os.UserConfigDir()/telebridge)", func(c *NodeConfig) *string { return &c.StateDir }, ro),
+		rosparam.BindString("ice_servers", "STUN/TURN servers for the cameras' WebRTC, comma separated: stun:HOST[:PORT], turn:USER:SECRET@HOST[:PORT] (empty: host candidates only)", func(c *NodeConfig) *string { return &c.ICEServers }, ro),
 		rosparam.BindString("audit_file", "audit log, JSON lines (empty: audit.jsonl in state_dir; off: none)", func(c *NodeConfig) *string { return &c.AuditFile }, ro),
 		rosparam.BindBool("servosila", "show and drive the Servosila Engineer", func(c *NodeConfig) *bool { return &c.Servosila }, ro),
 		rosparam.BindBool("furbot", "show and drive the Furbot", func(c *NodeConfig) *bool { return &c.Furbot }, ro),
