@@ -49,9 +49,16 @@ func Chromium(t testing.TB) string {
 	return ""
 }
 
+// AllowLoopbackWebRTC is Chromium's switch that makes its WebRTC gather
+// host candidates on loopback (it gathers none there by default): only
+// for the tests of the console's WebRTC, whose server listens on
+// loopback only.
+var AllowLoopbackWebRTC = chromedp.Flag("allow-loopback-in-peer-connection", true)
+
 // Start starts a headless Chromium for the life of ctx (and of the test)
-// and returns its context, from which Page opens tabs.
-func Start(t testing.TB, ctx context.Context) context.Context {
+// and returns its context, from which Page opens tabs. Extra options
+// (e.g. AllowLoopbackWebRTC) are added to the defaults.
+func Start(t testing.TB, ctx context.Context, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	exe := Chromium(t)
 	opts := []chromedp.ExecAllocatorOption{
@@ -62,6 +69,7 @@ func Start(t testing.TB, ctx context.Context) context.Context {
 		chromedp.Flag("disable-background-timer-throttling", true), chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.Flag("disable-backgrounding-occluded-windows", true),
 	}
+	opts = append(opts, extra...)
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
 	bctx, bcancel := chromedp.NewContext(actx)
 	t.Cleanup(func() {

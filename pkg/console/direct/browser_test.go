@@ -35,13 +35,21 @@ type rig struct {
 }
 
 func newRig(t *testing.T) *rig {
+	// These tests show the cameras as MJPEG (TestWebRTC shows WebRTC).
+	return newRigWith(t, direct.Config{JogParamsFile: "testdata/jog_steps.yaml"}, console.Config{NoWebRTC: "this test shows MJPEG"})
+}
+
+// newRigWith starts the backend of bcfg, a console of ccfg (its Backend
+// and Listen filled in) and a browser with the extra options.
+func newRigWith(t *testing.T, bcfg direct.Config, ccfg console.Config, extra ...chromedp.ExecAllocatorOption) *rig {
 	browsertest.Chromium(t) // skip before starting anything
 	ctx, cancel := context.WithCancel(context.Background())
-	be, err := direct.Start(ctx, direct.Config{JogParamsFile: "testdata/jog_steps.yaml"})
+	be, err := direct.Start(ctx, bcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := console.New(console.Config{Backend: be, Listen: "127.0.0.1:0"})
+	ccfg.Backend, ccfg.Listen = be, "127.0.0.1:0"
+	srv, err := console.New(ccfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +69,7 @@ func newRig(t *testing.T) *rig {
 		}
 	})
 	// Registered after the server's cleanup, so it runs first.
-	browser := browsertest.Start(t, ctx)
+	browser := browsertest.Start(t, ctx, extra...)
 	return &rig{t: t, be: be, srv: srv, url: srv.URL(ln.Addr()), browser: browser, artifacts: browsertest.Artifacts(t)}
 }
 

@@ -14,8 +14,32 @@ export function on(type, fn) {
 /** onStatus registers fn(open bool) for the socket's open and close. */
 export function onStatus(fn) { statusFns.push(fn); }
 
-/** send sends message m (an object) if the socket is open; else drops it. */
-export function send(m) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(m)); }
+// The WebRTC command channel (js/video.js), unordered and without
+// retransmissions: a held command is re-sent every 100 ms anyway, and a
+// lost one must not wait behind TCP's retransmissions. Commands that are
+// not re-sent go on the WebSocket, which delivers them; an e-stop and a
+// held command's return to zero go on both (the server's path is the same
+// for both transports, and an e-stop or a zero twice is harmless).
+let dc = null;
+const HELD = new Set(['servosila_drive', 'servosila_joints', 'furbot_drive', 'jog_heartbeat']);
+const isZero = (m) => Object.entries(m).every(([k, v]) => k === 'type' || (typeof v === 'number' ? v === 0 : Array.isArray(v) ? v.every((x) => x === 0) : typeof v !== 'object' || v === null || isZero(v)));
+
+/** setChannel sets the open command channel (null: none). */
+export function setChannel(c) { dc = c; }
+
+/** channel reports the transport of held commands now: 'webrtc' or 'websocket'. */
+export function channel() { return dc && dc.readyState === 'open' ? 'webrtc' : 'websocket'; }
+
+/** send sends message m (an object): held commands on the command channel when it is open, the rest on the socket if open; else drops it. */
+export function send(m) {
+  const b = JSON.stringify(m);
+  const onDC = dc && dc.readyState === 'open' && (HELD.has(m.type) || m.type === 'estop');
+  if (onDC) {
+    try { dc.send(b); } catch { /* closing: the socket below */ }
+    if (m.type !== 'estop' && !isZero(m)) return;
+  }
+  if (ws && ws.readyState === 1) ws.send(b);
+}
 
 /** connect opens the socket (again after every close). */
 export function connect() {

@@ -1,12 +1,16 @@
-// The cameras: a set of live views (one MJPEG stream per camera per set),
-// one of them shown large by CSS (the selected figure), the others as
-// thumbnails; a click on a thumbnail swaps. The same <img> serves as
-// thumbnail and as large view, so selecting opens no second stream.
+// The cameras: a set of live views (over WebRTC, one track per camera
+// for the whole page, js/video.js; MJPEG as the fallback, one stream per
+// camera per set), one of them shown large by CSS (the selected figure),
+// the others as thumbnails; a click on a thumbnail swaps. The same
+// element serves as thumbnail and as large view, so selecting opens no
+// second stream; the selected camera is first in the server's bandwidth
+// split. Each view says which transport it shows.
 // Streams run only while their set shows: a camera nobody watches costs
 // nothing on the server. The Cameras panel is one such set with each
 // camera's figures; the drive screen has its own (drive.js).
 import { $, el, fmt } from '../js/util.js';
 import { ctx } from '../js/core.js';
+import { attach, detach, choose } from '../js/video.js';
 
 /**
  * cameraSet fills container with a figure per camera (ids prefix + name,
@@ -16,24 +20,29 @@ import { ctx } from '../js/core.js';
 export function cameraSet(container, prefix, capPrefix, onSelect = () => {}) {
   const cams = ctx.info.cameras || [];
   let sel = 0, on = false;
+  const views = [];
   const figs = cams.map((c, i) => {
-    const f = el('figure', { id: prefix + c, class: i === 0 ? 'sel' : '' }, el('img', { alt: c, 'data-cam': c }), el('figcaption', { id: capPrefix + c }, c));
+    const img = el('img', { alt: c, 'data-cam': c });
+    const video = el('video', { 'data-cam': c, muted: '', playsinline: '', autoplay: '' });
+    video.muted = true; video.hidden = true;
+    const badge = el('span', { class: 'vbadge', id: prefix + 'tr-' + c }, '');
+    const f = el('figure', { id: prefix + c, class: i === 0 ? 'sel' : '' }, el('div', { class: 'vbox' }, img, video, badge), el('figcaption', { id: capPrefix + c }, c));
     f.addEventListener('click', () => { set.select(i); onSelect(i); });
     container.append(f);
+    views.push({ name: c, fig: f, img, video, badge });
     return f;
   });
   const set = {
     show(v) {
       if (v === on) return;
       on = v;
-      cams.forEach((c, i) => {
-        const img = figs[i].querySelector('img');
-        if (on) img.src = '/camera/' + encodeURIComponent(c); else img.removeAttribute('src');
-      });
+      for (const v of views) { if (on) attach(v); else detach(v); }
+      if (on && cams.length) choose(cams[sel]);
     },
     select(i) {
       sel = Math.max(0, Math.min(cams.length - 1, i));
       figs.forEach((f, j) => f.classList.toggle('sel', j === sel));
+      if (on && cams.length) choose(cams[sel]);
     },
     selected: () => sel,
     names: cams,
