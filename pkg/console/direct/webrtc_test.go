@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +16,7 @@ import (
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/direct"
+	"github.com/telebridge/telebridge/pkg/mjpeg"
 	"github.com/telebridge/telebridge/pkg/video"
 	"github.com/telebridge/telebridge/pkg/video/peer"
 )
@@ -180,4 +184,60 @@ func mjpegEverywhere(t *testing.T, r *rig, p context.Context, prefix string, lim
 		}
 		return true
 	})
+}
+
+// TestVideoLatency measures glass-to-glass latency at 640x480@30 on
+// loopback, WebRTC and MJPEG in the same run: two pages of one console
+// (the second with ?transport=mjpeg), one pattern camera stamping its
+// capture time, each page reading every picture's code back (display
+// time minus capture time). A documented run, not a timed assertion: set
+// CONSOLE_FIGURES=1 (docs/video.md has the figures).
+func TestVideoLatency(t *testing.T) {
+	if os.Getenv("CONSOLE_FIGURES") == "" {
+		t.Skip("figures: set CONSOLE_FIGURES=1 to measure")
+	}
+	r := webrtcRig(t, direct.Config{Servosila: "off", Furbot: "off", NoJog: true, Cameras: []string{"pattern:front"},
+		CameraWidth: 640, CameraHeight: 480, CameraRate: 30, Stream: mjpeg.Config{Rate: 30}}, browsertest.AllowLoopbackWebRTC)
+	sep := "?"
+	if strings.Contains(r.url, "?") {
+		sep = "&"
+	}
+	all := `window.__probeAll = true;`
+	pw, closeW := browsertest.OpenOn(t, r.browser, r.url, browsertest.Desktop, all)
+	defer closeW()
+	pm, closeM := browsertest.OpenOn(t, r.browser, r.url+sep+"transport=mjpeg", browsertest.Desktop, all)
+	defer closeM()
+	window := 20 * time.Second
+	if s := os.Getenv("CONSOLE_LATENCY_SECONDS"); s != "" {
+		window = time.Duration(mustFloat(t, s) * float64(time.Second))
+	}
+	waitFor(t, 20*time.Second, "both pages reading frame codes", func() bool {
+		w := eval[map[string]code](r, pw, `window.__codes`)["front"]
+		m := eval[map[string]code](r, pm, `window.__codes`)["front"]
+		return w.Transport == "webrtc" && w.Frames > 30 && m.Transport == "mjpeg" && m.Frames > 30
+	})
+	eval[bool](r, pw, `(window.__latency.front.webrtc.length = 0, true)`)
+	eval[bool](r, pm, `(window.__latency.front.mjpeg.length = 0, true)`)
+	time.Sleep(window) // the measurement window, not a synchronisation
+	var lines []string
+	for _, x := range []struct {
+		what string
+		p    context.Context
+		js   string
+	}{{"WebRTC H.264", pw, `window.__latency.front.webrtc`}, {"MJPEG", pm, `window.__latency.front.mjpeg`}} {
+		v := eval[[]float64](r, x.p, x.js)
+		if len(v) < 100 {
+			t.Fatalf("%s: %d samples in %v", x.what, len(v), window)
+		}
+		slices.Sort(v)
+		q := func(f float64) float64 { return v[int(f*float64(len(v)-1))] }
+		lines = append(lines, fmt.Sprintf("%-13s %4d pictures in %v (%.1f/s): p50 %3.0f ms, p95 %3.0f ms, min %3.0f ms, max %3.0f ms",
+			x.what, len(v), window, float64(len(v))/window.Seconds(), q(0.5), q(0.95), v[0], v[len(v)-1]))
+	}
+	for _, l := range lines {
+		t.Log(l)
+	}
+	if f := os.Getenv("CONSOLE_ARTIFACTS"); f != "" {
+		_ = os.WriteFile(filepath.Join(f, "video-latency.txt"), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	}
 }

@@ -123,10 +123,14 @@ on('webrtc', (m) => {
 });
 const cameraFailed = new Map(); // camera -> why it shows MJPEG
 
+// ?transport=mjpeg in the page's address shows MJPEG only (a comparison,
+// or a network known to block UDP).
+const forceMJPEG = new URLSearchParams(location.search).get('transport') === 'mjpeg';
+
 on('hello', (m) => {
   closePC();
-  available = !!(m.webrtc && m.webrtc.available);
-  failed = available ? '' : 'WebRTC unavailable: ' + ((m.webrtc && m.webrtc.reason) || 'old server');
+  available = !!(m.webrtc && m.webrtc.available) && !forceMJPEG;
+  failed = available ? '' : forceMJPEG ? 'chosen in the address (transport=mjpeg)' : 'WebRTC unavailable: ' + ((m.webrtc && m.webrtc.reason) || 'old server');
   cameraFailed.clear();
   window.__iceServers = (m.webrtc && m.webrtc.ice_servers) || [];
   update();

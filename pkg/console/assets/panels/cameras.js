@@ -50,9 +50,11 @@ export function cameraSet(container, prefix, capPrefix, onSelect = () => {}) {
   return set;
 }
 
-/** caption is a camera's line of figures: size, format, rate, bytes per second, viewers. */
+/** caption is a camera's line of figures: size, format, MJPEG rate and bytes per second, H.264 target, viewers of both. */
 export function caption(c) {
-  return `${c.name} · ${c.width}×${c.height} ${c.format} · ${fmt(c.out_fps, 1)} fps · ${fmt(c.bytes_sec / 1024, 0)} kB/s · ${c.viewers} viewer${c.viewers === 1 ? '' : 's'}`;
+  const n = c.viewers + (c.video_viewers || 0);
+  const h264 = c.video_viewers ? ` · H.264 ${fmt(c.video_bitrate / 1000, 0)} kbit/s` : '';
+  return `${c.name} · ${c.width}×${c.height} ${c.format} · MJPEG ${fmt(c.out_fps, 1)} fps ${fmt(c.bytes_sec / 1024, 0)} kB/s${h264} · ${n} viewer${n === 1 ? '' : 's'}`;
 }
 
 let set = null;
