@@ -72,11 +72,12 @@ type Stream struct {
 	conv Converter // Feed's goroutine only
 	free chan *I420
 
-	mu      sync.Mutex
-	viewers map[*viewer]struct{}
-	run     *run // nil while nobody watches
-	closed  bool
-	lastErr string
+	notifyMu sync.Mutex // serializes OnViewers calls
+	mu       sync.Mutex
+	viewers  map[*viewer]struct{}
+	run      *run // nil while nobody watches
+	closed   bool
+	lastErr  string
 
 	split     AUSplitter // pass-through, Feed's goroutine only
 	emitSplit func([]byte, bool)
@@ -314,7 +315,6 @@ func (s *Stream) publish(au AccessUnit) {
 // closed (the Source stopped) and the viewers are dropped.
 func (s *Stream) stopAll(r *run) {
 	s.mu.Lock()
-	n := len(s.viewers)
 	for v := range s.viewers {
 		v.closeLocked()
 		delete(s.viewers, v)
@@ -323,9 +323,7 @@ func (s *Stream) stopAll(r *run) {
 		s.run = nil
 	}
 	s.mu.Unlock()
-	if n > 0 && s.cfg.OnViewers != nil {
-		s.cfg.OnViewers(0)
-	}
+	s.notifyViewers()
 }
 
 // Close stops the encoder and closes every viewer's channel. Feed and
@@ -348,6 +346,7 @@ func (s *Stream) Close() error {
 		close(r.stop)
 		<-r.done
 	}
+	s.notifyViewers()
 	return nil
 }
 

@@ -371,3 +371,41 @@ func BenchmarkStreamFeed(b *testing.B) {
 		<-v.AccessUnits()
 	}
 }
+
+// TestDemandFollowsConcurrentViewers: viewers come and go from many
+// goroutines; the last OnViewers call always carries the true count, so
+// the camera is never left off while someone watches (or on when nobody
+// does).
+func TestDemandFollowsConcurrentViewers(t *testing.T) {
+	var mu sync.Mutex
+	last := -1
+	s, _ := testStream(t, Config{Name: "t", OnViewers: func(n int) { mu.Lock(); last = n; mu.Unlock() }})
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				v, err := s.Subscribe(1)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				v.Close()
+			}
+		}()
+	}
+	keep, _ := s.Subscribe(1)
+	wg.Wait()
+	mu.Lock()
+	if last != 1 {
+		t.Errorf("after the churn, with one viewer left: OnViewers last said %d", last)
+	}
+	mu.Unlock()
+	keep.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if last != 0 {
+		t.Errorf("no viewer left: OnViewers last said %d", last)
+	}
+}

@@ -34,7 +34,6 @@ func (s *Stream) Subscribe(depth int) (Viewer, error) {
 		return nil, fmt.Errorf("video: stream %s: %w", s.cfg.Name, ErrClosed)
 	}
 	s.viewers[v] = struct{}{}
-	n := len(s.viewers)
 	if s.run == nil { // a fresh encoder starts with an IDR picture anyway
 		r := &run{work: make(chan *I420, 1), stop: make(chan struct{}), done: make(chan struct{})}
 		s.run = r
@@ -45,9 +44,7 @@ func (s *Stream) Subscribe(depth int) (Viewer, error) {
 	}
 	s.updateTargetLocked()
 	s.mu.Unlock()
-	if s.cfg.OnViewers != nil {
-		s.cfg.OnViewers(n)
-	}
+	s.notifyViewers()
 	return v, nil
 }
 
@@ -132,7 +129,21 @@ func (v *viewer) Close() {
 	if r != nil {
 		close(r.stop) // the encoder goroutine closes the encoder
 	}
-	if s.cfg.OnViewers != nil {
-		s.cfg.OnViewers(n)
+	s.notifyViewers()
+}
+
+// notifyViewers tells Config.OnViewers the viewer count. Calls are
+// serialized and each reads the count when it runs, so the last call
+// always carries the current count, however Subscribe and Close
+// interleave (a camera is never left off while someone watches).
+func (s *Stream) notifyViewers() {
+	if s.cfg.OnViewers == nil {
+		return
 	}
+	s.notifyMu.Lock()
+	defer s.notifyMu.Unlock()
+	s.mu.Lock()
+	n := len(s.viewers)
+	s.mu.Unlock()
+	s.cfg.OnViewers(n)
 }
