@@ -146,6 +146,30 @@ func TestDriveScreen(t *testing.T) {
 		}
 	})
 
+	t.Run("an error line coming and going does not release a held button", func(t *testing.T) {
+		r.t = t
+		p, closeP := r.inControl(browsertest.Desktop, "")
+		defer closeP()
+		r.tab(p, "jog")
+		arm := r.be.Arm()
+		q0 := arm.Positions()[0]
+		r.mouse(p, "jj-0-plus", true)
+		waitFor(t, 10*time.Second, "joint 1 moving", func() bool { return arm.Positions()[0] > q0+0.02 })
+		// A refused message puts the red line under the bar (a missing
+		// maximum: NaN goes out as null); nothing under the pointer moves.
+		eval[bool](r, p, `(() => { const e = document.getElementById('mx-linear'); e.value = 'x'; e.dispatchEvent(new Event('change')); return true; })()`)
+		waitFor(t, 5*time.Second, "the error on the page", func() bool {
+			return eval[string](r, p, `document.getElementById('msg').textContent`) != ""
+		})
+		q1 := arm.Positions()[0]
+		waitFor(t, 10*time.Second, "joint 1 still moving", func() bool { return arm.Positions()[0] > q1+0.02 })
+		if !eval[bool](r, p, `document.getElementById('jj-0-plus').classList.contains('active')`) {
+			t.Fatal("the held jog button let go when the error line came")
+		}
+		r.mouse(p, "jj-0-plus", false)
+		browsertest.Settled(t, 5*time.Second, 20*time.Millisecond, 10, "the arm to stop", func() float64 { return arm.Positions()[0] })
+	})
+
 	t.Run("gamepad drives while LB is held, stops on its release and on disconnect", func(t *testing.T) {
 		r.t = t
 		p, closeP := r.inControl(browsertest.Desktop, fakePad)

@@ -130,8 +130,41 @@ function showInput() {
   $('hud-input').textContent = parts.length ? parts.join(' · ') : 'nothing held';
 }
 
+// The view's markup (app.js puts it in its <section> and adds its tab).
+const html = `
+  <div class="drive">
+    <div class="dmain">
+      <div class="dhead"><span id="dmachines" class="seg"></span><small id="dkeyhelp"></small></div>
+      <div id="dcams" class="dcams">
+        <div class="hud" aria-live="off">
+          <div class="hudtl"><b id="hud-speed" class="hudbox"></b><span id="hud-heading" class="hudbox"></span></div>
+          <div class="hudtr"><span id="hud-link" class="hudbox"></span><span id="hud-cam" class="hudbox dim"></span></div>
+          <div id="hud-estop" class="hudestop hidden">E-STOP LATCHED</div>
+          <div class="hudbl"><span id="hud-input" class="hudbox"></span></div>
+          <!-- The arm pose: the 2-D side view, or a pose view set by drive.setPoseView (the 3-D robot). -->
+          <div id="dpose" class="dpose hidden" data-hook="robot3d"><svg id="dside" viewBox="-100 -150 360 175"></svg></div>
+        </div>
+      </div>
+    </div>
+    <div class="dsidecol">
+      <div class="stickwrap"><div id="dstick" class="pad stick" title="press and hold: drive"><div id="dknob" class="knob"></div></div><small>press and hold to drive</small></div>
+      <div class="card padcard">
+        <h2>Gamepad</h2>
+        <div id="padstate"></div>
+        <div id="padraw" class="dim"></div>
+        <details>
+          <summary>mapping (this browser)</summary>
+          <div id="padmap" class="padmap"></div>
+          <div class="row"><button id="padsave">Save</button><button id="padreset">Defaults</button><small id="padmapmsg"></small></div>
+          <small class="dim">a<i>n</i>: axis n, b<i>n</i>: button n (standard mapping), each with its sign: <code>-a1</code>, <code>b7-b6</code>. LB or RB held: motion; Back: e-stop.</small>
+        </details>
+      </div>
+    </div>
+  </div>
+`;
+
 export default {
-  id: 'drive', label: 'Drive',
+  id: 'drive', html, label: 'Drive',
   available: () => true,
   build, render, visible, showInput,
 };
