@@ -94,6 +94,9 @@ function render(st) {
   l.textContent = h ? h.linkText : 'no machine';
   l.className = 'hudbox ' + (h ? h.link : 'lost');
   $('hud-estop').classList.toggle('hidden', !(h && h.estopped));
+  const bal = $('hud-balance');
+  bal.textContent = h && h.balance ? h.balance.text : '';
+  bal.className = 'hudbox' + (h && h.balance && h.balance.warn ? ' lost' : '');
   const s = st.snap.servosila;
   const d = $('dpose');
   d.classList.toggle('hidden', !(m && m.id === 'servosila' && s));
@@ -137,7 +140,7 @@ const html = `
       <div class="dhead"><span id="dmachines" class="seg"></span><small id="dkeyhelp"></small></div>
       <div id="dcams" class="dcams">
         <div class="hud" aria-live="off">
-          <div class="hudtl"><b id="hud-speed" class="hudbox"></b><span id="hud-heading" class="hudbox"></span></div>
+          <div class="hudtl"><b id="hud-speed" class="hudbox"></b><span id="hud-heading" class="hudbox"></span><span id="hud-balance" class="hudbox"></span></div>
           <div class="hudtr"><span id="hud-link" class="hudbox"></span><span id="hud-cam" class="hudbox dim"></span></div>
           <div id="hud-estop" class="hudestop hidden">E-STOP LATCHED</div>
           <div class="hudbl"><span id="hud-input" class="hudbox"></span></div>

@@ -184,7 +184,13 @@ function hud(st) {
   const age = s.have_telemetry ? s.telemetry_age : Infinity;
   const q = age <= 2 ? 'good' : age <= 5 ? 'weak' : 'lost';
   const l = s.link, ok = l.received ? Math.round((100 * l.accepted) / l.received) : 0;
-  return {
+  // The static balance, when the server computes it (state "balance").
+  const b = st.balance;
+  const balance = b && !b.error ? {
+    warn: !!b.warn,
+    text: (b.warn ? `TIP-OVER RISK: stability margin ${fmt(b.margin, 2)} m, below ${fmt(b.threshold, 2)} m` : `stability margin ${fmt(b.margin, 2)} m`) + (b.assumed ? ' (masses assumed)' : ''),
+  } : null;
+  return { balance,
     speed: `${fmt(s.linear, 2)} m/s · ${fmt(s.angular, 2)} rad/s`, heading: `${fmt(deg(s.yaw), 0)}° · x ${fmt(s.x, 2)} y ${fmt(s.y, 2)} m`,
     link: q, linkText: `link ${q} · telemetry ${s.have_telemetry ? fmt(age, 1) + ' s old' : 'none yet'} · ${ok} % valid`, estopped: !!s.estopped,
   };
