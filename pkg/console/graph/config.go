@@ -145,6 +145,7 @@ func LoadNodeConfig(s *rosparam.Store) (NodeConfig, error) {
 type Names struct {
 	ServosilaCmdVel, ServosilaJointVel, ServosilaJointTarget string // out
 	ServosilaOdom, ServosilaJointStates, ServosilaTelemetry  string // in
+	ServosilaDescription                                     string // in: robot_description
 	ServosilaEStop, ServosilaRelease, ServosilaHeadlight     string // services
 	FurbotCmdVel                                             string // out
 	FurbotOdom, FurbotTraction, FurbotSteering, FurbotStatus string // in
@@ -179,6 +180,7 @@ func (c NodeConfig) Names() (Names, error) {
 		n.ServosilaOdom = resolve(ns, node, servosila.TopicOdom)
 		n.ServosilaJointStates = resolve(ns, node, servosila.TopicJointStates)
 		n.ServosilaTelemetry = resolve(ns, node, servosila.TopicTelemetry)
+		n.ServosilaDescription = resolve(ns, node, TopicRobotDescription)
 		n.ServosilaEStop = resolve(ns, node, servosila.ServiceEStop)
 		n.ServosilaRelease = resolve(ns, node, servosila.ServiceRelease)
 		n.ServosilaHeadlight = resolve(ns, node, servosila.ServiceHeadlight)
