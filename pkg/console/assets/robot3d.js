@@ -151,7 +151,7 @@ export function mount(container, { urdfText, onError = () => {}, trail = TRAIL }
   resize();
 
   const joints = {};
-  let pose = null;
+  let pose = null, balKey = '';
   return {
     robot,
     frustums,
@@ -194,8 +194,12 @@ export function mount(container, { urdfText, onError = () => {}, trail = TRAIL }
     setBalance(b) {
       if (!b || !b.com || !b.polygon || b.polygon.length === 0) {
         if (bal.visible) { bal.visible = false; request(); }
+        balKey = '';
         return;
       }
+      const key = JSON.stringify([b.com, b.projection, b.polygon, b.warn, b.ground_z]);
+      if (key === balKey) return; // the same as drawn: no frame
+      balKey = key;
       const gz = Number.isFinite(b.ground_z) ? b.ground_z : groundZ;
       if (gz !== groundZ) { groundZ = gz; base.position.z = -groundZ; }
       const z = groundZ + 0.004;

@@ -67,6 +67,13 @@ func TestBrowserRobot3D(t *testing.T) {
 		t.Fatalf("the canvas shows %v orange and %v non-background pixels of %d: no robot", px[0], px[1], 160*120)
 	}
 	r.shot(p, "robot3d")
+	// Standing still, the view draws nothing (no animation loop): state
+	// updates with the same joints, pose and balance add no frame.
+	f0 := eval[int](r, p, `window.robot3d.frames`)
+	time.Sleep(time.Second)
+	if f1 := eval[int](r, p, `window.robot3d.frames`); f1 != f0 {
+		t.Errorf("%d frames drawn in 1 s while the robot stood still", f1-f0)
+	}
 
 	// The waist turns 1.2 rad at the simulator (position control through
 	// the backend): the view follows the telemetry.
