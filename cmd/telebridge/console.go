@@ -81,6 +81,9 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 		if srv.Token() != "" && *token == "" {
 			fmt.Fprintf(&msg, "  (access token generated for this run; set $%s, --token or --tokens to choose)\n", console.TokenEnv)
 		}
+		if opts.TokensFile != "" {
+			msg.WriteString("  (operators from the tokens file add ?token=THEIR_TOKEN to this address once)\n")
+		}
 		for _, n := range setup.Notes {
 			fmt.Fprintf(&msg, "  %s\n", n)
 		}

@@ -255,7 +255,7 @@ func (h *hub) refused(id uint64, now time.Time, err error) {
 		e.Kind, e.Msg = "role", "command beyond the operator's roles"
 	case errors.Is(err, ErrFaster):
 		h.cnt.Faster.Add(1)
-		e.Kind, e.Msg = "below_start", "command below the machine's start speed: zero sent"
+		e.Kind, e.Msg = "faster", "command the machine would execute faster: refused, zero sent"
 	case errors.Is(err, errRateLimited):
 		h.cnt.RateLimited.Add(1)
 		e.Kind, e.Msg = "rate_limited", "page over its message rate"

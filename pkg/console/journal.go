@@ -36,7 +36,9 @@ type auditRecord struct {
 }
 
 // journal writes events to the log and the audit log, rate limited before
-// anything is written: per source and kind, one line per interval; the
+// anything is written: per source, operator and kind, one line per
+// interval (operators come from the tokens file, so they do not multiply
+// the lines without bound); the
 // ones in between are counted and the count goes with the next line (or
 // with the summary flush writes). Safe for concurrent use.
 type journal struct {
@@ -50,7 +52,7 @@ type journal struct {
 	auditErrAt time.Time
 }
 
-type journalKey struct{ source, kind string }
+type journalKey struct{ source, operator, kind string }
 
 type journalEntry struct {
 	last       time.Time // of the last line written
@@ -72,7 +74,7 @@ func newJournal(log *slog.Logger, audit io.Writer, every time.Duration) *journal
 func (j *journal) record(now time.Time, e event) bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	k := journalKey{e.Source, e.Kind}
+	k := journalKey{e.Source, e.Operator, e.Kind}
 	en := j.seen[k]
 	if en != nil && now.Sub(en.last) < j.every {
 		en.suppressed++

@@ -76,16 +76,23 @@ func (o Options) Apply(cfg *Config) (*Setup, error) {
 		}
 		cfg.Operators = ops
 	}
+	s := &Setup{}
+	// Off loopback, TLS is the default.
+	self := o.TLS || (o.CertFile == "" && !o.Insecure && !IsLoopback(listen))
 	dir := o.StateDir
 	if dir == "" {
 		var err error
 		if dir, err = DefaultStateDir(); err != nil {
-			return nil, err
+			// Without $HOME (a service), only what needs the directory fails.
+			if self {
+				return nil, fmt.Errorf("%w: give --state-dir for the self-signed certificate", err)
+			}
+			if o.AuditFile == "" {
+				o.AuditFile = "off"
+				s.Notes = append(s.Notes, "no state directory ("+err.Error()+"): no audit log; give --state-dir or --audit")
+			}
 		}
 	}
-	s := &Setup{}
-	// Off loopback, TLS is the default.
-	self := o.TLS || (o.CertFile == "" && !o.Insecure && !IsLoopback(listen))
 	tc, fp, made, err := LoadTLS(TLSOptions{SelfSigned: self, CertFile: o.CertFile, KeyFile: o.KeyFile, StateDir: dir}, listen)
 	if err != nil {
 		return nil, err

@@ -475,3 +475,32 @@ func TestTLS(t *testing.T) {
 	readType(t, ws, "hello")
 	ws.CloseNow()
 }
+
+// TestOptions: Apply makes TLS the default off loopback, opens the audit
+// log (0600) in the state directory, and goes without an audit log when
+// there is no state directory and nothing else needs one.
+func TestOptions(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{Listen: "0.0.0.0:0"}
+	s, err := Options{StateDir: dir}.Apply(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if cfg.TLS == nil || s.Fingerprint == "" || cfg.Audit == nil {
+		t.Fatalf("off loopback: TLS %v, fingerprint %q, audit %v", cfg.TLS != nil, s.Fingerprint, cfg.Audit)
+	}
+	if st, err := os.Stat(filepath.Join(dir, auditFile)); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("audit file: %v", err)
+	}
+	cfg = Config{Listen: "127.0.0.1:0"}
+	t.Setenv("HOME", "")
+	t.Setenv("XDG_CONFIG_HOME", "")
+	s, err = Options{}.Apply(&cfg)
+	if err != nil || cfg.TLS != nil || cfg.Audit != nil || len(s.Notes) != 1 {
+		t.Fatalf("loopback without a state directory: %v, notes %q", err, s.Notes)
+	}
+	if _, err := (Options{TLS: true}).Apply(&Config{Listen: "127.0.0.1:0"}); err == nil || !strings.Contains(err.Error(), "--state-dir") {
+		t.Fatalf("self-signed TLS without a state directory: %v", err)
+	}
+}
