@@ -17,6 +17,8 @@ func FuzzHandle(f *testing.F) {
 		`{"type":"jog_cartesian","delta":false,"pose":{"X":1,"Y":0,"Z":0,"RZ":0,"RY":0,"RX":0},"frame":"base","speed":1}`,
 		`{"type":"max_velocity","joint":"linear","value":0.2}`,
 		`{"type":"estop"}`, `{"type":"take_control"}`, `{"type":"servosila_drive","linear":null}`,
+		`{"type":"release"}`, `{"type":"release_confirm","nonce":"00ff"}`, `{"type":"servosila_drive","linear":0.1,"angular":0}`,
+		`{"type":"servosila_joints","joints":{"gripper":-0.3}}`, "\x00", `{"type":"jog_stop"}`,
 		`{"type":"servosila_drive",`, `[]`, `null`, ``,
 	} {
 		f.Add([]byte(s))

@@ -26,7 +26,7 @@ var ErrRole = errors.New("not allowed for this operator")
 // a position target the driver runs above the operator's maximum): the
 // command is refused, zero is sent for its axes instead of a held
 // command, and the error says which speed the machine needs.
-var ErrFaster = errors.New("refused: the machine would execute it faster")
+var ErrFaster = errors.New("refused")
 
 // MaxMessage is the largest message a page may send [bytes].
 const MaxMessage = 4096

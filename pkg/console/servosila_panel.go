@@ -162,7 +162,7 @@ func (p *servosilaPanel) Handle(ctx context.Context, c *call, typ string, raw []
 		// The driver's position control moves at up to its own maximum:
 		// with a lower operator maximum the target would run faster.
 		if drv := p.info.ServosilaMaxJoint[j]; p.maxVel[j] < drv*(1-1e-9) {
-			return fmt.Errorf("%s target: the robot moves to targets at up to %.2f rad/s, above your %.2f rad/s maximum (raise it, or move the joint with velocities): %w", m.Joint, drv, p.maxVel[j], ErrFaster)
+			return fmt.Errorf("%w: %s target: the robot moves to targets at up to %.2f rad/s, above your %.2f rad/s maximum (raise it, or move the joint with velocities)", ErrFaster, m.Joint, drv, p.maxVel[j])
 		}
 		if err := p.be.ServosilaTarget(ctx, j, a); err != nil {
 			return fmt.Errorf("servosila target: %w", err)
@@ -201,11 +201,11 @@ func (p *servosilaPanel) belowStart(lin, ang float64) error {
 	}
 	switch {
 	case ang == 0:
-		return fmt.Errorf("%.2f m/s is below the robot's %.2g m/s start speed: nothing sent (raise the maximum to at least %.2g m/s): %w", al, m, m, ErrFaster)
+		return fmt.Errorf("%w: %.2f m/s is below the robot's %.2g m/s start speed: nothing sent (raise the maximum to at least %.2g m/s)", ErrFaster, al, m, m)
 	case lin == 0:
-		return fmt.Errorf("%.2f rad/s is below the robot's %.2g rad/s start speed: nothing sent (raise the maximum to at least %.2g rad/s): %w", aa, m, m, ErrFaster)
+		return fmt.Errorf("%w: %.2f rad/s is below the robot's %.2g rad/s start speed: nothing sent (raise the maximum to at least %.2g rad/s)", ErrFaster, aa, m, m)
 	}
-	return fmt.Errorf("%.2f m/s and %.2f rad/s are both below the robot's start speed (%.2g m/s or rad/s): nothing sent: %w", al, aa, m, ErrFaster)
+	return fmt.Errorf("%w: %.2f m/s and %.2f rad/s are both below the robot's start speed (%.2g m/s or rad/s): nothing sent", ErrFaster, al, aa, m)
 }
 
 // gripperTooSlow refuses a gripper velocity [rad/s] below the gripper's
@@ -216,7 +216,7 @@ func (p *servosilaPanel) gripperTooSlow(v float64) error {
 	if g <= 0 || v == 0 || math.Abs(v) >= g*(1-1e-4) {
 		return nil
 	}
-	return fmt.Errorf("gripper %.2f rad/s is below the gripper's one fixed speed of %.2f rad/s: nothing sent (raise the gripper maximum to %.2f rad/s): %w", math.Abs(v), g, g, ErrFaster)
+	return fmt.Errorf("%w: gripper %.2f rad/s is below the gripper's one fixed speed of %.2f rad/s: nothing sent (raise the gripper maximum to %.2f rad/s)", ErrFaster, math.Abs(v), g, g)
 }
 
 // setMax sets one maximum velocity, within the driver's limit.

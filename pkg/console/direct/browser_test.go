@@ -195,6 +195,11 @@ func TestBrowser(t *testing.T) {
 		r.shot(p1, "below-start")
 		r.do(p1, key("w", false))
 		setMax(orig)
+		// The refusal's line under the bar goes after 4 s and the page
+		// moves up: later presses must not land on a moving page.
+		waitFor(t, 10*time.Second, "the refusal's line gone", func() bool {
+			return eval[string](r, p1, `document.getElementById('msg').textContent`) == ""
+		})
 	})
 
 	t.Run("slider and Accept move the waist, Stop all stops it", func(t *testing.T) {

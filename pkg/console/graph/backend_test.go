@@ -509,3 +509,13 @@ func TestJogRangesFromParamsFile(t *testing.T) {
 		t.Fatalf("a negative step: %v, want a jog_params_file error", err)
 	}
 }
+
+// TestServosilaLimitsAssumed: on the graph the console assumes the
+// driver's defaults for what it executes faster than asked: the 0.2 start
+// speed and the gripper's one speed.
+func TestServosilaLimitsAssumed(t *testing.T) {
+	in := newBackend(t, config(), &fakePort{}).Info()
+	if in.ServosilaStartSpeed != 0.2 || math.Abs(in.ServosilaGripperSpeed-0.5) > 1e-4 || math.Abs(in.EStopInterval-0.02) > 1e-9 {
+		t.Fatalf("start %g, gripper %g, e-stop interval %g", in.ServosilaStartSpeed, in.ServosilaGripperSpeed, in.EStopInterval)
+	}
+}
