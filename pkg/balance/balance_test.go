@@ -250,6 +250,10 @@ func TestErrors(t *testing.T) {
 	if err := m.Evaluate(nil, balance.Ground{Pitch: math.Pi / 2}, r); err == nil {
 		t.Error("vertical ground: no error")
 	}
+	disconnected := strings.Replace(boxURDF(0, 0, 0), "</robot>", `<link name="loose"><inertial><mass value="5"/></inertial></link></robot>`, 1)
+	if _, err := balance.New(strings.NewReader(disconnected), balance.Params{ContactLinks: []string{"body"}}); err == nil {
+		t.Error("a link not connected to the root: no error")
+	}
 	for _, p := range []balance.Params{{}, {ContactLinks: []string{"nope"}}, {ContactLinks: []string{"base"}}, {ContactLinks: []string{"body"}, GroundLink: "nope"}} {
 		if _, err := balance.New(strings.NewReader(boxURDF(0, 0, 0)), p); err == nil {
 			t.Errorf("params %+v: no error", p)

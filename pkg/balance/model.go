@@ -107,6 +107,11 @@ func New(r io.Reader, p Params) (*Model, error) {
 	for i, n := range m.nodes {
 		index[n.name] = i
 	}
+	for _, l := range robot.Links {
+		if _, ok := index[l.Name]; !ok {
+			return nil, fmt.Errorf("%w: robot %q: link %q is not connected to the root %q", ErrModel, robot.Name, l.Name, m.nodes[0].name)
+		}
+	}
 	links := map[string]*urdf.Link{}
 	for i := range robot.Links {
 		links[robot.Links[i].Name] = &robot.Links[i]
@@ -260,8 +265,8 @@ func (m *Model) inertials(robot *urdf.Robot, index map[string]int) error {
 			m.total += mass
 		}
 	}
-	if !(m.total > 0) {
-		return errors.New("no link has a mass")
+	if !(m.total > 0) || math.IsInf(m.total, 0) {
+		return fmt.Errorf("total mass %g kg", m.total)
 	}
 	return nil
 }
