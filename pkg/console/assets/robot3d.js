@@ -32,11 +32,21 @@ export function mount(container, { urdfText, onError = () => {}, trail = TRAIL }
   const canvas = renderer.domElement;
   canvas.className = 'robot3d';
   container.append(canvas);
+  if (getComputedStyle(container).position === 'static') container.style.position = 'relative';
+  // The balance in words, over the view (the view is self-contained: a
+  // page that mounts it alone still says the margin and that the masses
+  // are assumed).
+  const label = document.createElement('div');
+  label.className = 'robot3d-label';
+  Object.assign(label.style, { position: 'absolute', left: '8px', bottom: '6px', font: '12px system-ui, sans-serif', color: '#d8dee4',
+    background: 'rgba(14,17,20,.75)', padding: '2px 6px', borderRadius: '4px', pointerEvents: 'none', maxWidth: '90%' });
+  label.hidden = true;
+  container.append(label);
 
   const scene = new THREE.Scene();
   const camera = new THREE.PerspectiveCamera(45, 1, 0.02, 100);
   camera.up.set(0, 0, 1);
-  camera.position.set(-1.4, -1.6, 1.1);
+  camera.position.set(-0.95, -1.15, 0.8);
   scene.add(new THREE.HemisphereLight(0xffffff, 0x303840, 2.2));
   const sun = new THREE.DirectionalLight(0xffffff, 1.6);
   sun.position.set(2, -3, 5);
@@ -195,8 +205,13 @@ export function mount(container, { urdfText, onError = () => {}, trail = TRAIL }
       if (!b || !b.com || !b.polygon || b.polygon.length === 0) {
         if (bal.visible) { bal.visible = false; request(); }
         balKey = '';
+        label.hidden = true;
         return;
       }
+      label.hidden = false;
+      label.style.color = b.warn ? '#ff7b72' : '#d8dee4';
+      label.textContent = `CoM margin ${Number.isFinite(b.margin) ? (b.margin * 100).toFixed(1) + ' cm' : '–'}`
+        + (b.warn ? ' · LOW' : '') + (b.assumed ? ' · masses assumed' : '');
       const key = JSON.stringify([b.com, b.projection, b.polygon, b.warn, b.ground_z]);
       if (key === balKey) return; // the same as drawn: no frame
       balKey = key;
@@ -231,6 +246,7 @@ export function mount(container, { urdfText, onError = () => {}, trail = TRAIL }
       });
       renderer.dispose();
       canvas.remove();
+      label.remove();
     },
   };
 }

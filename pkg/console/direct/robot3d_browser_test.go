@@ -57,6 +57,9 @@ func TestBrowserRobot3D(t *testing.T) {
 	if s := eval[string](r, p, `document.getElementById('balassumed').textContent`); !strings.Contains(s, "assumed") {
 		t.Errorf("assumed masses not said: %q", s)
 	}
+	if s := eval[string](r, p, `document.querySelector('#view3d .robot3d-label').textContent`); !strings.Contains(s, "masses assumed") {
+		t.Errorf("the view's label does not say the masses are assumed: %q", s)
+	}
 	px := eval[[]float64](r, p, robot3dPixels)
 	if len(px) != 2+160*120 {
 		t.Fatalf("no canvas pixels: %d values", len(px))
