@@ -82,7 +82,7 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 			fmt.Fprintf(&msg, "  (access token generated for this run; set $%s, --token or --tokens to choose)\n", console.TokenEnv)
 		}
 		if opts.TokensFile != "" {
-			msg.WriteString("  (operators from the tokens file add ?token=THEIR_TOKEN to this address once)\n")
+			msg.WriteString("  (operators from the tokens file open this address and log in with their own token)\n")
 		}
 		for _, n := range setup.Notes {
 			fmt.Fprintf(&msg, "  %s\n", n)

@@ -6,10 +6,12 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"fmt"
+	"html"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -131,15 +133,27 @@ func (a *auth) wrap(next http.Handler) http.Handler {
 		name := CookieName(portOf(r), r.TLS != nil)
 		q := r.URL.Query().Get("token")
 		var presented string
-		if q != "" && r.Method == http.MethodGet {
+		form := r.Method == http.MethodPost && r.URL.Path == loginPath
+		switch {
+		case form:
+			if o := r.Header.Get("Origin"); o != "" && !sameHost(o, r.Host) {
+				a.cnt.AuthFails.Add(1)
+				http.Error(w, "console: login from another site refused", http.StatusForbidden)
+				return
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, 4096)
+			presented, q = r.PostFormValue("token"), "form"
+		case q != "" && r.Method == http.MethodGet:
 			presented = q
-		} else if c, err := r.Cookie(name); err == nil {
-			presented = c.Value
+		default:
+			if c, err := r.Cookie(name); err == nil {
+				presented = c.Value
+			}
 		}
 		if presented == "" {
 			a.cnt.AuthFails.Add(1)
 			a.event(event{Kind: "no_token", Level: slog.LevelInfo, Msg: "request without a token refused", Source: src, Detail: r.URL.Path})
-			http.Error(w, "console: access token required: open the URL printed by `telebridge console` (…/?token=…)", http.StatusUnauthorized)
+			loginPage(w, r, "")
 			return
 		}
 		if !a.mayTry(src) {
@@ -154,18 +168,22 @@ func (a *auth) wrap(next http.Handler) http.Handler {
 			a.failed(src)
 			a.cnt.AuthFails.Add(1)
 			a.event(event{Kind: "login_failed", Level: slog.LevelWarn, Msg: "wrong access token", Source: src, Detail: r.URL.Path, Audit: true})
-			http.Error(w, "console: wrong access token", http.StatusUnauthorized)
+			loginPage(w, r, "wrong access token")
 			return
 		}
 		if q != "" {
 			a.event(event{Kind: "login", Level: slog.LevelInfo, Msg: "login", Source: src, Operator: op.Name, Roles: op.Roles, Audit: true})
 			// The token leaves the URL (history, Referer): a cookie carries it.
 			http.SetCookie(w, &http.Cookie{Name: name, Value: op.Token, Path: "/", HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
-			u := *r.URL
-			qs := u.Query()
-			qs.Del("token")
-			u.RawQuery = qs.Encode()
-			http.Redirect(w, r, u.RequestURI(), http.StatusSeeOther)
+			to := "/"
+			if !form {
+				u := *r.URL
+				qs := u.Query()
+				qs.Del("token")
+				u.RawQuery = qs.Encode()
+				to = u.RequestURI()
+			}
+			http.Redirect(w, r, to, http.StatusSeeOther)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(withIdentity(r, identity{op.Name, op.Roles, src})))
@@ -235,4 +253,37 @@ func loopbackHost(hostport string) bool {
 func identityOf(r *http.Request) (identity, bool) {
 	id, ok := r.Context().Value(ctxKey{}).(identity)
 	return id, ok
+}
+
+// loginPath takes the login form (POST, field token): the token travels
+// in the body, not the URL.
+const loginPath = "/login"
+
+// loginPage answers a request without a valid token: a page loaded by a
+// browser gets the login form, anything else a line of text; both 401.
+func loginPage(w http.ResponseWriter, r *http.Request, problem string) {
+	if !strings.Contains(r.Header.Get("Accept"), "text/html") {
+		msg := "console: access token required: open the URL printed by `telebridge console` (…/?token=…)"
+		if problem != "" {
+			msg = "console: " + problem
+		}
+		http.Error(w, msg, http.StatusUnauthorized)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusUnauthorized)
+	p := ""
+	if problem != "" {
+		p = "<p><strong>" + html.EscapeString(problem) + "</strong></p>"
+	}
+	fmt.Fprint(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>telebridge console: log in</title></head>
+<body><h1>telebridge console</h1>`+p+`<form method="post" action="`+loginPath+`"><label>Access token <input name="token" type="password" autocomplete="current-password" autofocus required></label> <button>Log in</button></form>
+<p>The token is the one printed by <code>telebridge console</code> or given to you with your roles.</p></body></html>`)
+}
+
+// sameHost reports whether an Origin header names host (host:port).
+func sameHost(origin, host string) bool {
+	u, err := url.Parse(origin)
+	return err == nil && strings.EqualFold(u.Host, host)
 }

@@ -312,8 +312,10 @@ func TestFrozenPageLosesLease(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	t.Logf("frozen page lost the lease after %v", time.Since(start))
-	// A live page (it reads) keeps it well past that.
-	live, _, err := websocket.Dial(ctx, "ws://"+addr+"/ws", nil)
+	// A live page (it reads, so it answers pings) keeps it well past
+	// that, with the default timings.
+	s2, addr2, _, _ := serve(t, Config{})
+	live, _, err := websocket.Dial(ctx, "ws://"+addr2+"/ws", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +330,7 @@ func TestFrozenPageLosesLease(t *testing.T) {
 		}
 	}()
 	time.Sleep(2500 * time.Millisecond)
-	if h, _ := s.hub.holder(); h != 2 {
+	if h, _ := s2.hub.holder(); h != 1 {
 		t.Fatalf("a live page lost the lease: holder %d", h)
 	}
 }
@@ -502,5 +504,61 @@ func TestOptions(t *testing.T) {
 	}
 	if _, err := (Options{TLS: true}).Apply(&Config{Listen: "127.0.0.1:0"}); err == nil || !strings.Contains(err.Error(), "--state-dir") {
 		t.Fatalf("self-signed TLS without a state directory: %v", err)
+	}
+}
+
+// TestLoginForm: a browser without a token gets the login form; the form
+// posts the token in the body, sets the cookie and goes to the page; a
+// wrong token there counts as a failed login; a post from another site is
+// refused.
+func TestLoginForm(t *testing.T) {
+	tok := strings.Repeat("f", 32)
+	s, addr, _, _ := serve(t, Config{Token: tok})
+	c := &http.Client{CheckRedirect: noRedirect}
+	req, _ := http.NewRequest("GET", "http://"+addr+"/", nil)
+	req.Header.Set("Accept", "text/html")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(string(b), `<form method="post" action="/login">`) {
+		t.Fatalf("no login form: %d %q", resp.StatusCode, b)
+	}
+	post := func(token, origin string) *http.Response {
+		req, _ := http.NewRequest("POST", "http://"+addr+"/login", strings.NewReader("token="+token))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Accept", "text/html")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	if r := post(tok, "http://evil.example"); r.StatusCode != http.StatusForbidden {
+		t.Fatalf("login from another site: %d", r.StatusCode)
+	}
+	fails := s.Counters().AuthFails.Load()
+	if r := post(strings.Repeat("0", 32), "http://"+addr); r.StatusCode != http.StatusUnauthorized || s.Counters().AuthFails.Load() != fails+1 {
+		t.Fatalf("wrong token: %d", r.StatusCode)
+	}
+	r := post(tok, "http://"+addr)
+	if r.StatusCode != http.StatusSeeOther || r.Header.Get("Location") != "/" || len(r.Cookies()) != 1 {
+		t.Fatalf("login: %d to %q, cookies %v", r.StatusCode, r.Header.Get("Location"), r.Cookies())
+	}
+	req, _ = http.NewRequest("GET", "http://"+addr+"/", nil)
+	req.AddCookie(r.Cookies()[0])
+	resp, err = c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("page after the form: %d", resp.StatusCode)
 	}
 }

@@ -9,12 +9,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log"
 	"log/slog"
 	"math"
 	"net"
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -216,6 +218,15 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
+// httpErrors passes the HTTP server's own errors (TLS handshakes of
+// scanners, bad requests) through the journal's rate limit.
+type httpErrors struct{ s *Server }
+
+func (h httpErrors) Write(p []byte) (int, error) {
+	h.s.journal.record(h.s.cfg.Clock.Now(), event{Kind: "http_error", Level: slog.LevelWarn, Msg: "http server", Detail: strings.TrimSpace(string(p))})
+	return len(p), nil
+}
+
 // defaultEStopInterval is the shortest interval between two e-stops
 // passed to the backend while the latch is set, when the backend does
 // not say (Info.EStopInterval): the Servosila driver's default maximum
@@ -290,7 +301,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ln = tls.NewListener(ln, s.cfg.TLS)
 	}
 	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx },
-		ErrorLog: slog.NewLogLogger(s.cfg.Logger.Handler(), slog.LevelDebug)}
+		ErrorLog: log.New(httpErrors{s}, "", 0)}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); s.loop(ctx) }()
