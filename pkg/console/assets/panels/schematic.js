@@ -66,7 +66,7 @@ function render(st) {
 // The view's markup (app.js puts it in its <section> and adds its tab).
 const html = `
   <div class="card wide">
-    <h2>Schematic <small>from telemetry (arm) and odometry (pose)</small></h2>
+    <h2>Schematic <small>from telemetry (arm) and odometry (pose) · <a href="robot3d.html" target="_blank">3-D view and balance</a></small></h2>
     <div class="schem">
       <svg id="side" viewBox="-120 -150 400 230"></svg>
       <svg id="top" viewBox="-150 -150 300 300"></svg>
