@@ -116,6 +116,13 @@ func TestDriveScreen(t *testing.T) {
 			waitFor(t, 10*time.Second, "one viewer of the large camera", func() bool {
 				return strings.HasSuffix(eval[string](r, p, `document.getElementById('hud-cam').textContent`), " 1 viewer")
 			})
+			// The arm pose is the 3-D robot (robot3d.js) once it has loaded.
+			waitFor(t, 30*time.Second, "the 3-D robot drawn in the arm pose area", func() bool {
+				return eval[bool](r, p, `!!(window.drivePose3d && window.drivePose3d.frames > 0 && document.querySelector('#dpose canvas'))`)
+			})
+			if why := eval[string](r, p, browsertest.OnScreen("dpose")); why != "" && !strings.HasPrefix(why, "covered") {
+				t.Fatalf("arm pose view: %s", why)
+			}
 			r.shot(p, "drive-"+d.String())
 			// A click on a thumbnail swaps it into the large view, on the
 			// same stream.

@@ -5,7 +5,8 @@
 // press-and-hold thumb stick, the pad's state and its mapping. Keys, the
 // stick and the pad address the machine chosen here.
 import { $, el, fmt } from './util.js';
-import { ctx, held } from './core.js';
+import { ctx, held, showError } from './core.js';
+import { load3d } from './pose3d.js';
 import { makeStick } from './input.js';
 import { BUTTONS, DEADMAN, padSpec, mapping, saveMapping, resetMapping, parseExpr } from './gamepad.js';
 import { cameraSet, caption } from '../panels/cameras.js';
@@ -16,6 +17,7 @@ let machines = []; // the machine panels (servosila.js, furbot.js, ...)
 let cams = null;
 let onSwitch = () => {};
 let pose = null; // a pose view that replaces the side view: {update(st)}, see setPoseView
+let loading3d = false;
 
 /** current returns the drive screen's machine panel. */
 function current() { return machines.find((m) => m.id === ctx.driveMachine); }
@@ -24,7 +26,14 @@ function current() { return machines.find((m) => m.id === ctx.driveMachine); }
  * setPoseView replaces the arm pose's 2-D side view by view (e.g. the 3-D
  * robot): view.mount(element) once, view.update(st) on every state.
  */
-export function setPoseView(view) { pose = view; const d = $('dpose'); d.innerHTML = ''; view.mount(d); }
+export function setPoseView(view) {
+  pose = view;
+  const d = $('dpose');
+  d.innerHTML = '';
+  d.classList.add('three');
+  view.mount(d);
+  if (ctx.st) render(ctx.st);
+}
 
 function choose(id) {
   if (id === ctx.driveMachine) return;
@@ -100,7 +109,15 @@ function render(st) {
   const s = st.snap.servosila;
   const d = $('dpose');
   d.classList.toggle('hidden', !(m && m.id === 'servosila' && s));
-  if (m && m.id === 'servosila' && s) { if (pose) pose.update(st); else drawSide($('dside'), s, false); }
+  if (m && m.id === 'servosila' && s) {
+    if (pose) pose.update(st); else drawSide($('dside'), s, false);
+    // The 3-D robot replaces the side view once it is loaded (WebGL and
+    // the robot's description permitting), the first time it is needed.
+    if (!loading3d) {
+      loading3d = true;
+      load3d(showError).then((v) => { if (v) setPoseView(v); }).catch((e) => console.warn('3-D view:', e));
+    }
+  }
   if (cams) {
     const name = cams.names[cams.selected()];
     const c = (st.snap.cameras || []).find((x) => x.name === name);
@@ -144,7 +161,7 @@ const html = `
           <div class="hudtr"><span id="hud-link" class="hudbox"></span><span id="hud-cam" class="hudbox dim"></span></div>
           <div id="hud-estop" class="hudestop hidden">E-STOP LATCHED</div>
           <div class="hudbl"><span id="hud-input" class="hudbox"></span></div>
-          <!-- The arm pose: the 2-D side view, or a pose view set by drive.setPoseView (the 3-D robot). -->
+          <!-- The arm pose: the 2-D side view until the 3-D robot (pose3d.js) takes its place. -->
           <div id="dpose" class="dpose hidden" data-hook="robot3d"><svg id="dside" viewBox="-100 -150 360 175"></svg></div>
         </div>
       </div>
