@@ -68,6 +68,15 @@ func (r *rig) inControl(d browsertest.Device, script string) (context.Context, c
 	return p, closeP
 }
 
+// pose3d waits until the drive screen's arm pose area shows the 3-D
+// robot (robot3d.js, loaded on first use) and it has drawn.
+func (r *rig) pose3d(p context.Context) {
+	r.t.Helper()
+	waitFor(r.t, 30*time.Second, "the 3-D robot drawn in the arm pose area", func() bool {
+		return eval[bool](r, p, `!!(window.drivePose3d && window.drivePose3d.frames > 0 && document.querySelector('#dpose canvas'))`)
+	})
+}
+
 // drives waits until the simulated Servosila has driven forward 5 cm
 // and fails if it turns or reverses meanwhile.
 func (r *rig) drives(what string) {
@@ -116,10 +125,7 @@ func TestDriveScreen(t *testing.T) {
 			waitFor(t, 10*time.Second, "one viewer of the large camera", func() bool {
 				return strings.HasSuffix(eval[string](r, p, `document.getElementById('hud-cam').textContent`), " 1 viewer")
 			})
-			// The arm pose is the 3-D robot (robot3d.js) once it has loaded.
-			waitFor(t, 30*time.Second, "the 3-D robot drawn in the arm pose area", func() bool {
-				return eval[bool](r, p, `!!(window.drivePose3d && window.drivePose3d.frames > 0 && document.querySelector('#dpose canvas'))`)
-			})
+			r.pose3d(p)
 			if why := eval[string](r, p, browsertest.OnScreen("dpose")); why != "" && !strings.HasPrefix(why, "covered") {
 				t.Fatalf("arm pose view: %s", why)
 			}
@@ -192,6 +198,7 @@ func TestDriveScreen(t *testing.T) {
 		if s := padState(); !strings.Contains(s, "deadman held") {
 			t.Fatalf("pad state on the page: %q", s)
 		}
+		r.pose3d(p)
 		r.shot(p, "drive-gamepad")
 		// Released LB: the robot stops though the stick stays forward.
 		eval[bool](r, p, `window.__button(4, 0)`)
@@ -263,6 +270,7 @@ func TestDriveScreen(t *testing.T) {
 		two := browsertest.Finger{ID: 2, X: x, Y: y2}
 		browsertest.Touch(t, p, input.DispatchTouchEventTypeTouchStart, one)
 		r.drives("the robot driving on the thumb stick")
+		r.pose3d(p)
 		r.shot(p, "drive-stick")
 		// A second finger on the stick's lower half: the stick stays with
 		// the first (forward), the robot does not reverse.
