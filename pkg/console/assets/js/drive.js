@@ -97,15 +97,15 @@ function visible(on) { if (cams) cams.show(on); }
 function render(st) {
   const m = current();
   const h = m && m.hud ? m.hud(st) : null;
-  $('hud-speed').textContent = h ? h.speed : '';
-  $('hud-heading').textContent = h ? 'heading ' + h.heading : '';
+  text('hud-speed', h ? h.speed : '');
+  text('hud-heading', h ? 'heading ' + h.heading : '');
   const l = $('hud-link');
-  l.textContent = h ? h.linkText : 'no machine';
-  l.className = 'hudbox ' + (h ? h.link : 'lost');
+  text(l.id, h ? h.linkText : 'no machine');
+  cls(l.id, 'hudbox ' + (h ? h.link : 'lost'));
   $('hud-estop').classList.toggle('hidden', !(h && h.estopped));
   const bal = $('hud-balance');
-  bal.textContent = h && h.balance ? h.balance.text : '';
-  bal.className = 'hudbox' + (h && h.balance && h.balance.warn ? ' lost' : '');
+  text(bal.id, h && h.balance ? h.balance.text : '');
+  cls(bal.id, 'hudbox' + (h && h.balance && h.balance.warn ? ' lost' : ''));
   const s = st.snap.servosila;
   const d = $('dpose');
   d.classList.toggle('hidden', !(m && m.id === 'servosila' && s));
@@ -121,10 +121,16 @@ function render(st) {
   if (cams) {
     const name = cams.names[cams.selected()];
     const c = (st.snap.cameras || []).find((x) => x.name === name);
-    $('hud-cam').textContent = c ? caption(c) : name || 'no camera';
+    text('hud-cam', c ? caption(c) : name || 'no camera');
   }
   showInput();
 }
+
+// text and cls change an element only when its text or class differs:
+// the pad is read 50 times a second, and an unchanged write still costs
+// the browser a layout.
+function text(id, t) { const e = $(id); if (e.textContent !== t) e.textContent = t; }
+function cls(id, c) { const e = $(id); if (e.className !== c) e.className = c; }
 
 const ax = (v) => (v >= 0 ? '+' : '') + fmt(v, 2);
 
@@ -141,13 +147,13 @@ function showInput() {
     const vals = Object.entries(p.values).filter(([, v]) => v !== 0).map(([k, v]) => `${k} ${ax(v)}`);
     pad = `pad: ${dm}` + (vals.length ? ' · ' + vals.join(' · ') : '');
     parts.push(`pad ${p.deadman && p.armed ? '●' : '○'}` + (vals.length ? ' ' + vals.join(' ') : ''));
-    $('padraw').textContent = `${p.id.slice(0, 40)} · axes ${p.axes.map((v) => fmt(v, 2)).join(' ')} · buttons ${p.pressed.join(' ') || 'none'}`;
+    text('padraw', `${p.id.slice(0, 40)} · axes ${p.axes.map((v) => fmt(v, 2)).join(' ')} · buttons ${p.pressed.join(' ') || 'none'}`);
   } else {
-    $('padraw').textContent = held.other ? `"${held.other.slice(0, 40)}" is not in the standard mapping: not used` : `deadman: hold ${DEADMAN.map((i) => BUTTONS[i]).join(' or ')}`;
+    text('padraw', held.other ? `"${held.other.slice(0, 40)}" is not in the standard mapping: not used` : `deadman: hold ${DEADMAN.map((i) => BUTTONS[i]).join(' or ')}`);
   }
-  $('padstate').textContent = pad;
-  $('padstate').className = p && p.deadman && p.armed ? 'on' : '';
-  $('hud-input').textContent = parts.length ? parts.join(' · ') : 'nothing held';
+  text('padstate', pad);
+  cls('padstate', p && p.deadman && p.armed ? 'on' : '');
+  text('hud-input', parts.length ? parts.join(' · ') : 'nothing held');
 }
 
 // The view's markup (app.js puts it in its <section> and adds its tab).
