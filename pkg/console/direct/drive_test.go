@@ -253,6 +253,12 @@ func TestDriveScreen(t *testing.T) {
 		r.do(p, key("w", true))
 		waitFor(t, 15*time.Second, "the Furbot driving forward", func() bool { tr := sim.Truth(); return tr.V > 0.3 && tr.X > x0+0.1 })
 		r.standsFor(3, "while W drives the Furbot")
+		if v := sim.Truth().V; v < 0.3 {
+			t.Fatalf("the Furbot at %.2f m/s with W still held", v)
+		}
+		waitFor(t, 5*time.Second, "the Furbot's speed over the camera", func() bool {
+			return !strings.HasPrefix(eval[string](r, p, `document.getElementById('hud-speed').textContent`), "0.00 ")
+		})
 		r.shot(p, "drive-furbot")
 		r.do(p, key("w", false))
 		waitFor(t, 15*time.Second, "the Furbot stopped", func() bool { return math.Abs(sim.Truth().V) < 0.01 })
