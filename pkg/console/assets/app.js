@@ -4,12 +4,14 @@
 // page, hiding it or blurring the window stops everything this page
 // drives.
 //
-// A view is a module with {id, label, available(info), build(), render(st),
-// and optionally flush(periodic), release(), stop(), visible(on)}; a
-// machine's panel also has {machine: true, knownKey(k), keyHelp, hud(st)}
+// A view is a module with {id, label, html (its section's markup),
+// available(info), build(), render(st), and optionally flush(periodic),
+// release(), stop(), visible(on)}; a machine's panel also has
+// {machine: true, knownKey(k), keyHelp, hud(st)}
 // and registers its gamepad actions (js/gamepad.js). Adding a machine is
 // its panel module, its Go panel, and one line in each registry (here and
 // in panel.go).
+import { $, el } from './js/util.js';
 import { ctx, held, showError, RESEND_MS } from './js/core.js';
 import { connect, send, on } from './js/conn.js';
 import { initKeyboard, resetSticks } from './js/input.js';
@@ -69,6 +71,14 @@ initKeyboard((k) => panels.some((p) => p.knownKey && p.knownKey(k)), () => flush
 initGamepad({ moved: () => flush(false), stopped: () => flush(false), estop, polled: () => drive.showInput() });
 
 // ---- views (tabs) ----
+// Each view brings its markup: its tab and its section are made here.
+for (const v of views) {
+  $('tabs').append(el('button', { 'data-tab': v.id, class: v.id === ctx.tab ? 'on' : '' }, v.label));
+  const sec = el('section', { id: 'p-' + v.id, class: 'panel' + (v.id === ctx.tab ? ' on' : '') });
+  sec.innerHTML = v.html;
+  document.querySelector('main').append(sec);
+}
+
 function selectTab(t) {
   if (t !== ctx.tab) releaseHeld();
   ctx.tab = t;

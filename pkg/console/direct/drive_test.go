@@ -68,6 +68,15 @@ func (r *rig) inControl(d browsertest.Device, script string) (context.Context, c
 	return p, closeP
 }
 
+// pose3d waits until the drive screen's arm pose area shows the 3-D
+// robot (robot3d.js, loaded on first use) and it has drawn.
+func (r *rig) pose3d(p context.Context) {
+	r.t.Helper()
+	waitFor(r.t, 30*time.Second, "the 3-D robot drawn in the arm pose area", func() bool {
+		return eval[bool](r, p, `!!(window.drivePose3d && window.drivePose3d.frames > 0 && document.querySelector('#dpose canvas'))`)
+	})
+}
+
 // drives waits until the simulated Servosila has driven forward 5 cm
 // and fails if it turns or reverses meanwhile.
 func (r *rig) drives(what string) {
@@ -116,6 +125,10 @@ func TestDriveScreen(t *testing.T) {
 			waitFor(t, 10*time.Second, "one viewer of the large camera", func() bool {
 				return strings.HasSuffix(eval[string](r, p, `document.getElementById('hud-cam').textContent`), " 1 viewer")
 			})
+			r.pose3d(p)
+			if why := eval[string](r, p, browsertest.OnScreen("dpose")); why != "" && !strings.HasPrefix(why, "covered") {
+				t.Fatalf("arm pose view: %s", why)
+			}
 			r.shot(p, "drive-"+d.String())
 			// A click on a thumbnail swaps it into the large view, on the
 			// same stream.
@@ -146,6 +159,30 @@ func TestDriveScreen(t *testing.T) {
 		}
 	})
 
+	t.Run("an error line coming and going does not release a held button", func(t *testing.T) {
+		r.t = t
+		p, closeP := r.inControl(browsertest.Desktop, "")
+		defer closeP()
+		r.tab(p, "jog")
+		arm := r.be.Arm()
+		q0 := arm.Positions()[0]
+		r.mouse(p, "jj-0-plus", true)
+		waitFor(t, 10*time.Second, "joint 1 moving", func() bool { return arm.Positions()[0] > q0+0.02 })
+		// A refused message puts the red line under the bar (a missing
+		// maximum: NaN goes out as null); nothing under the pointer moves.
+		eval[bool](r, p, `(() => { const e = document.getElementById('mx-linear'); e.value = 'x'; e.dispatchEvent(new Event('change')); return true; })()`)
+		waitFor(t, 5*time.Second, "the error on the page", func() bool {
+			return eval[string](r, p, `document.getElementById('msg').textContent`) != ""
+		})
+		q1 := arm.Positions()[0]
+		waitFor(t, 10*time.Second, "joint 1 still moving", func() bool { return arm.Positions()[0] > q1+0.02 })
+		if !eval[bool](r, p, `document.getElementById('jj-0-plus').classList.contains('active')`) {
+			t.Fatal("the held jog button let go when the error line came")
+		}
+		r.mouse(p, "jj-0-plus", false)
+		browsertest.Settled(t, 5*time.Second, 20*time.Millisecond, 10, "the arm to stop", func() float64 { return arm.Positions()[0] })
+	})
+
 	t.Run("gamepad drives while LB is held, stops on its release and on disconnect", func(t *testing.T) {
 		r.t = t
 		p, closeP := r.inControl(browsertest.Desktop, fakePad)
@@ -161,6 +198,7 @@ func TestDriveScreen(t *testing.T) {
 		if s := padState(); !strings.Contains(s, "deadman held") {
 			t.Fatalf("pad state on the page: %q", s)
 		}
+		r.pose3d(p)
 		r.shot(p, "drive-gamepad")
 		// Released LB: the robot stops though the stick stays forward.
 		eval[bool](r, p, `window.__button(4, 0)`)
@@ -215,6 +253,12 @@ func TestDriveScreen(t *testing.T) {
 		r.do(p, key("w", true))
 		waitFor(t, 15*time.Second, "the Furbot driving forward", func() bool { tr := sim.Truth(); return tr.V > 0.3 && tr.X > x0+0.1 })
 		r.standsFor(3, "while W drives the Furbot")
+		if v := sim.Truth().V; v < 0.3 {
+			t.Fatalf("the Furbot at %.2f m/s with W still held", v)
+		}
+		waitFor(t, 5*time.Second, "the Furbot's speed over the camera", func() bool {
+			return !strings.HasPrefix(eval[string](r, p, `document.getElementById('hud-speed').textContent`), "0.00 ")
+		})
 		r.shot(p, "drive-furbot")
 		r.do(p, key("w", false))
 		waitFor(t, 15*time.Second, "the Furbot stopped", func() bool { return math.Abs(sim.Truth().V) < 0.01 })
@@ -232,6 +276,7 @@ func TestDriveScreen(t *testing.T) {
 		two := browsertest.Finger{ID: 2, X: x, Y: y2}
 		browsertest.Touch(t, p, input.DispatchTouchEventTypeTouchStart, one)
 		r.drives("the robot driving on the thumb stick")
+		r.pose3d(p)
 		r.shot(p, "drive-stick")
 		// A second finger on the stick's lower half: the stick stays with
 		// the first (forward), the robot does not reverse.

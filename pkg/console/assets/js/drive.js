@@ -5,7 +5,8 @@
 // press-and-hold thumb stick, the pad's state and its mapping. Keys, the
 // stick and the pad address the machine chosen here.
 import { $, el, fmt } from './util.js';
-import { ctx, held } from './core.js';
+import { ctx, held, showError } from './core.js';
+import { load3d } from './pose3d.js';
 import { makeStick } from './input.js';
 import { BUTTONS, DEADMAN, padSpec, mapping, saveMapping, resetMapping, parseExpr } from './gamepad.js';
 import { cameraSet, caption } from '../panels/cameras.js';
@@ -16,6 +17,7 @@ let machines = []; // the machine panels (servosila.js, furbot.js, ...)
 let cams = null;
 let onSwitch = () => {};
 let pose = null; // a pose view that replaces the side view: {update(st)}, see setPoseView
+let loading3d = false;
 
 /** current returns the drive screen's machine panel. */
 function current() { return machines.find((m) => m.id === ctx.driveMachine); }
@@ -24,7 +26,14 @@ function current() { return machines.find((m) => m.id === ctx.driveMachine); }
  * setPoseView replaces the arm pose's 2-D side view by view (e.g. the 3-D
  * robot): view.mount(element) once, view.update(st) on every state.
  */
-export function setPoseView(view) { pose = view; const d = $('dpose'); d.innerHTML = ''; view.mount(d); }
+export function setPoseView(view) {
+  pose = view;
+  const d = $('dpose');
+  d.innerHTML = '';
+  d.classList.add('three');
+  view.mount(d);
+  if (ctx.st) render(ctx.st);
+}
 
 function choose(id) {
   if (id === ctx.driveMachine) return;
@@ -88,23 +97,40 @@ function visible(on) { if (cams) cams.show(on); }
 function render(st) {
   const m = current();
   const h = m && m.hud ? m.hud(st) : null;
-  $('hud-speed').textContent = h ? h.speed : '';
-  $('hud-heading').textContent = h ? 'heading ' + h.heading : '';
+  text('hud-speed', h ? h.speed : '');
+  text('hud-heading', h ? 'heading ' + h.heading : '');
   const l = $('hud-link');
-  l.textContent = h ? h.linkText : 'no machine';
-  l.className = 'hudbox ' + (h ? h.link : 'lost');
+  text(l.id, h ? h.linkText : 'no machine');
+  cls(l.id, 'hudbox ' + (h ? h.link : 'lost'));
   $('hud-estop').classList.toggle('hidden', !(h && h.estopped));
+  const bal = $('hud-balance');
+  text(bal.id, h && h.balance ? h.balance.text : '');
+  cls(bal.id, 'hudbox' + (h && h.balance && h.balance.warn ? ' lost' : ''));
   const s = st.snap.servosila;
   const d = $('dpose');
   d.classList.toggle('hidden', !(m && m.id === 'servosila' && s));
-  if (m && m.id === 'servosila' && s) { if (pose) pose.update(st); else drawSide($('dside'), s, false); }
+  if (m && m.id === 'servosila' && s) {
+    if (pose) pose.update(st); else drawSide($('dside'), s, false);
+    // The 3-D robot replaces the side view once it is loaded (WebGL and
+    // the robot's description permitting), the first time it is needed.
+    if (!loading3d) {
+      loading3d = true;
+      load3d(showError).then((v) => { if (v) setPoseView(v); }).catch((e) => console.warn('3-D view:', e));
+    }
+  }
   if (cams) {
     const name = cams.names[cams.selected()];
     const c = (st.snap.cameras || []).find((x) => x.name === name);
-    $('hud-cam').textContent = c ? caption(c) : name || 'no camera';
+    text('hud-cam', c ? caption(c) : name || 'no camera');
   }
   showInput();
 }
+
+// text and cls change an element only when its text or class differs:
+// the pad is read 50 times a second, and an unchanged write still costs
+// the browser a layout.
+function text(id, t) { const e = $(id); if (e.textContent !== t) e.textContent = t; }
+function cls(id, c) { const e = $(id); if (e.className !== c) e.className = c; }
 
 const ax = (v) => (v >= 0 ? '+' : '') + fmt(v, 2);
 
@@ -121,17 +147,50 @@ function showInput() {
     const vals = Object.entries(p.values).filter(([, v]) => v !== 0).map(([k, v]) => `${k} ${ax(v)}`);
     pad = `pad: ${dm}` + (vals.length ? ' · ' + vals.join(' · ') : '');
     parts.push(`pad ${p.deadman && p.armed ? '●' : '○'}` + (vals.length ? ' ' + vals.join(' ') : ''));
-    $('padraw').textContent = `${p.id.slice(0, 40)} · axes ${p.axes.map((v) => fmt(v, 2)).join(' ')} · buttons ${p.pressed.join(' ') || 'none'}`;
+    text('padraw', `${p.id.slice(0, 40)} · axes ${p.axes.map((v) => fmt(v, 2)).join(' ')} · buttons ${p.pressed.join(' ') || 'none'}`);
   } else {
-    $('padraw').textContent = held.other ? `"${held.other.slice(0, 40)}" is not in the standard mapping: not used` : `deadman: hold ${DEADMAN.map((i) => BUTTONS[i]).join(' or ')}`;
+    text('padraw', held.other ? `"${held.other.slice(0, 40)}" is not in the standard mapping: not used` : `deadman: hold ${DEADMAN.map((i) => BUTTONS[i]).join(' or ')}`);
   }
-  $('padstate').textContent = pad;
-  $('padstate').className = p && p.deadman && p.armed ? 'on' : '';
-  $('hud-input').textContent = parts.length ? parts.join(' · ') : 'nothing held';
+  text('padstate', pad);
+  cls('padstate', p && p.deadman && p.armed ? 'on' : '');
+  text('hud-input', parts.length ? parts.join(' · ') : 'nothing held');
 }
 
+// The view's markup (app.js puts it in its <section> and adds its tab).
+const html = `
+  <div class="drive">
+    <div class="dmain">
+      <div class="dhead"><span id="dmachines" class="seg"></span><small id="dkeyhelp"></small></div>
+      <div id="dcams" class="dcams">
+        <div class="hud" aria-live="off">
+          <div class="hudtl"><b id="hud-speed" class="hudbox"></b><span id="hud-heading" class="hudbox"></span><span id="hud-balance" class="hudbox"></span></div>
+          <div class="hudtr"><span id="hud-link" class="hudbox"></span><span id="hud-cam" class="hudbox dim"></span></div>
+          <div id="hud-estop" class="hudestop hidden">E-STOP LATCHED</div>
+          <div class="hudbl"><span id="hud-input" class="hudbox"></span></div>
+          <!-- The arm pose: the 2-D side view until the 3-D robot (pose3d.js) takes its place. -->
+          <div id="dpose" class="dpose hidden" data-hook="robot3d"><svg id="dside" viewBox="-100 -150 360 175"></svg></div>
+        </div>
+      </div>
+    </div>
+    <div class="dsidecol">
+      <div class="stickwrap"><div id="dstick" class="pad stick" title="press and hold: drive"><div id="dknob" class="knob"></div></div><small>press and hold to drive</small></div>
+      <div class="card padcard">
+        <h2>Gamepad</h2>
+        <div id="padstate"></div>
+        <div id="padraw" class="dim"></div>
+        <details>
+          <summary>mapping (this browser)</summary>
+          <div id="padmap" class="padmap"></div>
+          <div class="row"><button id="padsave">Save</button><button id="padreset">Defaults</button><small id="padmapmsg"></small></div>
+          <small class="dim">a<i>n</i>: axis n, b<i>n</i>: button n (standard mapping), each with its sign: <code>-a1</code>, <code>b7-b6</code>. LB or RB held: motion; Back: e-stop.</small>
+        </details>
+      </div>
+    </div>
+  </div>
+`;
+
 export default {
-  id: 'drive', label: 'Drive',
+  id: 'drive', html, label: 'Drive',
   available: () => true,
   build, render, visible, showInput,
 };

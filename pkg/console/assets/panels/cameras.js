@@ -69,8 +69,16 @@ function render(st) {
   if (sel) $('camlargecap').textContent = caption(sel);
 }
 
+// The view's markup (app.js puts it in its <section> and adds its tab).
+const html = `
+  <div class="cams">
+    <div id="camgrid" class="camgrid"></div>
+    <div id="camlargecap" class="cap"></div>
+  </div>
+`;
+
 export default {
-  id: 'cameras', label: 'Cameras',
+  id: 'cameras', html, label: 'Cameras',
   available: (info) => !!(info.cameras && info.cameras.length),
   build, render,
   visible: (on) => { if (set) set.show(on); },

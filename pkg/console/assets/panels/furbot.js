@@ -66,8 +66,39 @@ function hud(st) {
   };
 }
 
+// The view's markup (app.js puts it in its <section> and adds its tab).
+const html = `
+  <div class="col">
+    <div class="card">
+      <h2>Furbot drive <small>hold W/S/A/D or arrow keys, or press on the pad</small></h2>
+      <div class="row">
+        <label>max speed <input id="fmax" type="number" step="0.1" min="0.1" value="1.0"> m/s</label>
+        <label>max yaw rate <input id="fmaxw" type="number" step="0.05" min="0.05" value="0.5"> rad/s</label>
+      </div>
+      <div class="padwrap"><div id="pad" class="pad"><div id="padknob" class="knob"></div></div></div>
+      <div id="fcmd" class="kv"></div>
+    </div>
+  </div>
+  <div class="col">
+    <div class="card">
+      <h2>Vehicle</h2>
+      <div class="gauges">
+        <div><span>speed</span><b id="fspeed">–</b></div>
+        <div><span>steering</span><b id="fsteer">–</b></div>
+        <div><span>throttle</span><meter id="fthr" min="0" max="1"></meter></div>
+        <div><span>brake</span><meter id="fbrk" min="0" max="1"></meter></div>
+      </div>
+      <div id="fbms" class="kv"></div>
+    </div>
+    <div class="card">
+      <h2>Subsystems</h2>
+      <div id="fsubs" class="subs"></div>
+    </div>
+  </div>
+`;
+
 export default {
-  id: 'furbot', label: 'Furbot', machine: true,
+  id: 'furbot', html, label: 'Furbot', machine: true,
   available: (info) => !!info.furbot,
   knownKey: (k) => k in KEYS,
   keyHelp: 'W/S or ↑/↓ speed · A/D or ←/→ yaw rate',

@@ -98,8 +98,32 @@ function render(st) {
   $('jstate').innerHTML = kv({ mode: j.mode, 'last end': j.reason || '–', targets: j.targets, heartbeat: jogHeld ? 'sending' : 'off' });
 }
 
+// The view's markup (app.js puts it in its <section> and adds its tab).
+const html = `
+  <div class="col">
+    <div class="card">
+      <h2>Joint jog <small>press and hold; the heartbeat runs only while a button is held</small></h2>
+      <table class="grid" id="jjoints"><thead><tr><th>joint</th><th>value</th><th>jog</th><th>step</th><th>goal</th></tr></thead><tbody></tbody></table>
+      <div class="row"><button class="hold" id="jgoal">Move to joint goal (hold)</button></div>
+    </div>
+  </div>
+  <div class="col">
+    <div class="card">
+      <h2>Cartesian jog</h2>
+      <div class="row">
+        <label>frame <select id="jframe"></select></label>
+        <label>speed <input id="jspeed" type="range" min="0.05" max="1" step="0.05" value="0.5"> <b id="jspeedv">0.50</b></label>
+        <button id="jstop">Stop</button>
+      </div>
+      <table class="grid" id="jcart"><thead><tr><th>axis</th><th>tool</th><th>jog</th><th>goal</th></tr></thead><tbody></tbody></table>
+      <div class="row"><button class="hold" id="jpose">Move to pose goal (hold)</button></div>
+      <div id="jstate" class="kv"></div>
+    </div>
+  </div>
+`;
+
 export default {
-  id: 'jog', label: 'Jog arm',
+  id: 'jog', html, label: 'Jog arm',
   available: (info) => !!(info.jog_joints && info.jog_joints.length),
   build, render, flush, release, stop: release,
 };

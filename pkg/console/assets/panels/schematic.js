@@ -63,8 +63,20 @@ function render(st) {
   $('schemkv').innerHTML = kv({ linear: fmt(s.linear, 2) + ' m/s', angular: fmt(s.angular, 2) + ' rad/s', headlight: s.headlight ? 'on (commanded)' : 'off', telemetry: s.have_telemetry ? fmt(s.telemetry_age, 2) + ' s old' : 'none' });
 }
 
+// The view's markup (app.js puts it in its <section> and adds its tab).
+const html = `
+  <div class="card wide">
+    <h2>Schematic <small>from telemetry (arm) and odometry (pose) · <a href="robot3d.html" target="_blank">3-D view and balance</a></small></h2>
+    <div class="schem">
+      <svg id="side" viewBox="-120 -150 400 230"></svg>
+      <svg id="top" viewBox="-150 -150 300 300"></svg>
+    </div>
+    <div id="schemkv" class="kv"></div>
+  </div>
+`;
+
 export default {
-  id: 'schematic', label: 'Schematic',
+  id: 'schematic', html, label: 'Schematic',
   available: (info) => !!info.servosila,
   build: () => {}, render,
 };

@@ -184,14 +184,62 @@ function hud(st) {
   const age = s.have_telemetry ? s.telemetry_age : Infinity;
   const q = age <= 2 ? 'good' : age <= 5 ? 'weak' : 'lost';
   const l = s.link, ok = l.received ? Math.round((100 * l.accepted) / l.received) : 0;
-  return {
+  // The static balance, when the server computes it (state "balance").
+  const b = st.balance;
+  const balance = b && !b.error ? {
+    warn: !!b.warn,
+    text: (b.warn ? `TIP-OVER RISK: stability margin ${fmt(b.margin, 2)} m, below ${fmt(b.threshold, 2)} m` : `stability margin ${fmt(b.margin, 2)} m`) + (b.assumed ? ' (masses assumed)' : ''),
+  } : null;
+  return { balance,
     speed: `${fmt(s.linear, 2)} m/s · ${fmt(s.angular, 2)} rad/s`, heading: `${fmt(deg(s.yaw), 0)}° · x ${fmt(s.x, 2)} y ${fmt(s.y, 2)} m`,
     link: q, linkText: `link ${q} · telemetry ${s.have_telemetry ? fmt(age, 1) + ' s old' : 'none yet'} · ${ok} % valid`, estopped: !!s.estopped,
   };
 }
 
+// The view's markup (app.js puts it in its <section> and adds its tab).
+const html = `
+  <div class="col">
+    <div class="card">
+      <h2>Drive <small>hold keys: W/S drive · A/D turn · Q/E waist · Y/H shoulder · U/J elbow · I/K neck · F/R flippers · G/T gripper · Space e-stop</small></h2>
+      <div id="keys" class="keys"></div>
+      <table class="grid" id="vel">
+        <thead><tr><th>axis</th><th>velocity</th><th></th><th></th><th>max</th><th>sent</th><th>position</th><th>target</th><th></th><th>state</th></tr></thead>
+        <tbody></tbody>
+      </table>
+      <div class="row">
+        <label class="chk"><input type="checkbox" id="headlight"> headlight</label>
+        <span class="sw">flippers <button class="hold" data-joint="flippers" data-sign="1">up</button><button class="hold" data-joint="flippers" data-sign="-1">down</button></span>
+        <span class="sw">gripper <button class="hold" data-joint="gripper" data-sign="1">open</button><button class="hold" data-joint="gripper" data-sign="-1">close</button></span>
+        <button id="stopall" title="zero every slider velocity">Stop all</button>
+      </div>
+    </div>
+    <div class="card">
+      <h2>Protocol limits</h2>
+      <ul class="limits">
+        <li>No battery level, no headlight state (the light shows what was commanded), no gripper rotation: the robot does not report them.</li>
+        <li>The waist cannot turn while the chassis moves (shared gamepad axes): <b id="dropped">–</b></li>
+        <li>Flippers and gripper have no position telemetry: velocity only. Telemetry arrives about once a second from a real robot.</li>
+        <li>Chassis odometry is dead reckoning from the commanded velocity.</li>
+      </ul>
+    </div>
+  </div>
+  <div class="col">
+    <div class="card">
+      <h2>Motors <small id="telage"></small></h2>
+      <table class="grid num" id="motors">
+        <thead><tr><th>#</th><th>id</th><th>state</th><th>mode</th><th>position</th><th>angle °</th><th>speed</th><th>current A</th><th>status bits</th><th>fault</th><th>faults</th></tr></thead>
+        <tbody></tbody>
+      </table>
+    </div>
+    <div class="card">
+      <h2>Link</h2>
+      <div id="slink" class="kv"></div>
+    </div>
+  </div>
+`;
+
 export default {
-  id: 'servosila', label: 'Servosila', machine: true,
+  id: 'servosila', html, label: 'Servosila', machine: true,
   available: (info) => !!info.servosila,
   knownKey: (k) => k in KEYS,
   keyHelp: 'W/S drive · A/D turn · Q/E waist · Y/H shoulder · U/J elbow · I/K neck · F/R flippers · T/G gripper',
