@@ -53,7 +53,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	defer cams.close()
 	be.SetCameras(cams.streams())
 
-	ccfg := console.Config{Backend: be, Listen: cfg.Listen, Logger: slog.Default()}
+	ccfg := console.Config{Backend: be, Listen: cfg.Listen, Logger: slog.Default(), BalanceThreshold: cfg.BalanceThreshold}
 	opts := console.Options{Token: cfg.Token, TokensFile: cfg.TokensFile, TLS: cfg.TLS, CertFile: cfg.CertFile, KeyFile: cfg.KeyFile,
 		Insecure: cfg.Insecure, StateDir: cfg.StateDir, AuditFile: cfg.AuditFile}
 	setup, err := opts.Apply(&ccfg)

@@ -8,6 +8,7 @@ import (
 	diagnostic_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/diagnostic_msgs/msg"
 	nav_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/nav_msgs/msg"
 	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
+	std_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/std_msgs/msg"
 	telebridge_interfaces_msg "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/console"
@@ -83,6 +84,16 @@ func subscribe(n *rosnode.Node, names graph.Names, be *graph.Backend) error {
 				be.OnServosilaTelemetry(t)
 			})
 		if err := sub(names.ServosilaTelemetry, err); err != nil {
+			return err
+		}
+	}
+	if t := names.ServosilaDescription; t != "" {
+		_, err := std_msgs_msg.NewStringSubscription(n.Node, t, rosnode.SubOpts(graph.QoSRobotDescription), func(m *std_msgs_msg.String, _ *rclgo.MessageInfo, err error) {
+			if err == nil {
+				be.OnServosilaDescription(m.Data)
+			}
+		})
+		if err := sub(t, err); err != nil {
 			return err
 		}
 	}

@@ -41,6 +41,7 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	fs.BoolVar(&opts.Insecure, "insecure", false, "allow plain HTTP off loopback")
 	fs.StringVar(&opts.StateDir, "state-dir", "", "directory of the self-signed certificate and the audit log (default $XDG_CONFIG_HOME/telebridge, i.e. os.UserConfigDir()/telebridge)")
 	fs.StringVar(&opts.AuditFile, "audit", "", "audit log, JSON lines appended (default audit.jsonl in --state-dir; off: none)")
+	balance := fs.Float64("balance-threshold", console.DefaultBalanceThreshold, "the Servosila's static stability margin [m] below which the page warns (3-D view and balance)")
 	jogParams := fs.String("jog-params", "", "jog_server parameters file (ROS 2 YAML, node /jog_server) for the simulated jog arm: drag&bot's parameters, joint_limits with their steps")
 	var cams stringsFlag
 	fs.Var(&cams, "camera", "camera: a V4L2 device path or pattern:NAME (repeatable; default four pattern cameras; off: none)")
@@ -54,7 +55,7 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 		*token = os.Getenv(console.TokenEnv)
 	}
 	opts.Token = *token
-	ccfg := console.Config{Listen: *listen}
+	ccfg := console.Config{Listen: *listen, BalanceThreshold: *balance}
 	setup, err := opts.Apply(&ccfg)
 	if err != nil {
 		return err

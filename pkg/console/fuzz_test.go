@@ -20,6 +20,7 @@ func FuzzHandle(f *testing.F) {
 		`{"type":"release"}`, `{"type":"release_confirm","nonce":"00ff"}`, `{"type":"servosila_drive","linear":0.1,"angular":0}`,
 		`{"type":"servosila_joints","joints":{"gripper":-0.3}}`, "\x00", `{"type":"jog_stop"}`,
 		`{"type":"servosila_drive",`, `[]`, `null`, ``,
+		`{"type":"balance_slope","pitch":0.3,"roll":-0.1}`, `{"type":"balance_slope","pitch":1e309,"roll":0}`,
 	} {
 		f.Add([]byte(s))
 	}

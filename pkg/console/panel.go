@@ -42,6 +42,7 @@ var panels = []func(Backend, Info) panel{
 	newServosilaPanel,
 	newFurbotPanel,
 	newJogPanel,
+	newBalancePanel,
 }
 
 // call is the context of one message handed to a panel: which page sent

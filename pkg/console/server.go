@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"log"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"slices"
@@ -67,6 +68,11 @@ type Config struct {
 	ConfirmTimeout time.Duration
 	// StateRate is the rate of state updates to each page [Hz]. Default 10.
 	StateRate float64
+	// BalanceThreshold is the Servosila's static stability margin [m]
+	// below which the page warns (pkg/balance); default
+	// DefaultBalanceThreshold. BalanceRate is how often the balance is
+	// computed from the live joints [Hz], default DefaultBalanceRate.
+	BalanceThreshold, BalanceRate float64
 	// RateLimit is the messages per second a page may send, Burst the
 	// burst above it; stops and e-stops are never limited. Defaults 60
 	// and 60.
@@ -177,6 +183,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("console: bad timing configuration (timeout %v, tick %v, ping %v/%v, log interval %v, state rate %g Hz, rate limit %g/s, burst %g)",
 			cfg.CommandTimeout, cfg.TickPeriod, cfg.PingPeriod, cfg.PongTimeout, cfg.LogInterval, cfg.StateRate, cfg.RateLimit, cfg.Burst)
 	}
+	if cfg.BalanceThreshold < 0 || cfg.BalanceRate < 0 || cfg.BalanceRate > 100 || math.IsNaN(cfg.BalanceThreshold) || math.IsNaN(cfg.BalanceRate) {
+		return nil, fmt.Errorf("console: balance threshold %g m, rate %g Hz: want threshold >= 0, rate in (0, 100]", cfg.BalanceThreshold, cfg.BalanceRate)
+	}
 	if cfg.Clock == nil {
 		cfg.Clock = wallClock{}
 	}
@@ -194,11 +203,13 @@ func New(cfg Config) (*Server, error) {
 		timeout: cfg.CommandTimeout, rate: cfg.RateLimit, burst: cfg.Burst, estopRepeat: repeat, confirm: cfg.ConfirmTimeout,
 		journal: s.journal, cnt: &s.cnt, notify: s.notify,
 	})
+	s.hub.configureBalance(cfg.BalanceThreshold, cfg.BalanceRate)
 	s.auth = &auth{ops: ops, cnt: &s.cnt, j: s.journal, clock: cfg.Clock}
 	static, _ := fs.Sub(assets, "assets")
 	mux := http.NewServeMux()
 	mux.Handle("GET /", http.FileServerFS(static))
 	mux.HandleFunc("GET /ws", s.serveWS)
+	mux.HandleFunc("GET /robot/{machine}", s.serveDescription)
 	mux.HandleFunc("GET /camera/{name}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		cfg.Backend.ServeCamera(r.PathValue("name"), w, r)
@@ -386,6 +397,7 @@ func (s *Server) broadcast(ctx context.Context) bool {
 		m["error"] = err.Error()
 	}
 	m["snap"] = snap
+	s.hub.observe(ctx, s.cfg.Clock.Now(), &snap, func(k string, v any) { m[k] = v })
 	b, err := json.Marshal(m)
 	if err != nil {
 		s.cfg.Logger.Error("console: state", "err", err)

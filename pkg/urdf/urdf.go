@@ -18,15 +18,60 @@ type Robot struct {
 
 // Link is a URDF link; Inertial is nil for a link without one.
 type Link struct {
-	Name     string    `xml:"name,attr"`
-	Inertial *Inertial `xml:"inertial"`
+	Name       string    `xml:"name,attr"`
+	Inertial   *Inertial `xml:"inertial"`
+	Visuals    []Shape   `xml:"visual"`
+	Collisions []Shape   `xml:"collision"`
 }
 
 // Inertial is a link's mass and inertia; either is nil when its element
-// is missing.
+// is missing. Origin is the pose of the centre of mass (and of the
+// inertia's axes) in the link frame; nil when not written (the link
+// origin).
 type Inertial struct {
+	Origin  *Origin  `xml:"origin"`
 	Mass    *Mass    `xml:"mass"`
 	Inertia *Inertia `xml:"inertia"`
+}
+
+// Shape is a link's <visual> or <collision>: the pose of its geometry in
+// the link frame (nil: the link origin) and the geometry.
+type Shape struct {
+	Name     string    `xml:"name,attr"`
+	Origin   *Origin   `xml:"origin"`
+	Geometry *Geometry `xml:"geometry"`
+}
+
+// Geometry is one of a box, a cylinder, a sphere or a mesh; the others
+// are nil.
+type Geometry struct {
+	Box      *Box      `xml:"box"`
+	Cylinder *Cylinder `xml:"cylinder"`
+	Sphere   *Sphere   `xml:"sphere"`
+	Mesh     *Mesh     `xml:"mesh"`
+}
+
+// Box is a box centred on its origin: Size "x y z" [m].
+type Box struct {
+	Size string `xml:"size,attr"`
+}
+
+// Cylinder is a cylinder centred on its origin, its axis along z: radius
+// and length [m].
+type Cylinder struct {
+	Radius string `xml:"radius,attr"`
+	Length string `xml:"length,attr"`
+}
+
+// Sphere is a sphere centred on its origin: radius [m].
+type Sphere struct {
+	Radius string `xml:"radius,attr"`
+}
+
+// Mesh is a mesh file (a URI) scaled by Scale "x y z" ("" is 1 1 1).
+type Mesh struct {
+	Filename string `xml:"filename,attr"`
+	Scale    string `xml:"scale,attr"`
 }
 
 // Mass is a link's mass [kg].

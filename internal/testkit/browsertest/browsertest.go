@@ -61,6 +61,11 @@ func Start(t testing.TB, ctx context.Context) context.Context {
 		// Background tabs must keep their timers: two pages run at once.
 		chromedp.Flag("disable-background-timer-throttling", true), chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		// WebGL (the console's 3-D view) on the CPU: with the GPU disabled,
+		// Debian's chromium 156 draws WebGL through ANGLE on SwiftShader;
+		// this flag keeps it so where the automatic fallback is gone
+		// (Chrome's deprecation of it). Pages without WebGL are unaffected.
+		chromedp.Flag("enable-unsafe-swiftshader", true),
 	}
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
 	bctx, bcancel := chromedp.NewContext(actx)

@@ -69,6 +69,8 @@ type Backend struct {
 	fur   furbotView
 	jog   jogView
 	camIn map[string]*inRate
+	// srvDescription is the Servosila's URDF from robot_description.
+	srvDescription string
 }
 
 // New checks cfg, loads the jog arm's URDF and returns a Backend that acts

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	camnode "github.com/telebridge/telebridge/pkg/camera/node"
+	"github.com/telebridge/telebridge/pkg/console"
 	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
 	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/rosparam"
@@ -79,6 +80,10 @@ type NodeConfig struct {
 	// FurbotMaxSpeed [m/s] and FurbotMaxYawRate [rad/s] bound the page's
 	// Twist commands to the Furbot. Defaults 3 and 0.8.
 	FurbotMaxSpeed, FurbotMaxYawRate float64
+	// BalanceThreshold is the Servosila's static stability margin [m]
+	// below which the page warns (console.Config.BalanceThreshold).
+	// Default console.DefaultBalanceThreshold.
+	BalanceThreshold float64
 }
 
 // DefaultNodeConfig returns the node's defaults.
@@ -87,6 +92,7 @@ func DefaultNodeConfig() NodeConfig {
 		Listen: "127.0.0.1:8080", Servosila: true,
 		ServosilaDriver: servosilanode.Name, FurbotBridge: furbotnode.NodeBridge,
 		ServiceTimeout: 500 * time.Millisecond, FurbotMaxSpeed: 3, FurbotMaxYawRate: 0.8,
+		BalanceThreshold: console.DefaultBalanceThreshold,
 	}
 }
 
@@ -121,6 +127,7 @@ func NodeBindings() rosparam.Bindings[NodeConfig] {
 		rosparam.BindSeconds("service_timeout", "bound of every service call", func(c *NodeConfig) *time.Duration { return &c.ServiceTimeout }, rosparam.Within(0.01, 10), ro),
 		rosparam.BindDouble("furbot_max_speed", "m/s", "bound of the page's Furbot speed", func(c *NodeConfig) *float64 { return &c.FurbotMaxSpeed }, rosparam.Within(0.01, 20), ro),
 		rosparam.BindDouble("furbot_max_yaw_rate", "rad/s", "bound of the page's Furbot yaw rate", func(c *NodeConfig) *float64 { return &c.FurbotMaxYawRate }, rosparam.Within(0.01, 5), ro),
+		rosparam.BindDouble("balance_threshold", "m", "the Servosila's static stability margin below which the 3-D page warns (from robot_description and joint_states)", func(c *NodeConfig) *float64 { return &c.BalanceThreshold }, rosparam.Within(0.001, 1), ro),
 	}
 }
 
@@ -145,6 +152,7 @@ func LoadNodeConfig(s *rosparam.Store) (NodeConfig, error) {
 type Names struct {
 	ServosilaCmdVel, ServosilaJointVel, ServosilaJointTarget string // out
 	ServosilaOdom, ServosilaJointStates, ServosilaTelemetry  string // in
+	ServosilaDescription                                     string // in: robot_description
 	ServosilaEStop, ServosilaRelease, ServosilaHeadlight     string // services
 	FurbotCmdVel                                             string // out
 	FurbotOdom, FurbotTraction, FurbotSteering, FurbotStatus string // in
@@ -179,6 +187,7 @@ func (c NodeConfig) Names() (Names, error) {
 		n.ServosilaOdom = resolve(ns, node, servosilanode.TopicOdom)
 		n.ServosilaJointStates = resolve(ns, node, servosilanode.TopicJointStates)
 		n.ServosilaTelemetry = resolve(ns, node, servosilanode.TopicTelemetry)
+		n.ServosilaDescription = resolve(ns, node, TopicRobotDescription)
 		n.ServosilaEStop = resolve(ns, node, servosilanode.ServiceEStop)
 		n.ServosilaRelease = resolve(ns, node, servosilanode.ServiceRelease)
 		n.ServosilaHeadlight = resolve(ns, node, servosilanode.ServiceHeadlight)
