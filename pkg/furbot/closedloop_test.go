@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/internal/testkit/runtest"
+	"github.com/telebridge/telebridge/internal/testkit/simrig"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/furbot/control"
 	"github.com/telebridge/telebridge/pkg/furbot/internal/steptest"
@@ -66,17 +67,11 @@ func (r *rig) snapshots() []furbot.Snapshot {
 	return append([]furbot.Snapshot(nil), r.snaps...)
 }
 
-// waitFor polls cond every 10 ms for up to limit; the loops are real-time
-// by nature. It fails the test on timeout.
+// waitFor polls cond until it holds (simrig.WaitFor); the loops are
+// real-time by nature. It fails the test after limit.
 func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", limit, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	simrig.WaitFor(t, limit, what, cond)
 }
 
 // hold keeps sending cmd at 20 Hz (like a cmd_vel publisher) until stop
