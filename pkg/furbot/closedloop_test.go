@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/internal/testkit/runtest"
-	"github.com/telebridge/telebridge/internal/testkit/simrig"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/furbot/control"
 	"github.com/telebridge/telebridge/pkg/furbot/internal/steptest"
@@ -71,7 +70,7 @@ func (r *rig) snapshots() []furbot.Snapshot {
 // real-time by nature. It fails the test after limit.
 func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
 	t.Helper()
-	simrig.WaitFor(t, limit, what, cond)
+	runtest.WaitFor(t, limit, what, cond)
 }
 
 // hold keeps sending cmd at 20 Hz (like a cmd_vel publisher) until stop

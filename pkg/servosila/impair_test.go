@@ -102,7 +102,7 @@ func TestImpairedLossAndJitter(t *testing.T) {
 	r := newImpRig(t, 21, link, link)
 	r.command(0.3, 0)
 	var since time.Time
-	simrig.WaitFor(t, 30*time.Second, "3 s at 0.3 m/s", func() bool {
+	runtest.WaitFor(t, 30*time.Second, "3 s at 0.3 m/s", func() bool {
 		s := r.truth()
 		switch {
 		case math.Abs(s.Linear-0.3) > 1e-3 || !s.LinkUp:
@@ -130,7 +130,7 @@ func TestImpairedStaleTelemetryNeverWins(t *testing.T) {
 	r := newImpRig(t, 22, impair.Impairment{}, impair.Impairment{Duplicate: 0.3, Reorder: 0.3, ReorderDelay: 150 * time.Millisecond})
 	r.command(0, 0)
 	var last uint64
-	simrig.WaitFor(t, 30*time.Second, "5 old telemetry packets dropped", func() bool {
+	runtest.WaitFor(t, 30*time.Second, "5 old telemetry packets dropped", func() bool {
 		tel, _, ok := r.drv.Telemetry()
 		if ok {
 			if tel.Tick < last {
@@ -152,11 +152,11 @@ func TestImpairedBlackout(t *testing.T) {
 	t.Parallel()
 	r := newImpRig(t, 23, impair.Impairment{}, impair.Impairment{})
 	r.command(0.3, 0)
-	simrig.WaitFor(t, 30*time.Second, "0.5 m forward", func() bool { return r.truth().Distance > 0.5 })
+	runtest.WaitFor(t, 30*time.Second, "0.5 m forward", func() bool { return r.truth().Distance > 0.5 })
 	r.Blackout(true)
 	r.command(0, 0.5)
-	simrig.WaitFor(t, 30*time.Second, "the driver to declare the link lost", func() bool { return r.drv.Status().LinkState.Lost })
-	simrig.WaitFor(t, 30*time.Second, "the robot to stop on its link timeout", func() bool {
+	runtest.WaitFor(t, 30*time.Second, "the driver to declare the link lost", func() bool { return r.drv.Status().LinkState.Lost })
+	runtest.WaitFor(t, 30*time.Second, "the robot to stop on its link timeout", func() bool {
 		s := r.truth()
 		return !s.LinkUp && s.Linear == 0 && s.Angular == 0
 	})
@@ -166,7 +166,7 @@ func TestImpairedBlackout(t *testing.T) {
 	}
 	// Dead reckoning claims nothing more while lost.
 	n := st.Sent
-	simrig.WaitFor(t, 30*time.Second, "5 more ticks", func() bool { return r.drv.Status().Sent >= n+5 })
+	runtest.WaitFor(t, 30*time.Second, "5 more ticks", func() bool { return r.drv.Status().Sent >= n+5 })
 	st2 := r.drv.Status()
 	if st2.Odometry.Pose != st.Odometry.Pose {
 		t.Errorf("odometry moved while the link was lost: %+v -> %+v", st.Odometry.Pose, st2.Odometry.Pose)
@@ -190,15 +190,15 @@ func TestImpairedBlackout(t *testing.T) {
 
 	r.stopCommanding()
 	r.Blackout(false)
-	simrig.WaitFor(t, 30*time.Second, "the link back", func() bool { return !r.drv.Status().LinkState.Lost && r.truth().LinkUp })
+	runtest.WaitFor(t, 30*time.Second, "the link back", func() bool { return !r.drv.Status().LinkState.Lost && r.truth().LinkUp })
 	p := r.truth().Packets
-	simrig.WaitFor(t, 30*time.Second, "20 packets at the robot", func() bool { return r.truth().Packets >= p+20 })
+	runtest.WaitFor(t, 30*time.Second, "20 packets at the robot", func() bool { return r.truth().Packets >= p+20 })
 	if s := r.truth(); s.Linear != 0 || s.Angular != 0 {
 		t.Fatalf("robot moves (%.2f m/s, %.2f rad/s) after the link came back without a fresh command", s.Linear, s.Angular)
 	}
 	d0 := r.truth().Distance
 	r.command(0.3, 0)
-	simrig.WaitFor(t, 30*time.Second, "motion on a fresh command", func() bool { return r.truth().Distance > d0+0.1 })
+	runtest.WaitFor(t, 30*time.Second, "motion on a fresh command", func() bool { return r.truth().Distance > d0+0.1 })
 }
 
 // TestRobotReboot: the simulator is killed mid-drive and a new one
@@ -208,12 +208,12 @@ func TestRobotReboot(t *testing.T) {
 	t.Parallel()
 	r := newImpRig(t, 24, impair.Impairment{}, impair.Impairment{})
 	r.command(0.3, 0)
-	simrig.WaitFor(t, 30*time.Second, "0.6 m forward", func() bool { return r.truth().Distance > 0.6 })
+	runtest.WaitFor(t, 30*time.Second, "0.6 m forward", func() bool { return r.truth().Distance > 0.6 })
 	r.Reboot(nil)
-	simrig.WaitFor(t, 30*time.Second, "the rebooted robot to drive 0.3 m", func() bool { return r.truth().Distance > 0.3 })
+	runtest.WaitFor(t, 30*time.Second, "the rebooted robot to drive 0.3 m", func() bool { return r.truth().Distance > 0.3 })
 	st := r.drv.Status()
 	if st.LinkState.Resyncs == 0 {
 		t.Errorf("no telemetry resync after the reboot: %+v", st.LinkState)
 	}
-	simrig.WaitFor(t, 30*time.Second, "the link up", func() bool { return !r.drv.Status().LinkState.Lost })
+	runtest.WaitFor(t, 30*time.Second, "the link up", func() bool { return !r.drv.Status().LinkState.Lost })
 }

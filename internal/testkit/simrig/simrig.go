@@ -14,7 +14,7 @@
 //		NewSim:    func(listen string) (*sim.Sim, error) { ... },
 //		NewDriver: func(at netip.AddrPort) (*furbot.Bridge, func(context.Context) error, error) { ... },
 //	})
-//	simrig.WaitFor(t, 30*time.Second, "2 m travelled", func() bool { return r.Sim().Truth().Distance > 2 })
+//	runtest.WaitFor(t, 30*time.Second, "2 m travelled", func() bool { return r.Sim().Truth().Distance > 2 })
 package simrig
 
 import (
@@ -22,7 +22,6 @@ import (
 	"net/netip"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/telebridge/telebridge/internal/testkit/runtest"
 	"github.com/telebridge/telebridge/pkg/impair"
@@ -129,19 +128,4 @@ func (r *Rig[S, D]) Reboot(before func()) {
 func (r *Rig[S, D]) Blackout(on bool) {
 	r.Proxy.SetBlackout(impair.Up, on)
 	r.Proxy.SetBlackout(impair.Down, on)
-}
-
-// WaitFor polls cond every 5 ms until it holds, and fails the test after
-// limit. The rigs run in real time, so the tests wait for what they
-// assert with limits far beyond what an idle machine needs: CPU load
-// delays them rather than failing them.
-func WaitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", limit, what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/internal/testkit/runtest"
 	"github.com/telebridge/telebridge/internal/testkit/simrig"
 	"github.com/telebridge/telebridge/pkg/impair"
 	"github.com/telebridge/telebridge/pkg/udplink"
@@ -94,16 +95,16 @@ func TestRigRebootAndBlackout(t *testing.T) {
 		},
 	})
 	answers := func() int64 { return r.Driver.answers.Load() }
-	simrig.WaitFor(t, 20*time.Second, "10 answers", func() bool { return answers() >= 10 })
+	runtest.WaitFor(t, 20*time.Second, "10 answers", func() bool { return answers() >= 10 })
 
 	r.Blackout(true)
 	n := r.Proxy.Stats(impair.Up).Received
-	simrig.WaitFor(t, 20*time.Second, "10 packets into the blackout", func() bool {
+	runtest.WaitFor(t, 20*time.Second, "10 packets into the blackout", func() bool {
 		return r.Proxy.Stats(impair.Up).Received >= n+10
 	})
 	a := answers()
 	m := r.Proxy.Stats(impair.Up).Received
-	simrig.WaitFor(t, 20*time.Second, "10 more packets into the blackout", func() bool {
+	runtest.WaitFor(t, 20*time.Second, "10 more packets into the blackout", func() bool {
 		return r.Proxy.Stats(impair.Up).Received >= m+10
 	})
 	if got := answers(); got > a+1 { // one answer may have been in flight
@@ -122,5 +123,5 @@ func TestRigRebootAndBlackout(t *testing.T) {
 		t.Errorf("after the reboot: simulator %p at %v, want a new one at %v", r.Sim(), r.Sim().Addr(), addr)
 	}
 	a = answers()
-	simrig.WaitFor(t, 20*time.Second, "10 answers from the rebooted simulator", func() bool { return answers() >= a+10 })
+	runtest.WaitFor(t, 20*time.Second, "10 answers from the rebooted simulator", func() bool { return answers() >= a+10 })
 }
