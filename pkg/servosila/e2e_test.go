@@ -101,20 +101,18 @@ const settle = 10 * time.Second
 // cond holds on the simulator's state, and returns that state.
 func (r *rig) holdUntil(t *testing.T, cmd wire.Command, what string, cond func(servosilasim.State) bool) servosilasim.State {
 	t.Helper()
-	end := time.Now().Add(settle)
-	for {
+	if err := r.drv.SetCommand(cmd); err != nil {
+		t.Fatal(err)
+	}
+	return r.waitFor(t, what, settle, func(st servosilasim.State) bool {
+		if cond(st) {
+			return true
+		}
 		if err := r.drv.SetCommand(cmd); err != nil {
 			t.Fatal(err)
 		}
-		st := r.sim.State()
-		if cond(st) {
-			return st
-		}
-		if time.Now().After(end) {
-			t.Fatalf("%s: not within %v; simulator state %+v", what, settle, st)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return false
+	})
 }
 
 // waitFor polls cond on the simulator's state until it holds or the
