@@ -24,7 +24,7 @@ func (f finding) String() string {
 // generated files must be left out by the caller or are skipped here) and
 // returns the exported names they declare without a doc comment, and
 // whether the package has a package comment in any of them.
-func checkFiles(fset *token.FileSet, paths []string, fields bool) (out []finding, pkgDoc bool, err error) {
+func checkFiles(fset *token.FileSet, paths []string) (out []finding, pkgDoc bool, err error) {
 	exportedTypes := map[string]bool{}
 	var files []*ast.File
 	for _, p := range paths {
@@ -61,7 +61,7 @@ func checkFiles(fset *token.FileSet, paths []string, fields bool) (out []finding
 			case *ast.FuncDecl:
 				checkFunc(d, exportedTypes, report)
 			case *ast.GenDecl:
-				checkGen(d, fields, report)
+				checkGen(fset, d, report)
 			}
 		}
 	}
@@ -113,7 +113,7 @@ func recvName(e ast.Expr) string {
 // types. In a parenthesised group, a constant or variable may be
 // documented by the group's comment or by a comment at the end of its
 // line; a field likewise by a comment at the end of its line.
-func checkGen(d *ast.GenDecl, fields bool, report func(ast.Node, string)) {
+func checkGen(fset *token.FileSet, d *ast.GenDecl, report func(ast.Node, string)) {
 	grouped := d.Lparen.IsValid()
 	for _, s := range d.Specs {
 		switch s := s.(type) {
@@ -128,7 +128,7 @@ func checkGen(d *ast.GenDecl, fields bool, report func(ast.Node, string)) {
 			if !hasDoc(doc) {
 				report(s, "type "+s.Name.Name)
 			}
-			checkMembers(s, doc, fields, report)
+			checkMembers(fset, s, doc, report)
 		case *ast.ValueSpec:
 			for _, n := range s.Names {
 				if !n.IsExported() {
@@ -147,19 +147,17 @@ func checkGen(d *ast.GenDecl, fields bool, report func(ast.Node, string)) {
 	}
 }
 
-// checkMembers reports the undocumented methods of an interface type and,
-// if fields is set, the undocumented exported fields of a struct type. A
+// checkMembers reports the undocumented methods of an interface type and
+// the undocumented exported fields of a struct type. A
 // member is documented by a comment above it or at the end of its line,
-// or by the type's doc comment (typeDoc) if that names it; the one method
+// or by the type's doc comment (typeDoc) or the comment of an earlier
+// member of its run of lines (no blank line between) if that names it; the one method
 // of a single-method interface by the type's doc comment.
-func checkMembers(s *ast.TypeSpec, typeDoc *ast.CommentGroup, fields bool, report func(ast.Node, string)) {
+func checkMembers(fset *token.FileSet, s *ast.TypeSpec, typeDoc *ast.CommentGroup, report func(ast.Node, string)) {
 	var list *ast.FieldList
 	kind := "field "
 	switch t := s.Type.(type) {
 	case *ast.StructType:
-		if !fields {
-			return
-		}
 		list = t.Fields
 	case *ast.InterfaceType:
 		list, kind = t.Methods, "interface method "
@@ -173,12 +171,30 @@ func checkMembers(s *ast.TypeSpec, typeDoc *ast.CommentGroup, fields bool, repor
 	if typeDoc != nil {
 		text = typeDoc.Text()
 	}
+	// run is the doc comment of the latest documented member of the
+	// current run of members (a blank line ends a run): "A and B are ..."
+	// above A documents B on the next line.
+	run, prevEnd := "", -1
 	for _, f := range list.List {
+		line := fset.Position(f.Pos()).Line
+		if line > prevEnd+1 {
+			run = ""
+		}
+		if f.Doc != nil {
+			line = fset.Position(f.Doc.Pos()).Line
+			if line > prevEnd+1 {
+				run = ""
+			}
+		}
+		prevEnd = fset.Position(f.End()).Line
+		if hasDoc(f.Doc) {
+			run = f.Doc.Text()
+		}
 		if hasDoc(f.Doc) || hasDoc(f.Comment) {
 			continue
 		}
 		for _, n := range f.Names {
-			if n.IsExported() && !mentions(text, n.Name) {
+			if n.IsExported() && !mentions(text, n.Name) && !mentions(run, n.Name) {
 				report(n, kind+s.Name.Name+"."+n.Name)
 			}
 		}

@@ -1,9 +1,11 @@
 // Command doccheck reports every exported name without a doc comment in
 // the named packages (go list patterns, default ./...): functions, methods
-// of exported types, types, constants, variables and the methods of
-// exported interfaces (with -fields also the exported fields of exported
-// structs); and packages without a package comment. A member is
-// documented by its own comment or by its type's doc comment naming it. Test files and generated files (// Code generated ... DO NOT
+// of exported types, types, constants, variables, the methods of exported
+// interfaces and the exported fields of exported structs; and packages
+// without a package comment. A member is documented by its own comment
+// (above it or at the end of its line), or by a comment that names it:
+// its type's, or that of an earlier member in its run of lines ("A and B
+// are ..." above A documents B below). Test files and generated files (// Code generated ... DO NOT
 // EDIT.) are left out; so are packages under a -skip prefix.
 //
 //	go run ./internal/tools/doccheck ./...
@@ -26,14 +28,13 @@ import (
 )
 
 func main() {
-	fields := flag.Bool("fields", false, "also report exported struct fields without a comment (not yet clean: see docs/layout.md)")
 	skip := flag.String("skip", "", "comma-separated package directories (./pkg/x) whose packages are not checked, with their sub-packages")
 	flag.Parse()
 	patterns := flag.Args()
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	n, err := run(patterns, strings.Split(*skip, ","), *fields, os.Stdout)
+	n, err := run(patterns, strings.Split(*skip, ","), os.Stdout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "doccheck:", err)
 		os.Exit(2)
@@ -46,7 +47,7 @@ func main() {
 
 // run checks the packages the patterns name and writes one line per
 // finding; it returns how many it wrote.
-func run(patterns, skip []string, fields bool, w *os.File) (int, error) {
+func run(patterns, skip []string, w *os.File) (int, error) {
 	root, err := os.Getwd()
 	if err != nil {
 		return 0, fmt.Errorf("working directory: %w", err)
@@ -82,7 +83,7 @@ func run(patterns, skip []string, fields bool, w *os.File) (int, error) {
 		if len(paths) == 0 {
 			continue
 		}
-		found, pkgDoc, err := checkFiles(fset, paths, fields)
+		found, pkgDoc, err := checkFiles(fset, paths)
 		if err != nil {
 			return count, fmt.Errorf("%s: %w", dir, err)
 		}
