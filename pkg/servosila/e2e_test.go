@@ -5,21 +5,23 @@ import (
 	"errors"
 	"math"
 	"net"
+	"net/netip"
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/internal/testkit/simrig"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	"github.com/telebridge/telebridge/pkg/servosila/control"
 	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
 	"github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
-// rig is a driver and a simulator talking over loopback UDP.
+// rig is a driver and a simulator talking over loopback UDP (the shared
+// rig, internal/testkit/simrig, without the impairment proxy).
 type rig struct {
-	drv       *servosila.Driver
-	sim       *servosilasim.Sim
-	stopDrv   context.CancelFunc
-	driverErr chan error
+	*simrig.Rig[*servosilasim.Sim, *servosila.Driver]
+	drv *servosila.Driver
+	sim *servosilasim.Sim
 }
 
 // fastConfig is a driver configuration that makes closed-loop tests quick:
@@ -42,42 +44,29 @@ func startRig(t *testing.T, cfg servosila.Config) *rig {
 // startRigSim is startRig with a simulator configuration.
 func startRigSim(t *testing.T, cfg servosila.Config, simCfg servosilasim.Config) *rig {
 	t.Helper()
-	sim, err := servosilasim.New(simCfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	simCtx, stopSim := context.WithCancel(context.Background())
-	simErr := make(chan error, 1)
-	go func() { simErr <- sim.Run(simCtx) }()
-	t.Cleanup(func() {
-		stopSim()
-		if err := <-simErr; err != nil {
-			t.Errorf("simulator: %v", err)
-		}
+	rr := simrig.New(t, simrig.Config[*servosilasim.Sim, *servosila.Driver]{
+		Direct: true,
+		NewSim: func(listen string) (*servosilasim.Sim, error) {
+			c := simCfg
+			c.Listen = listen
+			return servosilasim.New(c)
+		},
+		NewDriver: func(at netip.AddrPort) (*servosila.Driver, func(context.Context) error, error) {
+			cfg.Robot = at.String()
+			drv, err := servosila.New(cfg)
+			if err != nil {
+				return nil, nil, err
+			}
+			return drv, drv.Run, nil
+		},
 	})
-	cfg.Robot = sim.Addr().String()
-	drv, err := servosila.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	r := &rig{drv: drv, sim: sim, stopDrv: stop, driverErr: make(chan error, 1)}
-	go func() { r.driverErr <- drv.Run(ctx) }()
-	t.Cleanup(func() { r.stop(t) })
-	return r
+	return &rig{Rig: rr, drv: rr.Driver, sim: rr.Sim()}
 }
 
 // stop shuts the driver down and waits for it (idempotent).
 func (r *rig) stop(t *testing.T) {
 	t.Helper()
-	if r.stopDrv == nil {
-		return
-	}
-	r.stopDrv()
-	r.stopDrv = nil
-	if err := <-r.driverErr; err != nil {
-		t.Errorf("driver: %v", err)
-	}
+	r.StopDriver()
 }
 
 // hold keeps refreshing cmd for d (like an operator holding a key).

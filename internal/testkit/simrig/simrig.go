@@ -1,7 +1,8 @@
 // Package simrig is the test rig the machine packages share: a simulator
 // of a vendor protocol on loopback UDP, the seeded impairment proxy
-// (pkg/impair) in front of it, and the machine's driver talking to the
-// proxy, each run by its own goroutine until the test ends. The simulator
+// (pkg/impair) in front of it (left out with Config.Direct), and the
+// machine's driver talking to the proxy, each run by its own goroutine
+// until the test ends. The simulator
 // can be killed and restarted on the same port (a reboot of the robot)
 // while the proxy and driver keep running.
 //
@@ -43,6 +44,10 @@ type Config[S Sim, D any] struct {
 	// Up and Down are the impairments of the two directions (driver to
 	// simulator, and back). Zero values pass everything through.
 	Up, Down impair.Impairment
+	// Direct leaves the proxy out: the driver talks to the simulator
+	// itself (the closed-loop tests that need no impairment). Rig.Proxy
+	// is then nil, and Seed, Up and Down are ignored.
+	Direct bool
 	// NewSim makes a simulator listening on listen ("127.0.0.1:0" the
 	// first time, the same address on a restart).
 	NewSim func(listen string) (S, error)
@@ -54,13 +59,16 @@ type Config[S Sim, D any] struct {
 // Rig is a running simulator, proxy and driver. Its methods may be called
 // from any goroutine.
 type Rig[S Sim, D any] struct {
-	// Proxy is the impairment proxy between the driver and the simulator.
+	// Proxy is the impairment proxy between the driver and the simulator
+	// (nil with Config.Direct).
 	Proxy *impair.Proxy
 	// Driver is the machine's driver, sending to Proxy.
 	Driver D
 
 	t      testing.TB
 	newSim func(string) (S, error)
+
+	stopDriver func()
 
 	mu      sync.Mutex
 	sim     S
@@ -74,20 +82,28 @@ func New[S Sim, D any](t testing.TB, cfg Config[S, D]) *Rig[S, D] {
 	t.Helper()
 	r := &Rig[S, D]{t: t, newSim: cfg.NewSim}
 	r.startSim("127.0.0.1:0")
-	p, err := impair.New(impair.Config{Upstream: r.Sim().Addr(), Seed: cfg.Seed, Up: cfg.Up, Down: cfg.Down})
-	if err != nil {
-		t.Fatalf("simrig: proxy: %v", err)
+	at := r.Sim().Addr()
+	if !cfg.Direct {
+		p, err := impair.New(impair.Config{Upstream: at, Seed: cfg.Seed, Up: cfg.Up, Down: cfg.Down})
+		if err != nil {
+			t.Fatalf("simrig: proxy: %v", err)
+		}
+		r.Proxy, at = p, p.Addr()
+		runtest.Go(t, "proxy", p.Run)
 	}
-	r.Proxy = p
-	drv, run, err := cfg.NewDriver(p.Addr())
+	drv, run, err := cfg.NewDriver(at)
 	if err != nil {
 		t.Fatalf("simrig: driver: %v", err)
 	}
 	r.Driver = drv
-	runtest.Go(t, "proxy", p.Run)
-	runtest.Go(t, "driver", run)
+	r.stopDriver = runtest.Go(t, "driver", run)
 	return r
 }
+
+// StopDriver stops the driver's run loop and waits for it to return, as
+// the end of the test would; the simulator (and proxy) keep running. It
+// may be called more than once.
+func (r *Rig[S, D]) StopDriver() { r.stopDriver() }
 
 // startSim runs a fresh simulator on listen.
 func (r *Rig[S, D]) startSim(listen string) {
@@ -124,7 +140,8 @@ func (r *Rig[S, D]) Reboot(before func()) {
 	r.startSim(addr.String())
 }
 
-// Blackout darkens (on) or restores (off) both directions of the link.
+// Blackout darkens (on) or restores (off) both directions of the link
+// (not with Config.Direct).
 func (r *Rig[S, D]) Blackout(on bool) {
 	r.Proxy.SetBlackout(impair.Up, on)
 	r.Proxy.SetBlackout(impair.Down, on)

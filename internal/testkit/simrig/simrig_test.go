@@ -125,3 +125,47 @@ func TestRigRebootAndBlackout(t *testing.T) {
 	a = answers()
 	runtest.WaitFor(t, 20*time.Second, "10 answers from the rebooted simulator", func() bool { return answers() >= a+10 })
 }
+
+// TestRigDirect: without the proxy the driver talks to the simulator
+// itself; StopDriver ends the driver and leaves the simulator running.
+func TestRigDirect(t *testing.T) {
+	r := simrig.New(t, simrig.Config[*echo, *pinger]{
+		Direct: true,
+		NewSim: newEcho,
+		NewDriver: func(at netip.AddrPort) (*pinger, func(context.Context) error, error) {
+			c, err := udplink.Listen("127.0.0.1:0")
+			if err != nil {
+				return nil, nil, err
+			}
+			p := &pinger{conn: c, to: at}
+			return p, p.Run, nil
+		},
+	})
+	if r.Proxy != nil {
+		t.Error("a proxy with Direct")
+	}
+	if r.Driver.to != r.Sim().Addr() {
+		t.Errorf("driver sends to %v, simulator at %v", r.Driver.to, r.Sim().Addr())
+	}
+	runtest.WaitFor(t, 20*time.Second, "10 answers", func() bool { return r.Driver.answers.Load() >= 10 })
+	r.StopDriver()
+	r.StopDriver() // idempotent
+	// The driver's Run has returned and closed its socket: no answer can
+	// be counted any more, while the simulator still answers others.
+	if _, err := r.Driver.conn.WriteToUDPAddrPort([]byte("x"), r.Sim().Addr()); err == nil {
+		t.Error("the driver's socket is still open after StopDriver")
+	}
+	c, err := udplink.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.WriteToUDPAddrPort([]byte("ping"), r.Sim().Addr()); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
+	buf := make([]byte, 8)
+	if _, _, err := c.ReadFromUDPAddrPort(buf); err != nil {
+		t.Errorf("the simulator does not answer after StopDriver: %v", err)
+	}
+}
