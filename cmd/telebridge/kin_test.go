@@ -10,7 +10,7 @@ import (
 )
 
 const (
-	ur5URDF       = "../../pkg/kinematics/testdata/ur5_like.urdf"
+	ur5URDF       = "../../launch/urdf/ur5_like.urdf"
 	telescopeURDF = "../../pkg/kinematics/testdata/telescope7.urdf"
 )
 

@@ -9,7 +9,7 @@ import (
 // coordinate frame.
 type Header struct {
 	Stamp   time.Time // capture time, wall clock (see control.ClockOffset)
-	FrameID string
+	FrameID string    // the optical frame, e.g. "camera_optical_frame"
 }
 
 // Frame is one captured frame, shaped like sensor_msgs/Image (and
@@ -20,7 +20,7 @@ type Header struct {
 // queued back to the driver when the call returns and the driver then
 // overwrites it. Copy what you keep (CopyTo, CopyToCompressed).
 type Frame struct {
-	Header      Header
+	Header      Header // capture time and optical frame
 	Height      uint32 // [px]
 	Width       uint32 // [px]
 	Encoding    string // ROS encoding, e.g. "yuv422_yuy2"; "jpeg" when Compressed
@@ -46,20 +46,20 @@ type FrameFunc func(*Frame)
 // Image is an owned sensor_msgs/Image: the message a publisher fills and
 // sends. Reuse one Image per camera so that CopyTo does not allocate.
 type Image struct {
-	Header      Header
-	Height      uint32
-	Width       uint32
-	Encoding    string
-	IsBigEndian uint8
-	Step        uint32
-	Data        []byte
+	Header      Header // capture time and optical frame
+	Height      uint32 // [px]
+	Width       uint32 // [px]
+	Encoding    string // ROS encoding, e.g. "yuv422_yuy2"
+	IsBigEndian uint8  // always 0 (little-endian)
+	Step        uint32 // row length [bytes]
+	Data        []byte // the image bytes, owned
 }
 
 // CompressedImage is an owned sensor_msgs/CompressedImage.
 type CompressedImage struct {
-	Header Header
+	Header Header // capture time and optical frame
 	Format string // "jpeg"
-	Data   []byte
+	Data   []byte // the JPEG bytes, owned
 }
 
 // CopyTo copies f into img, reusing img.Data when its capacity suffices.

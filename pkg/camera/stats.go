@@ -8,16 +8,16 @@ import (
 
 // Negotiated is what the driver actually set, read back after negotiation.
 type Negotiated struct {
-	Format    wire.Format
-	Encoding  string  // ROS encoding published (Format.Encoding or the override)
-	Width     uint32  // [px]
-	Height    uint32  // [px]
-	Step      uint32  // bytes per line [bytes]; 0 for compressed formats
-	ImageSize uint32  // step x height [bytes]; 0 for compressed formats
-	FrameRate float64 // [Hz] from VIDIOC_G_PARM; 0 if the driver does not say
-	Buffers   int     // mmap'ed buffers granted by the driver
-	Driver    string  // driver name (VIDIOC_QUERYCAP)
-	Card      string  // device name (VIDIOC_QUERYCAP)
+	Format    wire.Format // the pixel format and size the driver set
+	Encoding  string      // ROS encoding published (Format.Encoding or the override)
+	Width     uint32      // [px]
+	Height    uint32      // [px]
+	Step      uint32      // bytes per line [bytes]; 0 for compressed formats
+	ImageSize uint32      // step x height [bytes]; 0 for compressed formats
+	FrameRate float64     // [Hz] from VIDIOC_G_PARM; 0 if the driver does not say
+	Buffers   int         // mmap'ed buffers granted by the driver
+	Driver    string      // driver name (VIDIOC_QUERYCAP)
+	Card      string      // device name (VIDIOC_QUERYCAP)
 }
 
 // Stats are the counters of a device or camera. All counts since Open

@@ -22,9 +22,11 @@ import (
 	"time"
 	"unsafe"
 
+	"golang.org/x/sys/unix"
+
+	"github.com/telebridge/telebridge/internal/testkit/runtest"
 	"github.com/telebridge/telebridge/pkg/camera/control"
 	"github.com/telebridge/telebridge/pkg/camera/wire"
-	"golang.org/x/sys/unix"
 )
 
 const vividDevice = "/dev/video0"
@@ -276,15 +278,10 @@ func TestVividDemand(t *testing.T) {
 	}
 }
 
+// waitFor waits for cond for up to 10 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	runtest.WaitFor(t, 10*time.Second, what, cond)
 }
 
 func TestVividControls(t *testing.T) {

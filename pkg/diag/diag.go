@@ -37,15 +37,17 @@ func (l Level) String() string {
 }
 
 // KeyValue is one named value of a status.
-type KeyValue struct{ Key, Value string }
+type KeyValue struct {
+	Key, Value string // a name and its value, as text
+}
 
 // Status is the health of one component.
 type Status struct {
-	Level      Level
-	Name       string // e.g. "servosila_driver: link"
-	Message    string // one line for operators
-	HardwareID string // e.g. the robot's address
-	Values     []KeyValue
+	Level      Level      // OK, WARN, ERROR or STALE
+	Name       string     // e.g. "servosila_driver: link"
+	Message    string     // one line for operators
+	HardwareID string     // e.g. the robot's address
+	Values     []KeyValue // named values for the operator, in display order
 }
 
 // Raise sets the level to l with msg if l is more severe than the current

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/internal/testkit/runtest"
+	"github.com/telebridge/telebridge/internal/testkit/simrig"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/furbot/control"
 	"github.com/telebridge/telebridge/pkg/furbot/internal/steptest"
@@ -24,7 +25,8 @@ import (
 var t0 = steptest.T0
 
 // rig is a simulator and a bridge talking over loopback UDP, both on
-// 127.0.0.1:0, each run by its own goroutine.
+// 127.0.0.1:0, each run by its own goroutine (the shared rig,
+// internal/testkit/simrig, without the impairment proxy).
 type rig struct {
 	sim    *sim.Sim
 	bridge *furbot.Bridge
@@ -37,25 +39,30 @@ func newRig(t *testing.T, simCfg sim.Config, bcfg furbot.BridgeConfig) *rig {
 	if simCfg.Params.StartupTime == 0 {
 		simCfg.Params.StartupTime = 0.2
 	}
-	sim, err := sim.New(simCfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &rig{sim: sim}
-	bcfg.Listen = "127.0.0.1:0"
-	bcfg.Vehicle = sim.Addr()
-	bcfg.OnSnapshot = func(s *furbot.Snapshot) {
-		r.mu.Lock()
-		r.snaps = append(r.snaps, *s)
-		r.mu.Unlock()
-	}
-	b, err := furbot.NewBridge(bcfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.bridge = b
-	runtest.Go(t, "sim", sim.Run)
-	runtest.Go(t, "bridge", b.Run)
+	r := &rig{}
+	rr := simrig.New(t, simrig.Config[*sim.Sim, *furbot.Bridge]{
+		Direct: true,
+		NewSim: func(listen string) (*sim.Sim, error) {
+			c := simCfg
+			c.Listen = listen
+			return sim.New(c)
+		},
+		NewDriver: func(at netip.AddrPort) (*furbot.Bridge, func(context.Context) error, error) {
+			bcfg.Listen = "127.0.0.1:0"
+			bcfg.Vehicle = at
+			bcfg.OnSnapshot = func(s *furbot.Snapshot) {
+				r.mu.Lock()
+				r.snaps = append(r.snaps, *s)
+				r.mu.Unlock()
+			}
+			b, err := furbot.NewBridge(bcfg)
+			if err != nil {
+				return nil, nil, err
+			}
+			return b, b.Run, nil
+		},
+	})
+	r.sim, r.bridge = rr.Sim(), rr.Driver
 	return r
 }
 
@@ -66,17 +73,11 @@ func (r *rig) snapshots() []furbot.Snapshot {
 	return append([]furbot.Snapshot(nil), r.snaps...)
 }
 
-// waitFor polls cond every 10 ms for up to limit; the loops are real-time
-// by nature. It fails the test on timeout.
+// waitFor polls cond until it holds (simrig.WaitFor); the loops are
+// real-time by nature. It fails the test after limit.
 func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", limit, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	runtest.WaitFor(t, limit, what, cond)
 }
 
 // hold keeps sending cmd at 20 Hz (like a cmd_vel publisher) until stop

@@ -1,13 +1,14 @@
 package furbot_test
 
 import (
+	"context"
 	"math"
 	"net/netip"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/telebridge/telebridge/internal/testkit/runtest"
+	"github.com/telebridge/telebridge/internal/testkit/simrig"
 	"github.com/telebridge/telebridge/pkg/furbot"
 	"github.com/telebridge/telebridge/pkg/furbot/control"
 	"github.com/telebridge/telebridge/pkg/furbot/sim"
@@ -20,64 +21,45 @@ import (
 // with deadlines far beyond what an idle machine needs, so CPU load slows
 // them down without failing them.
 
-// impRig is a simulator, a proxy and a bridge; the simulator can be
-// restarted on the same port.
+// impRig is the shared rig (internal/testkit/simrig: a simulator, a
+// proxy and a bridge) and the snapshots the bridge published.
 type impRig struct {
+	*simrig.Rig[*sim.Sim, *furbot.Bridge]
 	t      *testing.T
 	proxy  *impair.Proxy
 	bridge *furbot.Bridge
 
-	mu      sync.Mutex
-	sim     *sim.Sim
-	stopSim func()
-	snaps   []furbot.Snapshot
+	mu    sync.Mutex
+	snaps []furbot.Snapshot
 }
 
 func newImpRig(t *testing.T, seed uint64, up, down impair.Impairment) *impRig {
 	t.Helper()
 	r := &impRig{t: t}
-	r.startSim("127.0.0.1:0")
-	p, err := impair.New(impair.Config{Upstream: r.simulator().Addr(), Seed: seed, Up: up, Down: down})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.proxy = p
-	b, err := furbot.NewBridge(furbot.BridgeConfig{Listen: "127.0.0.1:0", Vehicle: p.Addr(),
-		OnSnapshot: func(s *furbot.Snapshot) {
-			r.mu.Lock()
-			r.snaps = append(r.snaps, *s)
-			r.mu.Unlock()
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.bridge = b
-	runtest.Go(t, "proxy", p.Run)
-	runtest.Go(t, "bridge", b.Run)
-	waitFor(t, 20*time.Second, "the bridge to start", b.Started)
+	r.Rig = simrig.New(t, simrig.Config[*sim.Sim, *furbot.Bridge]{
+		Seed: seed, Up: up, Down: down,
+		NewSim: func(listen string) (*sim.Sim, error) {
+			return sim.New(sim.Config{Listen: listen, Params: sim.Params{StartupTime: 0.2}})
+		},
+		NewDriver: func(at netip.AddrPort) (*furbot.Bridge, func(context.Context) error, error) {
+			b, err := furbot.NewBridge(furbot.BridgeConfig{Listen: "127.0.0.1:0", Vehicle: at,
+				OnSnapshot: func(s *furbot.Snapshot) {
+					r.mu.Lock()
+					r.snaps = append(r.snaps, *s)
+					r.mu.Unlock()
+				}})
+			if err != nil {
+				return nil, nil, err
+			}
+			return b, b.Run, nil
+		},
+	})
+	r.proxy, r.bridge = r.Proxy, r.Driver
+	waitFor(t, 20*time.Second, "the bridge to start", r.bridge.Started)
 	return r
 }
 
-// startSim runs a fresh simulator on listen.
-func (r *impRig) startSim(listen string) {
-	r.t.Helper()
-	sim, err := sim.New(sim.Config{Listen: listen, Params: sim.Params{StartupTime: 0.2}})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	stop := runtest.Go(r.t, "sim", sim.Run)
-	r.mu.Lock()
-	r.sim, r.stopSim = sim, stop
-	r.mu.Unlock()
-}
-
-func (r *impRig) simulator() *sim.Sim {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.sim
-}
-
-func (r *impRig) truth() sim.Truth { return r.simulator().Truth() }
+func (r *impRig) truth() sim.Truth { return r.Sim().Truth() }
 
 func (r *impRig) latest() furbot.Snapshot {
 	s, _ := r.bridge.Latest()
@@ -181,8 +163,7 @@ func TestImpairedBlackout(t *testing.T) {
 		tr := r.truth()
 		return tr.Distance > 2 && math.Abs(tr.V-1.5) < 0.1
 	})
-	r.proxy.SetBlackout(impair.Up, true)
-	r.proxy.SetBlackout(impair.Down, true)
+	r.Blackout(true)
 	on := time.Now()
 	stop() // the operator's commands stop too; they must not be replayed
 	waitFor(t, 20*time.Second, "the bridge to see the link lost", func() bool {
@@ -191,8 +172,7 @@ func TestImpairedBlackout(t *testing.T) {
 	})
 	waitFor(t, 20*time.Second, "the vehicle to stop on its watchdog", func() bool { return r.truth().V == 0 })
 	waitFor(t, 20*time.Second, "1.5 s of blackout", func() bool { return time.Since(on) >= 1500*time.Millisecond })
-	r.proxy.SetBlackout(impair.Up, false)
-	r.proxy.SetBlackout(impair.Down, false)
+	r.Blackout(false)
 	waitFor(t, 20*time.Second, "the link back", func() bool { return r.latest().Ready })
 	// Link back, no fresh command: 50 status frames later still still.
 	n := r.latest().Frames
@@ -250,13 +230,8 @@ func TestVehicleReboot(t *testing.T) {
 	stop := hold(r.bridge, control.Twist{V: 1.5})
 	defer stop()
 	waitFor(t, 30*time.Second, "2 m travelled", func() bool { return r.truth().Distance > 2 })
-	addr := r.simulator().Addr()
-	r.mu.Lock()
-	stopSim := r.stopSim
-	r.mu.Unlock()
-	stopSim()
-	before := r.latest().Odom.Distance
-	r.startSim(netip.AddrPortFrom(addr.Addr(), addr.Port()).String())
+	var before float64
+	r.Reboot(func() { before = r.latest().Odom.Distance })
 	waitFor(t, 30*time.Second, "the rebooted vehicle to drive 2 m", func() bool { return r.truth().Distance > 2 })
 	st := r.bridge.Stats()
 	if st.Resyncs == 0 {

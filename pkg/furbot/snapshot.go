@@ -11,17 +11,17 @@ import (
 // Snapshot is what the bridge publishes each period: the latest state of
 // every subsystem, the odometry, and the control decision of this period.
 type Snapshot struct {
-	Seq      uint64        // published snapshots before this one
-	Stamp    time.Time     // when the loop woke for this period
-	Late     time.Duration // how late the loop woke after its deadline (jitter)
-	Status   wire.Status   // latest state of each subsystem (merged frames)
-	StatusAt time.Time     // arrival of the latest status frame
-	Frames   uint64        // status frames used so far (a new frame changes it)
-	Odom     odometry.State
+	Seq      uint64         // published snapshots before this one
+	Stamp    time.Time      // when the loop woke for this period
+	Late     time.Duration  // how late the loop woke after its deadline (jitter)
+	Status   wire.Status    // latest state of each subsystem (merged frames)
+	StatusAt time.Time      // arrival of the latest status frame
+	Frames   uint64         // status frames used so far (a new frame changes it)
+	Odom     odometry.State // the odometry after this period's status [m, rad]
 	Ready    bool           // link fresh and every subsystem working
 	Output   control.Output // controller decision of this period
 	Control  wire.Control   // control frame sent this period
-	Stats    BridgeStats
+	Stats    BridgeStats    // the bridge's counters so far
 }
 
 // BridgeStats are the bridge's counters.

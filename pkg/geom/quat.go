@@ -10,7 +10,7 @@ import (
 // is not a rotation; use IdentityQuat. Functions that build a Quat return
 // it normalised.
 type Quat struct {
-	W, X, Y, Z float64
+	W, X, Y, Z float64 // W the real part; X, Y, Z the vector part
 }
 
 // IdentityQuat returns the rotation by zero.

@@ -142,15 +142,15 @@ const (
 
 // Decision is what a Chain decided for one packet.
 type Decision struct {
-	Fate  Fate
+	Fate  Fate          // delivered, or lost and why
 	Delay time.Duration // total delay of the packet [s]
 	Dup   bool          // a copy is sent too, after DupAt
 	DupAt time.Duration // delay of the copy [s]
 	Reord bool          // held back by ReorderDelay
 	Cut   int           // new length when >= 0 (truncated); -1 keeps it
 	Flips [8]int        // bit indexes to flip (the first NFlip), modulo the length
-	NFlip int
-	Burst bool // the burst chain is in its Bad state
+	NFlip int           // how many of Flips apply
+	Burst bool          // the burst chain is in its Bad state
 }
 
 // Chain draws the decisions of one direction from its own generator. It

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/telebridge/telebridge/internal/testkit/runtest"
 )
 
 // echo is an upstream server that records what it receives and answers
@@ -95,17 +97,11 @@ func send(t *testing.T, c *net.UDPConn, to netip.AddrPort, from, n int) {
 	}
 }
 
-// waitFor polls cond until it holds or 10 s pass (a bound far beyond any
-// loaded machine; the test passes as soon as the condition holds).
+// waitFor waits for cond with a bound of 10 s, far beyond any loaded
+// machine; the test passes as soon as the condition holds.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	runtest.WaitFor(t, 10*time.Second, what, cond)
 }
 
 // TestProxyLossIsTheSeededDecision checks over real UDP that the packets

@@ -22,8 +22,8 @@ type JointMoveRequest struct {
 // EulerPose is a pose as x, y, z [m] and intrinsic ZYX Euler angles rz,
 // ry, rx [rad] (mirrors telebridge_interfaces/msg/EulerPose).
 type EulerPose struct {
-	X, Y, Z    float64
-	RZ, RY, RX float64
+	X, Y, Z    float64 // [m]
+	RZ, RY, RX float64 // [rad], intrinsic ZYX
 }
 
 // Transform returns the pose as a geom.Transform.
@@ -61,15 +61,15 @@ type CartesianMoveRequest struct {
 	// UseReferenceFrame adds ReferenceFrame, a frame given as a pose in
 	// the PoseReference frame, between that frame and Pose.
 	UseReferenceFrame bool
-	ReferenceFrame    EulerPose
+	ReferenceFrame    EulerPose // see UseReferenceFrame
 	// Speed is the override in (0, 1] of the configured velocity.
 	Speed float64
 }
 
 // Response mirrors the services' response fields.
 type Response struct {
-	Success bool
-	Message string
+	Success bool   // the request was accepted
+	Message string // why not, or what was done
 }
 
 // ResponseOf turns a request's error into a Response.

@@ -89,7 +89,7 @@ func (m Mode) String() string {
 
 // Status is a snapshot of the controller.
 type Status struct {
-	Mode Mode
+	Mode Mode // what the controller is doing
 	// Reason says why the last motion ended ("stop", "heartbeat
 	// timeout", "goal reached", an error...).
 	Reason string

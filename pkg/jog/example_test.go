@@ -18,7 +18,7 @@ import (
 // velocity at the braking time, and nothing more. The elbow
 // accelerates at 2 rad/s² to 5 % of its 3.15 rad/s limit.
 func Example() {
-	f, _ := os.Open("../kinematics/testdata/ur5_like.urdf")
+	f, _ := os.Open("../../launch/urdf/ur5_like.urdf")
 	chain, err := kinematics.ParseURDF(f, "base_link", "tool0")
 	f.Close()
 	if err != nil {
@@ -58,7 +58,7 @@ func Example() {
 // arm 10 cm up along the straight line (command type LIN) at 0.1 m/s, then
 // asks for a goal out of reach, which is refused before anything moves.
 func ExampleController_StartCartesianMove_lin() {
-	f, _ := os.Open("../kinematics/testdata/ur5_like.urdf")
+	f, _ := os.Open("../../launch/urdf/ur5_like.urdf")
 	chain, err := kinematics.ParseURDF(f, "base_link", "tool0")
 	f.Close()
 	if err != nil {

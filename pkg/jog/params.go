@@ -84,7 +84,7 @@ type Params struct {
 	MinTranslationStep float64 // [m], default 0
 	MinRotationStep    float64 // [rad], default 0
 
-	JointsDelta, JointsGoal, CartesianDelta, CartesianGoal MoveSettings
+	JointsDelta, JointsGoal, CartesianDelta, CartesianGoal MoveSettings // the move settings of each service
 
 	CartesianDeltaBlendingRot     float64 // [m], default 0.01
 	CartesianDeltaAccelerationRot float64 // [%], default 50
@@ -99,7 +99,7 @@ type Params struct {
 	CartesianGoalLinVelocity                 float64 // [m/s], default 0.1
 	CartesianGoalLinAcceleration             float64 // [%], default 100
 
-	RobotData RobotData
+	RobotData RobotData // frames, chain and rates of the arm
 
 	JointLimits []JointLimit // default none (the URDF limits apply)
 

@@ -14,7 +14,7 @@ import (
 // ur5 loads the UR5-sized test arm from base_link to tool0.
 func ur5(t testing.TB) *kinematics.Chain {
 	t.Helper()
-	f, err := os.Open("../kinematics/testdata/ur5_like.urdf")
+	f, err := os.Open("../../launch/urdf/ur5_like.urdf")
 	if err != nil {
 		t.Fatal(err)
 	}

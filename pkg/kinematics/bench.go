@@ -12,11 +12,11 @@ import (
 
 // BenchResult summarises SolveRate.
 type BenchResult struct {
-	Poses, Solved int
+	Poses, Solved int // poses tried, and solved within tolerance
 	// LimitViolations counts solutions outside the joint limits (must be 0).
 	LimitViolations int
 	Mean, P99, Max  time.Duration // time per Solve, solved or not
-	MeanAttempts    float64
+	MeanAttempts    float64       // restarts per Solve, on average
 }
 
 // Rate returns the fraction of poses solved.

@@ -34,8 +34,8 @@ func (t JointType) String() string {
 
 // Joint is one moving joint of a chain.
 type Joint struct {
-	Name string
-	Type JointType
+	Name string    // the URDF joint name
+	Type JointType // revolute, continuous or prismatic
 	// Origin is the pose of the joint frame in the frame of the previous
 	// joint (after that joint's motion), or in the base for the first
 	// joint. Fixed joints in between are folded into it.

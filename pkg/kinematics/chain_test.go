@@ -13,9 +13,19 @@ import (
 
 const pi = math.Pi
 
+// urdfPath returns where a test description lives: ur5_like.urdf is the
+// repository's own (launch/urdf/, installed for ROS), the variants made
+// for these tests are in testdata/.
+func urdfPath(name string) string {
+	if name == "ur5_like.urdf" {
+		return "../../launch/urdf/" + name
+	}
+	return "testdata/" + name
+}
+
 func loadURDF(t testing.TB, name string) *Chain {
 	t.Helper()
-	f, err := os.Open("testdata/" + name)
+	f, err := os.Open(urdfPath(name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +37,7 @@ func loadURDF(t testing.TB, name string) *Chain {
 	return c
 }
 
-// ur5DH is the standard DH table of the UR5-sized arm in testdata.
+// ur5DH is the standard DH table of the UR5-sized arm (ur5_like.urdf).
 func ur5DH(t testing.TB) *Chain {
 	t.Helper()
 	rows := []DH{

@@ -12,7 +12,7 @@ import (
 // where theta = Theta + q for a revolute joint and d = D + q for a
 // prismatic one.
 type DH struct {
-	Name  string
+	Name  string    // the joint's name
 	Type  JointType // Revolute, Continuous or Prismatic
 	A     float64   // link length along the new x [m]
 	Alpha float64   // link twist about the new x [rad]

@@ -12,7 +12,7 @@ import (
 // ErrBadChain.
 func FuzzParseURDF(f *testing.F) {
 	for _, name := range []string{"ur5_like.urdf", "telescope7.urdf"} {
-		data, err := os.ReadFile("testdata/" + name)
+		data, err := os.ReadFile(urdfPath(name))
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/internal/testkit/runtest"
 	"github.com/telebridge/telebridge/pkg/camera"
 )
 
@@ -46,17 +47,11 @@ func newTestStream(t testing.TB, cfg Config) (*Stream, *fakeClock) {
 	return s, clk
 }
 
-// waitFor polls cond until it holds or 20 s pass (a generous bound for a
+// waitFor waits for cond with a bound of 20 s (a generous bound for a
 // loaded machine; the condition, not the time, is what is asserted).
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	runtest.WaitFor(t, 20*time.Second, what, cond)
 }
 
 // rgb is an 8-bit colour.

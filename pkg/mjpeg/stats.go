@@ -5,8 +5,8 @@ import "time"
 // Stats are a Stream's counters and measurements. Counts are since
 // NewStream.
 type Stats struct {
-	Name    string
-	Viewers int // open MJPEG responses and waiting snapshots now
+	Name    string // the stream's name (the camera's)
+	Viewers int    // open MJPEG responses and waiting snapshots now
 
 	FramesIn uint64 // frames fed, watched or not
 	Encoded  uint64 // frames published to viewers (encoded or passed through)

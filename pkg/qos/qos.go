@@ -46,10 +46,10 @@ const (
 
 // Profile is a quality-of-service profile.
 type Profile struct {
-	Reliability Reliability
-	Durability  Durability
-	History     History
-	Depth       int // samples kept with KeepLast; ignored otherwise
+	Reliability Reliability // reliable or best effort
+	Durability  Durability  // volatile or transient local
+	History     History     // keep last (Depth) or keep all
+	Depth       int         // samples kept with KeepLast; ignored otherwise
 }
 
 // Presets.

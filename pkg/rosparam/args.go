@@ -15,7 +15,7 @@ var ErrArgs = errors.New("invalid ROS arguments")
 type Remap struct {
 	Node string // optional node-name prefix: the rule applies only to this node
 	From string // name, "__node", "__name" or "__ns"
-	To   string
+	To   string // the replacement
 }
 
 // Args is the result of ParseArgs.

@@ -27,22 +27,22 @@ const DepthRecursive uint64 = 0
 // one of the other fields holds the value; the others are zero. The zero
 // value is a value of type ParameterNotSet.
 type ParameterValue struct {
-	Type              uint8
-	BoolValue         bool
-	IntegerValue      int64
-	DoubleValue       float64
-	StringValue       string
-	ByteArrayValue    []byte
-	BoolArrayValue    []bool
-	IntegerArrayValue []int64
-	DoubleArrayValue  []float64
-	StringArrayValue  []string
+	Type              uint8     // one of the Parameter* constants
+	BoolValue         bool      // with ParameterBool
+	IntegerValue      int64     // with ParameterInteger
+	DoubleValue       float64   // with ParameterDouble
+	StringValue       string    // with ParameterString
+	ByteArrayValue    []byte    // with ParameterByteArray
+	BoolArrayValue    []bool    // with ParameterBoolArray
+	IntegerArrayValue []int64   // with ParameterIntegerArray
+	DoubleArrayValue  []float64 // with ParameterDoubleArray
+	StringArrayValue  []string  // with ParameterStringArray
 }
 
 // Parameter mirrors rcl_interfaces/msg/Parameter: a name and a value.
 type Parameter struct {
-	Name  string
-	Value ParameterValue
+	Name  string         // the parameter's name, '.'-separated
+	Value ParameterValue // its value and type
 }
 
 // FloatingPointRange mirrors rcl_interfaces/msg/FloatingPointRange. A value
@@ -50,61 +50,61 @@ type Parameter struct {
 // not 0, is From plus a whole number of steps (compared to 100 ULP, as
 // rclcpp does).
 type FloatingPointRange struct {
-	FromValue float64
-	ToValue   float64
-	Step      float64
+	FromValue float64 // the lower bound (From)
+	ToValue   float64 // the upper bound (To)
+	Step      float64 // 0: any value in the range
 }
 
 // IntegerRange mirrors rcl_interfaces/msg/IntegerRange, with the same rule
 // as FloatingPointRange and an exact step.
 type IntegerRange struct {
-	FromValue int64
-	ToValue   int64
-	Step      uint64
+	FromValue int64  // the lower bound
+	ToValue   int64  // the upper bound
+	Step      uint64 // 0: any value in the range
 }
 
 // ParameterDescriptor mirrors rcl_interfaces/msg/ParameterDescriptor. At
 // most one of FloatingPointRange and IntegerRange holds one element.
 type ParameterDescriptor struct {
-	Name                  string
-	Type                  uint8
-	Description           string
-	AdditionalConstraints string
-	ReadOnly              bool
-	DynamicTyping         bool
-	FloatingPointRange    []FloatingPointRange
-	IntegerRange          []IntegerRange
+	Name                  string               // the parameter's name
+	Type                  uint8                // one of the Parameter* constants
+	Description           string               // what it is, with its unit
+	AdditionalConstraints string               // constraints in words, beyond the ranges
+	ReadOnly              bool                 // set only at start-up
+	DynamicTyping         bool                 // its type may change
+	FloatingPointRange    []FloatingPointRange // the allowed range of a double
+	IntegerRange          []IntegerRange       // the allowed range of an integer
 }
 
 // SetParametersResult mirrors rcl_interfaces/msg/SetParametersResult.
 type SetParametersResult struct {
-	Successful bool
-	Reason     string
+	Successful bool   // the change was accepted
+	Reason     string // why not
 }
 
 // ListParametersResult mirrors rcl_interfaces/msg/ListParametersResult.
 type ListParametersResult struct {
-	Names    []string
-	Prefixes []string
+	Names    []string // the parameters found
+	Prefixes []string // the prefixes of their names
 }
 
 // Time mirrors builtin_interfaces/msg/Time: seconds and nanoseconds since the
 // epoch of the clock (the Unix epoch for the wall clock, the simulation's
 // start for /clock).
 type Time struct {
-	Sec     int32
-	Nanosec uint32
+	Sec     int32  // [s]
+	Nanosec uint32 // [ns], below 1e9
 }
 
 // ParameterEvent mirrors rcl_interfaces/msg/ParameterEvent, published on
 // /parameter_events after every accepted change. Node is the fully
 // qualified node name.
 type ParameterEvent struct {
-	Stamp             Time
-	Node              string
-	NewParameters     []Parameter
-	ChangedParameters []Parameter
-	DeletedParameters []Parameter
+	Stamp             Time        // when the change was accepted
+	Node              string      // see above
+	NewParameters     []Parameter // parameters declared by the change
+	ChangedParameters []Parameter // parameters whose value changed
+	DeletedParameters []Parameter // parameters undeclared by the change
 }
 
 // Names of the parameter services, relative to the node's fully qualified

@@ -59,7 +59,7 @@ type Config struct {
 	// ShutdownPackets is how many zero packets go out on shutdown before
 	// the socket closes, ShutdownInterval apart. Defaults 5 and 20 ms.
 	ShutdownPackets  int
-	ShutdownInterval time.Duration
+	ShutdownInterval time.Duration // see ShutdownPackets
 	// MotorSlots is the index of each joint's record in a telemetry packet,
 	// indexed by Joint; None if the joint has no record. Default (assumed):
 	// flippers 2, waist 3, shoulder 4, elbow 5, neck 6, gripper 7 (0 and 1

@@ -5,21 +5,23 @@ import (
 	"errors"
 	"math"
 	"net"
+	"net/netip"
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/internal/testkit/simrig"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	"github.com/telebridge/telebridge/pkg/servosila/control"
 	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
 	"github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
-// rig is a driver and a simulator talking over loopback UDP.
+// rig is a driver and a simulator talking over loopback UDP (the shared
+// rig, internal/testkit/simrig, without the impairment proxy).
 type rig struct {
-	drv       *servosila.Driver
-	sim       *servosilasim.Sim
-	stopDrv   context.CancelFunc
-	driverErr chan error
+	*simrig.Rig[*servosilasim.Sim, *servosila.Driver]
+	drv *servosila.Driver
+	sim *servosilasim.Sim
 }
 
 // fastConfig is a driver configuration that makes closed-loop tests quick:
@@ -42,42 +44,29 @@ func startRig(t *testing.T, cfg servosila.Config) *rig {
 // startRigSim is startRig with a simulator configuration.
 func startRigSim(t *testing.T, cfg servosila.Config, simCfg servosilasim.Config) *rig {
 	t.Helper()
-	sim, err := servosilasim.New(simCfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	simCtx, stopSim := context.WithCancel(context.Background())
-	simErr := make(chan error, 1)
-	go func() { simErr <- sim.Run(simCtx) }()
-	t.Cleanup(func() {
-		stopSim()
-		if err := <-simErr; err != nil {
-			t.Errorf("simulator: %v", err)
-		}
+	rr := simrig.New(t, simrig.Config[*servosilasim.Sim, *servosila.Driver]{
+		Direct: true,
+		NewSim: func(listen string) (*servosilasim.Sim, error) {
+			c := simCfg
+			c.Listen = listen
+			return servosilasim.New(c)
+		},
+		NewDriver: func(at netip.AddrPort) (*servosila.Driver, func(context.Context) error, error) {
+			cfg.Robot = at.String()
+			drv, err := servosila.New(cfg)
+			if err != nil {
+				return nil, nil, err
+			}
+			return drv, drv.Run, nil
+		},
 	})
-	cfg.Robot = sim.Addr().String()
-	drv, err := servosila.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	r := &rig{drv: drv, sim: sim, stopDrv: stop, driverErr: make(chan error, 1)}
-	go func() { r.driverErr <- drv.Run(ctx) }()
-	t.Cleanup(func() { r.stop(t) })
-	return r
+	return &rig{Rig: rr, drv: rr.Driver, sim: rr.Sim()}
 }
 
 // stop shuts the driver down and waits for it (idempotent).
 func (r *rig) stop(t *testing.T) {
 	t.Helper()
-	if r.stopDrv == nil {
-		return
-	}
-	r.stopDrv()
-	r.stopDrv = nil
-	if err := <-r.driverErr; err != nil {
-		t.Errorf("driver: %v", err)
-	}
+	r.StopDriver()
 }
 
 // hold keeps refreshing cmd for d (like an operator holding a key).
@@ -101,20 +90,18 @@ const settle = 10 * time.Second
 // cond holds on the simulator's state, and returns that state.
 func (r *rig) holdUntil(t *testing.T, cmd wire.Command, what string, cond func(servosilasim.State) bool) servosilasim.State {
 	t.Helper()
-	end := time.Now().Add(settle)
-	for {
+	if err := r.drv.SetCommand(cmd); err != nil {
+		t.Fatal(err)
+	}
+	return r.waitFor(t, what, settle, func(st servosilasim.State) bool {
+		if cond(st) {
+			return true
+		}
 		if err := r.drv.SetCommand(cmd); err != nil {
 			t.Fatal(err)
 		}
-		st := r.sim.State()
-		if cond(st) {
-			return st
-		}
-		if time.Now().After(end) {
-			t.Fatalf("%s: not within %v; simulator state %+v", what, settle, st)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return false
+	})
 }
 
 // waitFor polls cond on the simulator's state until it holds or the

@@ -3,12 +3,14 @@ package servosila_test
 import (
 	"context"
 	"math"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/telebridge/telebridge/internal/testkit/runtest"
+	"github.com/telebridge/telebridge/internal/testkit/simrig"
 	"github.com/telebridge/telebridge/pkg/diag"
 	"github.com/telebridge/telebridge/pkg/impair"
 	"github.com/telebridge/telebridge/pkg/servosila"
@@ -21,16 +23,13 @@ import (
 // from the simulator's truth, waiting for the asserted conditions with
 // deadlines far beyond what an idle machine needs.
 
-// impRig is a simulator (telemetry at 10 Hz), a proxy and a driver; the
-// simulator can be restarted on the same port.
+// impRig is the shared rig (internal/testkit/simrig: a simulator with
+// telemetry at 10 Hz, a proxy and a driver) and an operator that re-sends
+// its command at 20 Hz.
 type impRig struct {
-	t     *testing.T
+	*simrig.Rig[*servosilasim.Sim, *servosila.Driver]
 	proxy *impair.Proxy
 	drv   *servosila.Driver
-
-	mu      sync.Mutex
-	sim     *servosilasim.Sim
-	stopSim func()
 
 	cmdMu sync.Mutex
 	lin   float64 // operator command, re-sent at 20 Hz while sending
@@ -40,43 +39,25 @@ type impRig struct {
 
 func newImpRig(t *testing.T, seed uint64, up, down impair.Impairment) *impRig {
 	t.Helper()
-	r := &impRig{t: t}
-	r.startSim("127.0.0.1:0")
-	p, err := impair.New(impair.Config{Upstream: r.simulator().Addr(), Seed: seed, Up: up, Down: down})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.proxy = p
-	drv, err := servosila.New(servosila.Config{Robot: p.Addr().String(), Local: "127.0.0.1:0", SendRate: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.drv = drv
-	runtest.Go(t, "proxy", p.Run)
-	runtest.Go(t, "driver", drv.Run)
+	rig := simrig.New(t, simrig.Config[*servosilasim.Sim, *servosila.Driver]{
+		Seed: seed, Up: up, Down: down,
+		NewSim: func(listen string) (*servosilasim.Sim, error) {
+			return servosilasim.New(servosilasim.Config{Listen: listen, TelemetryRate: 10})
+		},
+		NewDriver: func(at netip.AddrPort) (*servosila.Driver, func(context.Context) error, error) {
+			drv, err := servosila.New(servosila.Config{Robot: at.String(), Local: "127.0.0.1:0", SendRate: 10})
+			if err != nil {
+				return nil, nil, err
+			}
+			return drv, drv.Run, nil
+		},
+	})
+	r := &impRig{Rig: rig, proxy: rig.Proxy, drv: rig.Driver}
 	runtest.Go(t, "operator", r.operate)
 	return r
 }
 
-func (r *impRig) startSim(listen string) {
-	r.t.Helper()
-	sim, err := servosilasim.New(servosilasim.Config{Listen: listen, TelemetryRate: 10})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	stop := runtest.Go(r.t, "sim", sim.Run)
-	r.mu.Lock()
-	r.sim, r.stopSim = sim, stop
-	r.mu.Unlock()
-}
-
-func (r *impRig) simulator() *servosilasim.Sim {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.sim
-}
-
-func (r *impRig) truth() servosilasim.State { return r.simulator().State() }
+func (r *impRig) truth() servosilasim.State { return r.Sim().State() }
 
 // command sets what the operator holds (re-sent at 20 Hz); stop ends it.
 func (r *impRig) command(lin, ang float64) {
@@ -111,17 +92,6 @@ func (r *impRig) operate(ctx context.Context) error {
 	}
 }
 
-func waitUntil(t *testing.T, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", limit, what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // TestImpairedLossAndJitter: 15 % loss and 0-20 ms jitter both ways. The
 // robot still executes the command: the truth holds 0.3 m/s (±1 mm/s, the axis quantisation) for
 // 3 s of its time in a row (waited for, so a CPU stall delays the test
@@ -132,7 +102,7 @@ func TestImpairedLossAndJitter(t *testing.T) {
 	r := newImpRig(t, 21, link, link)
 	r.command(0.3, 0)
 	var since time.Time
-	waitUntil(t, 30*time.Second, "3 s at 0.3 m/s", func() bool {
+	runtest.WaitFor(t, 30*time.Second, "3 s at 0.3 m/s", func() bool {
 		s := r.truth()
 		switch {
 		case math.Abs(s.Linear-0.3) > 1e-3 || !s.LinkUp:
@@ -160,7 +130,7 @@ func TestImpairedStaleTelemetryNeverWins(t *testing.T) {
 	r := newImpRig(t, 22, impair.Impairment{}, impair.Impairment{Duplicate: 0.3, Reorder: 0.3, ReorderDelay: 150 * time.Millisecond})
 	r.command(0, 0)
 	var last uint64
-	waitUntil(t, 30*time.Second, "5 old telemetry packets dropped", func() bool {
+	runtest.WaitFor(t, 30*time.Second, "5 old telemetry packets dropped", func() bool {
 		tel, _, ok := r.drv.Telemetry()
 		if ok {
 			if tel.Tick < last {
@@ -182,12 +152,11 @@ func TestImpairedBlackout(t *testing.T) {
 	t.Parallel()
 	r := newImpRig(t, 23, impair.Impairment{}, impair.Impairment{})
 	r.command(0.3, 0)
-	waitUntil(t, 30*time.Second, "0.5 m forward", func() bool { return r.truth().Distance > 0.5 })
-	r.proxy.SetBlackout(impair.Up, true)
-	r.proxy.SetBlackout(impair.Down, true)
+	runtest.WaitFor(t, 30*time.Second, "0.5 m forward", func() bool { return r.truth().Distance > 0.5 })
+	r.Blackout(true)
 	r.command(0, 0.5)
-	waitUntil(t, 30*time.Second, "the driver to declare the link lost", func() bool { return r.drv.Status().LinkState.Lost })
-	waitUntil(t, 30*time.Second, "the robot to stop on its link timeout", func() bool {
+	runtest.WaitFor(t, 30*time.Second, "the driver to declare the link lost", func() bool { return r.drv.Status().LinkState.Lost })
+	runtest.WaitFor(t, 30*time.Second, "the robot to stop on its link timeout", func() bool {
 		s := r.truth()
 		return !s.LinkUp && s.Linear == 0 && s.Angular == 0
 	})
@@ -197,7 +166,7 @@ func TestImpairedBlackout(t *testing.T) {
 	}
 	// Dead reckoning claims nothing more while lost.
 	n := st.Sent
-	waitUntil(t, 30*time.Second, "5 more ticks", func() bool { return r.drv.Status().Sent >= n+5 })
+	runtest.WaitFor(t, 30*time.Second, "5 more ticks", func() bool { return r.drv.Status().Sent >= n+5 })
 	st2 := r.drv.Status()
 	if st2.Odometry.Pose != st.Odometry.Pose {
 		t.Errorf("odometry moved while the link was lost: %+v -> %+v", st.Odometry.Pose, st2.Odometry.Pose)
@@ -220,17 +189,16 @@ func TestImpairedBlackout(t *testing.T) {
 	}
 
 	r.stopCommanding()
-	r.proxy.SetBlackout(impair.Up, false)
-	r.proxy.SetBlackout(impair.Down, false)
-	waitUntil(t, 30*time.Second, "the link back", func() bool { return !r.drv.Status().LinkState.Lost && r.truth().LinkUp })
+	r.Blackout(false)
+	runtest.WaitFor(t, 30*time.Second, "the link back", func() bool { return !r.drv.Status().LinkState.Lost && r.truth().LinkUp })
 	p := r.truth().Packets
-	waitUntil(t, 30*time.Second, "20 packets at the robot", func() bool { return r.truth().Packets >= p+20 })
+	runtest.WaitFor(t, 30*time.Second, "20 packets at the robot", func() bool { return r.truth().Packets >= p+20 })
 	if s := r.truth(); s.Linear != 0 || s.Angular != 0 {
 		t.Fatalf("robot moves (%.2f m/s, %.2f rad/s) after the link came back without a fresh command", s.Linear, s.Angular)
 	}
 	d0 := r.truth().Distance
 	r.command(0.3, 0)
-	waitUntil(t, 30*time.Second, "motion on a fresh command", func() bool { return r.truth().Distance > d0+0.1 })
+	runtest.WaitFor(t, 30*time.Second, "motion on a fresh command", func() bool { return r.truth().Distance > d0+0.1 })
 }
 
 // TestRobotReboot: the simulator is killed mid-drive and a new one
@@ -240,17 +208,12 @@ func TestRobotReboot(t *testing.T) {
 	t.Parallel()
 	r := newImpRig(t, 24, impair.Impairment{}, impair.Impairment{})
 	r.command(0.3, 0)
-	waitUntil(t, 30*time.Second, "0.6 m forward", func() bool { return r.truth().Distance > 0.6 })
-	addr := r.simulator().Addr()
-	r.mu.Lock()
-	stop := r.stopSim
-	r.mu.Unlock()
-	stop()
-	r.startSim(addr.String())
-	waitUntil(t, 30*time.Second, "the rebooted robot to drive 0.3 m", func() bool { return r.truth().Distance > 0.3 })
+	runtest.WaitFor(t, 30*time.Second, "0.6 m forward", func() bool { return r.truth().Distance > 0.6 })
+	r.Reboot(nil)
+	runtest.WaitFor(t, 30*time.Second, "the rebooted robot to drive 0.3 m", func() bool { return r.truth().Distance > 0.3 })
 	st := r.drv.Status()
 	if st.LinkState.Resyncs == 0 {
 		t.Errorf("no telemetry resync after the reboot: %+v", st.LinkState)
 	}
-	waitUntil(t, 30*time.Second, "the link up", func() bool { return !r.drv.Status().LinkState.Lost })
+	runtest.WaitFor(t, 30*time.Second, "the link up", func() bool { return !r.drv.Status().LinkState.Lost })
 }

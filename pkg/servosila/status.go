@@ -15,19 +15,19 @@ import (
 // that were dropped (the foreign ones are in the udplink counters). Fields
 // may be read concurrently.
 type DropCounters struct {
-	Length, FrameType, MotorCount atomic.Uint64
+	Length, FrameType, MotorCount atomic.Uint64 // wrong length, wrong frame type, motor count out of range
 	// Video counts video frames, which are recognised and ignored.
 	Video atomic.Uint64
 }
 
 // Sent describes the last remote-control packet the driver sent.
 type Sent struct {
-	At time.Time
+	At time.Time // when it was sent
 	// Command is the command in force after e-stop, timeout, position
 	// control, limits and the minimum start velocity, as the robot will
 	// execute it (the packet's channels converted back to SI).
 	Command wire.Command
-	Packet  wire.RemoteControl
+	Packet  wire.RemoteControl // the packet as it went out
 	// Dropped is the Mapping.Encode mask of channels that could not go out
 	// together with a higher-priority one (e.g. waist while driving).
 	Dropped uint32
@@ -38,20 +38,20 @@ type Sent struct {
 
 // Status is a snapshot of the driver for display and tests.
 type Status struct {
-	EStopped bool
-	Last     Sent
-	Sent     uint64 // remote-control packets sent
-	Changes  uint64 // of them sent early because the command changed
-	SendErrs uint64 // failed socket writes
-	Link     udplink.Stats
-	Length   uint64 // telemetry drops: wrong length
-	Frame    uint64 // wrong frame type
-	Motors   uint64 // motor count out of range
-	Video    uint64 // video frames ignored
+	EStopped bool          // the e-stop is latched: zeros go out until it is released
+	Last     Sent          // the last remote-control packet sent
+	Sent     uint64        // remote-control packets sent
+	Changes  uint64        // of them sent early because the command changed
+	SendErrs uint64        // failed socket writes
+	Link     udplink.Stats // telemetry datagrams received, accepted, foreign, malformed
+	Length   uint64        // telemetry drops: wrong length
+	Frame    uint64        // wrong frame type
+	Motors   uint64        // motor count out of range
+	Video    uint64        // video frames ignored
 	// Odometry is the dead reckoning; its pose covariance includes the
 	// inflation of every lost link (LinkState).
 	Odometry odometry.State
-	Arm      [len(wire.ArmJoints)]control.JointStatus
+	Arm      [len(wire.ArmJoints)]control.JointStatus // position control of each arm joint, in wire.ArmJoints order
 	// LinkState is the link as the telemetry shows it.
 	LinkState LinkState
 }

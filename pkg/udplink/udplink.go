@@ -32,7 +32,7 @@ type Counters struct {
 
 // Stats is a copy of Counters at one instant, for display and diagnostics.
 type Stats struct {
-	Received, Accepted, Foreign, Malformed uint64
+	Received, Accepted, Foreign, Malformed uint64 // as in Counters
 }
 
 // Stats returns a copy of the counters.

@@ -11,17 +11,17 @@ import (
 
 // Robot is a URDF document: its name, links and joints in document order.
 type Robot struct {
-	Name   string  `xml:"name,attr"`
-	Links  []Link  `xml:"link"`
-	Joints []Joint `xml:"joint"`
+	Name   string  `xml:"name,attr"` // its name attribute
+	Links  []Link  `xml:"link"`      // its <link> elements
+	Joints []Joint `xml:"joint"`     // its <joint> elements
 }
 
 // Link is a URDF link; Inertial is nil for a link without one.
 type Link struct {
-	Name       string    `xml:"name,attr"`
+	Name       string    `xml:"name,attr"` // its name attribute
 	Inertial   *Inertial `xml:"inertial"`
-	Visuals    []Shape   `xml:"visual"`
-	Collisions []Shape   `xml:"collision"`
+	Visuals    []Shape   `xml:"visual"`    // its <visual> elements
+	Collisions []Shape   `xml:"collision"` // its <collision> elements
 }
 
 // Inertial is a link's mass and inertia; either is nil when its element
@@ -29,26 +29,26 @@ type Link struct {
 // inertia's axes) in the link frame; nil when not written (the link
 // origin).
 type Inertial struct {
-	Origin  *Origin  `xml:"origin"`
-	Mass    *Mass    `xml:"mass"`
-	Inertia *Inertia `xml:"inertia"`
+	Origin  *Origin  `xml:"origin"`  // its <origin> element
+	Mass    *Mass    `xml:"mass"`    // its <mass> element
+	Inertia *Inertia `xml:"inertia"` // its <inertia> element
 }
 
 // Shape is a link's <visual> or <collision>: the pose of its geometry in
 // the link frame (nil: the link origin) and the geometry.
 type Shape struct {
-	Name     string    `xml:"name,attr"`
-	Origin   *Origin   `xml:"origin"`
-	Geometry *Geometry `xml:"geometry"`
+	Name     string    `xml:"name,attr"` // its name attribute ("" when absent)
+	Origin   *Origin   `xml:"origin"`    // pose of the geometry in the link frame; nil: the link origin
+	Geometry *Geometry `xml:"geometry"`  // the shape itself
 }
 
 // Geometry is one of a box, a cylinder, a sphere or a mesh; the others
 // are nil.
 type Geometry struct {
-	Box      *Box      `xml:"box"`
-	Cylinder *Cylinder `xml:"cylinder"`
-	Sphere   *Sphere   `xml:"sphere"`
-	Mesh     *Mesh     `xml:"mesh"`
+	Box      *Box      `xml:"box"`      // a <box>, or nil
+	Cylinder *Cylinder `xml:"cylinder"` // a <cylinder>, or nil
+	Sphere   *Sphere   `xml:"sphere"`   // a <sphere>, or nil
+	Mesh     *Mesh     `xml:"mesh"`     // a <mesh>, or nil
 }
 
 // Box is a box centred on its origin: Size "x y z" [m].
@@ -59,87 +59,87 @@ type Box struct {
 // Cylinder is a cylinder centred on its origin, its axis along z: radius
 // and length [m].
 type Cylinder struct {
-	Radius string `xml:"radius,attr"`
-	Length string `xml:"length,attr"`
+	Radius string `xml:"radius,attr"` // radius [m], as written
+	Length string `xml:"length,attr"` // length along z [m], as written
 }
 
 // Sphere is a sphere centred on its origin: radius [m].
 type Sphere struct {
-	Radius string `xml:"radius,attr"`
+	Radius string `xml:"radius,attr"` // radius [m], as written
 }
 
 // Mesh is a mesh file (a URI) scaled by Scale "x y z" ("" is 1 1 1).
 type Mesh struct {
-	Filename string `xml:"filename,attr"`
-	Scale    string `xml:"scale,attr"`
+	Filename string `xml:"filename,attr"` // the mesh URI, as written
+	Scale    string `xml:"scale,attr"`    // "x y z" scale factors; "" is 1 1 1
 }
 
 // Mass is a link's mass [kg].
 type Mass struct {
-	Value string `xml:"value,attr"`
+	Value string `xml:"value,attr"` // its value attribute [kg]
 }
 
 // Inertia is a link's inertia tensor about its centre of mass [kg m²].
 type Inertia struct {
-	IXX string `xml:"ixx,attr"`
-	IXY string `xml:"ixy,attr"`
-	IXZ string `xml:"ixz,attr"`
-	IYY string `xml:"iyy,attr"`
-	IYZ string `xml:"iyz,attr"`
-	IZZ string `xml:"izz,attr"`
+	IXX string `xml:"ixx,attr"` // its ixx attribute [kg m²]
+	IXY string `xml:"ixy,attr"` // its ixy attribute [kg m²]
+	IXZ string `xml:"ixz,attr"` // its ixz attribute [kg m²]
+	IYY string `xml:"iyy,attr"` // its iyy attribute [kg m²]
+	IYZ string `xml:"iyz,attr"` // its iyz attribute [kg m²]
+	IZZ string `xml:"izz,attr"` // its izz attribute [kg m²]
 }
 
 // Joint is a URDF joint. Optional elements are nil when missing.
 type Joint struct {
-	Name   string            `xml:"name,attr"`
-	Type   string            `xml:"type,attr"`
-	Parent LinkRef           `xml:"parent"`
-	Child  LinkRef           `xml:"child"`
-	Origin *Origin           `xml:"origin"`
-	Axis   *Axis             `xml:"axis"`
-	Limit  *Limit            `xml:"limit"`
-	Safety *SafetyController `xml:"safety_controller"`
-	Mimic  *Mimic            `xml:"mimic"`
+	Name   string            `xml:"name,attr"`         // its name attribute
+	Type   string            `xml:"type,attr"`         // its type attribute: "revolute", "fixed", ...
+	Parent LinkRef           `xml:"parent"`            // its <parent> element
+	Child  LinkRef           `xml:"child"`             // its <child> element
+	Origin *Origin           `xml:"origin"`            // its <origin> element
+	Axis   *Axis             `xml:"axis"`              // its <axis> element
+	Limit  *Limit            `xml:"limit"`             // its <limit> element
+	Safety *SafetyController `xml:"safety_controller"` // its <safety_controller> element
+	Mimic  *Mimic            `xml:"mimic"`             // its <mimic> element
 }
 
 // LinkRef names a joint's parent or child link.
 type LinkRef struct {
-	Link string `xml:"link,attr"`
+	Link string `xml:"link,attr"` // its link attribute
 }
 
 // Origin is the pose of a joint's frame in its parent link's frame:
 // translation "x y z" [m] and fixed-axis roll, pitch, yaw "r p y" [rad].
 type Origin struct {
-	XYZ string `xml:"xyz,attr"`
-	RPY string `xml:"rpy,attr"`
+	XYZ string `xml:"xyz,attr"` // its xyz attribute [m]
+	RPY string `xml:"rpy,attr"` // its rpy attribute [rad]
 }
 
 // Axis is a joint's axis "x y z" in the joint frame.
 type Axis struct {
-	XYZ string `xml:"xyz,attr"`
+	XYZ string `xml:"xyz,attr"` // its xyz attribute (a direction)
 }
 
 // Limit is a joint's <limit>: positions [rad or m], effort [N m or N] and
 // velocity [rad/s or m/s]; an attribute not written is "".
 type Limit struct {
-	Lower    string `xml:"lower,attr"`
-	Upper    string `xml:"upper,attr"`
-	Effort   string `xml:"effort,attr"`
-	Velocity string `xml:"velocity,attr"`
+	Lower    string `xml:"lower,attr"`    // its lower attribute [rad or m]
+	Upper    string `xml:"upper,attr"`    // its upper attribute [rad or m]
+	Effort   string `xml:"effort,attr"`   // its effort attribute [N m or N]
+	Velocity string `xml:"velocity,attr"` // its velocity attribute [rad/s or m/s]
 }
 
 // SafetyController is a joint's <safety_controller>: soft position limits
 // [rad or m] and the gains of the controller that enforces them.
 type SafetyController struct {
-	SoftLower string `xml:"soft_lower_limit,attr"`
-	SoftUpper string `xml:"soft_upper_limit,attr"`
-	KPosition string `xml:"k_position,attr"`
-	KVelocity string `xml:"k_velocity,attr"`
+	SoftLower string `xml:"soft_lower_limit,attr"` // its soft_lower_limit attribute [rad or m]
+	SoftUpper string `xml:"soft_upper_limit,attr"` // its soft_upper_limit attribute [rad or m]
+	KPosition string `xml:"k_position,attr"`       // its k_position attribute
+	KVelocity string `xml:"k_velocity,attr"`       // its k_velocity attribute
 }
 
 // Mimic names the joint a mimic joint follows.
 type Mimic struct {
-	Joint string `xml:"joint,attr"`
+	Joint string `xml:"joint,attr"` // its joint attribute
 }
 
 // Decode reads a URDF document.

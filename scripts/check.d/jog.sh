@@ -13,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/telebridge" ./cmd/telebridge
 tb="$tmp/telebridge"
-ur5=pkg/kinematics/testdata/ur5_like.urdf
+ur5=launch/urdf/ur5_like.urdf
 tel=pkg/kinematics/testdata/telescope7.urdf
 
 fail() { echo "jog.sh: FAIL: $*" >&2; exit 1; }

@@ -11,7 +11,7 @@ import (
 
 // Command is one cmd_vel message: linear.x [m/s] and angular.z [rad/s].
 type Command struct {
-	Linear, Angular float64
+	Linear, Angular float64 // [m/s], [rad/s]
 }
 
 // ParseCmdVel reads Twist messages as `ros2 topic echo /cmd_vel

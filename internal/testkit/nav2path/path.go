@@ -17,7 +17,7 @@ var ErrSpec = errors.New("nav2path: invalid path spec")
 
 // Pose is a planar pose [m, m, rad].
 type Pose struct {
-	X, Y, Yaw float64
+	X, Y, Yaw float64 // [m], [m], [rad]
 }
 
 // Spec describes a path shape relative to its start pose.

@@ -7,6 +7,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Go runs f in a goroutine until the returned stop is called or the test
@@ -28,4 +29,20 @@ func Go(t testing.TB, name string, f func(context.Context) error) (stop func()) 
 	stop = func() { once.Do(func() { cancel(); <-done }) }
 	t.Cleanup(stop)
 	return stop
+}
+
+// WaitFor polls cond every 2 ms until it holds, and fails the test after
+// limit, naming what it waited for. Tests of real-time loops wait for what
+// they assert with a limit far beyond what an idle machine needs, so that
+// CPU load delays them rather than failing them; the condition, not the
+// time, is what they assert.
+func WaitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", limit, what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 }

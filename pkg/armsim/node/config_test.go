@@ -32,7 +32,7 @@ func TestNodeConfig(t *testing.T) {
 	if err := node.ParameterTable().Check(); err != nil {
 		t.Fatal(err)
 	}
-	urdf, err := os.ReadFile("../../kinematics/testdata/ur5_like.urdf")
+	urdf, err := os.ReadFile("../../../launch/urdf/ur5_like.urdf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestNodeConfig(t *testing.T) {
 // clock, so that the stamps of jog_server's targets count (a clock of its
 // own made arm_sim ignore every stamp as off its clock).
 func TestNodeArmOnTheWallClock(t *testing.T) {
-	urdf, err := os.ReadFile("../../kinematics/testdata/ur5_like.urdf")
+	urdf, err := os.ReadFile("../../../launch/urdf/ur5_like.urdf")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import "time"
 // ClockSample is one reading of the wall clock (CLOCK_REALTIME) on both
 // sides of a reading of the monotonic clock (CLOCK_MONOTONIC) [ns].
 type ClockSample struct {
-	RealBefore, Mono, RealAfter int64
+	RealBefore, Mono, RealAfter int64 // [ns]: wall clock, monotonic clock, wall clock again
 }
 
 // ClockOffset converts V4L2 buffer timestamps (CLOCK_MONOTONIC) to wall

@@ -19,13 +19,13 @@ import (
 // format of ROS camera_calibration_parsers (what camera_calibration writes
 // and camera_info_manager reads). Matrices are row-major.
 type Calibration struct {
-	ImageWidth, ImageHeight int    // [px]
-	CameraName              string // informational
-	CameraMatrix            [9]float64
-	DistortionModel         string // "plumb_bob", "rational_polynomial", "equidistant", ...
-	Distortion              []float64
-	Rectification           [9]float64
-	Projection              [12]float64
+	ImageWidth, ImageHeight int         // [px]
+	CameraName              string      // informational
+	CameraMatrix            [9]float64  // K: intrinsics, row-major 3x3 [px]
+	DistortionModel         string      // "plumb_bob", "rational_polynomial", "equidistant", ...
+	Distortion              []float64   // D: coefficients of DistortionModel
+	Rectification           [9]float64  // R: rectification rotation, row-major 3x3
+	Projection              [12]float64 // P: projection, row-major 3x4 [px]
 }
 
 // distortionLen is the coefficient count of the distortion models ROS
@@ -155,22 +155,22 @@ func yamlString(s string) string {
 
 // CameraInfo is a sensor_msgs/CameraInfo.
 type CameraInfo struct {
-	Header          camera.Header
-	Height, Width   uint32 // [px]
-	DistortionModel string
-	D               []float64
-	K               [9]float64
-	R               [9]float64
-	P               [12]float64
-	BinningX        uint32
-	BinningY        uint32
-	ROI             RegionOfInterest
+	Header          camera.Header    // capture time and optical frame
+	Height, Width   uint32           // [px]
+	DistortionModel string           // e.g. "plumb_bob"
+	D               []float64        // distortion coefficients of DistortionModel
+	K               [9]float64       // intrinsics, row-major 3x3 [px]
+	R               [9]float64       // rectification rotation, row-major 3x3
+	P               [12]float64      // projection, row-major 3x4 [px]
+	BinningX        uint32           // horizontal binning; 0 or 1: none
+	BinningY        uint32           // vertical binning; 0 or 1: none
+	ROI             RegionOfInterest // the region of interest; zero: the full image
 }
 
 // RegionOfInterest is a sensor_msgs/RegionOfInterest.
 type RegionOfInterest struct {
-	XOffset, YOffset, Height, Width uint32
-	DoRectify                       bool
+	XOffset, YOffset, Height, Width uint32 // [px]
+	DoRectify                       bool   // the ROI is to be rectified
 }
 
 // Info returns the camera info message of c (header left empty).

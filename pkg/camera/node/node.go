@@ -122,7 +122,7 @@ func PlanNode(over map[string]rosparam.ParameterValue, probe func(camera.Config)
 type ControlChange struct {
 	Camera  int    // index in the cameras parameter
 	Control string // parameter form, e.g. "gain"
-	Value   int64
+	Value   int64  // the new value
 }
 
 // ControlChanges picks the control changes ("<camera>.controls.<name>",
@@ -145,13 +145,13 @@ func ControlChanges(update []rosparam.Parameter, names []string) []ControlChange
 // Health is what the node knows about a camera when it reports
 // diagnostics.
 type Health struct {
-	Config     camera.Config
-	Negotiated camera.Negotiated
-	Open       bool
-	Err        error // last device error
-	ControlErr error // last failed control change
-	Streaming  bool  // someone subscribes
-	Stats      camera.Stats
+	Config     camera.Config     // the camera's configuration
+	Negotiated camera.Negotiated // what the driver set
+	Open       bool              // the device is open
+	Err        error             // last device error
+	ControlErr error             // last failed control change
+	Streaming  bool              // someone subscribes
+	Stats      camera.Stats      // the camera's counters
 }
 
 // Diagnose returns the camera's diagnostic status: the frame rate over

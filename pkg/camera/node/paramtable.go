@@ -51,7 +51,7 @@ func Bindings() rosparam.Bindings[camera.Config] {
 // NodeConfig is the configuration of the camera_publisher node: its
 // cameras, in the order of the "cameras" parameter.
 type NodeConfig struct {
-	Cameras []camera.Config
+	Cameras []camera.Config // in the order of the "cameras" parameter
 }
 
 // Validate normalizes every camera and checks that no two cameras share a

@@ -7,30 +7,30 @@ package wire
 // Buffer is struct v4l2_buffer (88 bytes on 64-bit Linux): the
 // description of one driver buffer exchanged by QBUF, DQBUF and QUERYBUF.
 type Buffer struct {
-	Index     uint32
-	Type      uint32
-	BytesUsed uint32
-	Flags     uint32
-	Field     uint32
+	Index     uint32 // index, the buffer's number
+	Type      uint32 // type, BufTypeVideoCapture
+	BytesUsed uint32 // bytesused, the bytes of data [bytes]
+	Flags     uint32 // flags, BufFlag*
+	Field     uint32 // field, the interlacing
 	_         uint32
-	Sec       int64 // timestamp.tv_sec
-	Usec      int64 // timestamp.tv_usec
-	Timecode  [16]byte
-	Sequence  uint32
-	Memory    uint32
-	Offset    uint64 // union m: mem_offset for MMAP (low 32 bits)
-	Length    uint32
-	_         uint32 // reserved2
-	_         uint32 // request_fd / reserved
+	Sec       int64    // timestamp.tv_sec
+	Usec      int64    // timestamp.tv_usec
+	Timecode  [16]byte // timecode (unused here)
+	Sequence  uint32   // sequence, the driver's frame counter
+	Memory    uint32   // memory, MemoryMMAP
+	Offset    uint64   // union m: mem_offset for MMAP (low 32 bits)
+	Length    uint32   // length, the buffer's size [bytes]
+	_         uint32   // reserved2
+	_         uint32   // request_fd / reserved
 	_         uint32
 }
 
 // RequestBuffers is struct v4l2_requestbuffers (20 bytes).
 type RequestBuffers struct {
-	Count        uint32
-	Type         uint32
-	Memory       uint32
-	Capabilities uint32
+	Count        uint32 // count, buffers asked for, then granted
+	Type         uint32 // type, BufTypeVideoCapture
+	Memory       uint32 // memory, MemoryMMAP
+	Capabilities uint32 // capabilities, set by the driver
 	Flags        uint32 // flags (u8) + reserved[3]
 }
 

@@ -11,7 +11,7 @@ type Control struct {
 	// "exposure_absolute" (see ControlParamName).
 	Param                   string
 	Type                    string // "integer", "boolean", "menu", "integer_menu", "bitmask", "button", "integer64", ...
-	Min, Max, Step, Default int64
+	Min, Max, Step, Default int64  // the control's range, step and default
 	// Value is the current value; valid when Readable.
 	Value    int64
 	Readable bool
@@ -20,8 +20,8 @@ type Control struct {
 
 // MenuItem is one choice of a menu control.
 type MenuItem struct {
-	Index int64
-	Name  string
+	Index int64  // the value that selects it
+	Name  string // its V4L2 name
 }
 
 // Settable reports whether the control takes an integer value through

@@ -54,7 +54,7 @@ func QueryCaps(fd int) (Caps, error) {
 
 // PixFormat is the capture format a driver set (VIDIOC_G_FMT).
 type PixFormat struct {
-	FourCC        FourCC
+	FourCC        FourCC // the pixel format
 	Width, Height uint32 // [px]
 	BytesPerLine  uint32 // row length the driver uses [bytes]; may be 0 or padded
 }

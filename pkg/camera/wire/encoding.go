@@ -48,7 +48,7 @@ const (
 
 // Format describes how a V4L2 pixel format is published.
 type Format struct {
-	FourCC FourCC
+	FourCC FourCC // the V4L2 pixel format
 	// Name is the parameter spelling of the format, e.g. "YUYV", "GRBG".
 	Name string
 	// Encoding is the sensor_msgs/Image encoding, e.g. "yuv422_yuy2"; for a

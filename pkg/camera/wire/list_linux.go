@@ -13,21 +13,21 @@ import (
 
 // DeviceInfo describes a V4L2 device node: identity and what it offers.
 type DeviceInfo struct {
-	Path    string
-	Driver  string
-	Card    string
-	Capture bool // single-planar video capture with streaming I/O
-	Formats []FormatInfo
+	Path    string       // e.g. "/dev/video0"
+	Driver  string       // the kernel driver's name (VIDIOC_QUERYCAP)
+	Card    string       // the device's name (VIDIOC_QUERYCAP)
+	Capture bool         // single-planar video capture with streaming I/O
+	Formats []FormatInfo // the pixel formats offered for capture
 }
 
 // FormatInfo is one pixel format a device offers.
 type FormatInfo struct {
-	FourCC      FourCC
-	Description string
+	FourCC      FourCC // the pixel format
+	Description string // the driver's description of it
 	// Publishable is true when the package publishes this format without
 	// conversion (see LookupFormat).
 	Publishable bool
-	Sizes       []SizeInfo
+	Sizes       []SizeInfo // the discrete frame sizes offered
 	// Stepwise is set instead of Sizes for devices with a continuous or
 	// stepwise size range: "min..max/step".
 	Stepwise string

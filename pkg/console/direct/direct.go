@@ -2,7 +2,6 @@ package direct
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"math"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/telebridge/telebridge/launch/urdf"
 	"github.com/telebridge/telebridge/pkg/armsim"
 	"github.com/telebridge/telebridge/pkg/camera"
 	"github.com/telebridge/telebridge/pkg/console"
@@ -26,11 +26,9 @@ import (
 	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
-// armURDF is the jog arm of the demo: a UR5-sized six-joint arm (a copy of
-// pkg/kinematics/testdata/ur5_like.urdf).
-//
-//go:embed arm.urdf
-var armURDF string
+// armURDF is the jog arm of the demo: the UR5-sized six-joint arm of
+// launch/urdf/ur5_like.urdf.
+var armURDF = urdf.UR5Like
 
 // Config configures a Backend. Zero fields take the stated defaults.
 type Config struct {

@@ -25,7 +25,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/rosparam"
 )
 
-const urdf = "../../kinematics/testdata/ur5_like.urdf"
+const urdf = "../../../launch/urdf/ur5_like.urdf"
 
 // fakePort records what the backend does on the graph.
 type fakePort struct {

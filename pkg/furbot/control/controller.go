@@ -107,7 +107,7 @@ type Input struct {
 	// Cmd is the latest command and CmdAt when it was received; a zero
 	// CmdAt means no command yet.
 	Cmd   Twist
-	CmdAt time.Time
+	CmdAt time.Time // see Cmd
 	// EStop is the emergency stop request (latched by the caller).
 	EStop bool
 	// Ready is true when the vehicle link is fresh and every subsystem
@@ -152,7 +152,7 @@ type Output struct {
 	EStop    bool    // emergency stop flag
 	Stale    bool    // the command was missing, stale or not finite
 	Ref      float64 // speed reference after the ramp [m/s]
-	Mode     Mode
+	Mode     Mode    // the controller's mode this step
 }
 
 // Control converts the output to a control frame (without Seq and

@@ -6,18 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/internal/testkit/runtest"
 	"github.com/telebridge/telebridge/pkg/furbot/wire"
 )
 
+// waitFor waits for cond for up to 5 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	runtest.WaitFor(t, 5*time.Second, what, cond)
 }
 
 // TestSimOverUDP drives the simulator with hand-made control frames from a

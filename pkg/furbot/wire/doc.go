@@ -17,7 +17,8 @@
 // caller-owned values and buffers and allocate nothing for valid input.
 // Invalid input returns an error wrapping one of the sentinel errors
 // (ErrShort, ErrMagic, ...); it never panics. Each decoder has a fuzz
-// target with its corpus in testdata/fuzz.
+// target seeded from the golden and malformed tables; inputs the fuzzer
+// finds that add coverage go to testdata/fuzz/<Target>/.
 //
 // # Units
 //

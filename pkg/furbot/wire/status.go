@@ -186,15 +186,15 @@ type Fork struct {
 // so it can be copied into a mailbox. Only the blocks whose bit is set in
 // Present were in the frame; the others are zero.
 type Status struct {
-	Timestamp  uint32        `json:"timestamp"` // vehicle clock [ms], wraps
-	Present    uint16        `json:"present"`   // bit i set: block i was in the frame
-	Unknown    uint8         `json:"unknown"`   // unknown blocks skipped
-	Comm       Comm          `json:"comm"`
-	BMS        BMS           `json:"bms"`
-	Motion     Motion        `json:"motion"`
-	Traction   Traction      `json:"traction"`
-	Steering   Steering      `json:"steering"`
-	Hydraulics Hydraulics    `json:"hydraulics"`
+	Timestamp  uint32        `json:"timestamp"`  // vehicle clock [ms], wraps
+	Present    uint16        `json:"present"`    // bit i set: block i was in the frame
+	Unknown    uint8         `json:"unknown"`    // unknown blocks skipped
+	Comm       Comm          `json:"comm"`       // block BlockComm
+	BMS        BMS           `json:"bms"`        // block BlockBMS
+	Motion     Motion        `json:"motion"`     // block BlockMotion
+	Traction   Traction      `json:"traction"`   // block BlockTraction
+	Steering   Steering      `json:"steering"`   // block BlockSteering
+	Hydraulics Hydraulics    `json:"hydraulics"` // block BlockHydraulics
 	Suspension [4]Suspension `json:"suspension"` // RL, RR, FL, FR
 	Forks      [2]Fork       `json:"forks"`      // rear, front
 }

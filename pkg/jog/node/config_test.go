@@ -16,7 +16,7 @@ import (
 
 func ur5URDF(t testing.TB) string {
 	t.Helper()
-	b, err := os.ReadFile("../../kinematics/testdata/ur5_like.urdf")
+	b, err := os.ReadFile("../../../launch/urdf/ur5_like.urdf")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,12 +101,12 @@ func (s TargetState) Done() bool { return s >= Reached }
 
 // JointStatus reports one joint's position control.
 type JointStatus struct {
-	Joint    wire.Joint
-	State    TargetState
-	Target   float64 // [rad]
-	Position float64 // last measured position [rad]; NaN before telemetry
-	Estimate float64 // measured position advanced by the commanded velocity [rad]
-	Velocity float64 // last velocity output [rad/s]
+	Joint    wire.Joint  // which joint
+	State    TargetState // where its target stands
+	Target   float64     // [rad]
+	Position float64     // last measured position [rad]; NaN before telemetry
+	Estimate float64     // measured position advanced by the commanded velocity [rad]
+	Velocity float64     // last velocity output [rad/s]
 }
 
 type armJoint struct {
@@ -191,8 +191,8 @@ const MaxLead = time.Second
 // TrajectoryPoint is a point of a joint's trajectory: where the joint
 // should be [rad] and how fast it should move there [rad/s] at Due.
 type TrajectoryPoint struct {
-	Position float64
-	Velocity float64
+	Position float64 // [rad]
+	Velocity float64 // [rad/s]
 	Due      time.Time
 }
 

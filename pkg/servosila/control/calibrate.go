@@ -70,7 +70,7 @@ type Fit struct {
 	// Residual is the RMS of the row residuals [units]; Residual /
 	// Coefficient is the same in velocity.
 	Residual float64
-	Rows     []RowFit
+	Rows     []RowFit // the fit of each row, in input order
 }
 
 // FitScale fits Command = k * Velocity by least squares through the

@@ -25,8 +25,8 @@ var JointStateJoints = [...]wire.Joint{wire.Waist, wire.Shoulder, wire.Elbow, wi
 // out: the scale of the telemetry speed field is not known. A JointStates
 // is reused for every message; it is not safe for concurrent use.
 type JointStates struct {
-	Name     []string
-	Position []float64
+	Name     []string  // joint names, as in the robot's URDF
+	Position []float64 // [rad], in Name order
 }
 
 // NewJointStates returns a JointStates with room for every joint, so that

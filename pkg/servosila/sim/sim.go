@@ -137,7 +137,7 @@ type State struct {
 	Left, Right float64
 	Joints      [wire.NumJoints]float64 // joint angles [rad]
 	JointVel    [wire.NumJoints]float64 // joint velocities being executed [rad/s]
-	Headlight   bool
+	Headlight   bool                    // the headlight is on
 	// LinkUp is false before the first packet and after LinkTimeout
 	// without packets (everything is then stopped).
 	LinkUp bool
@@ -147,7 +147,7 @@ type State struct {
 	// Packets counts valid remote-control packets; ZeroPackets those of
 	// them with every axis zero.
 	Packets, ZeroPackets uint64
-	TelemetrySent        uint64
+	TelemetrySent        uint64        // telemetry packets sent
 	Link                 udplink.Stats // received / accepted / malformed
 }
 

@@ -82,9 +82,9 @@ func (f Field) Size() int {
 
 // Layout is the byte layout of one packet or record.
 type Layout struct {
-	Name   string
-	Fields []Field
-	Size   int // total size [bytes]; filled in from the fields
+	Name   string  // the packet's or record's name, for messages
+	Fields []Field // in wire order, at their offsets
+	Size   int     // total size [bytes]; filled in from the fields
 }
 
 // layout computes the offsets and the size of a packed layout.

@@ -28,7 +28,7 @@ type AxisChannel struct {
 // configuration: correct it here for a real robot. The default is the
 // assignment seen in a public client of the robot (see DefaultMapping).
 type Mapping struct {
-	Linear, Angular AxisChannel
+	Linear, Angular AxisChannel // the drive [m/s] and turn [rad/s] axes
 	// Joints holds the axis channels of waist, shoulder, elbow, neck and
 	// flippers (indexed by Joint; the Gripper entry is unused: the gripper
 	// is driven by GripperOpen / GripperClose).
@@ -63,9 +63,9 @@ func DefaultMapping() Mapping {
 // Channels are the protocol values of every logical channel (stick units,
 // [-32768, 32767]); for the gripper only the sign counts.
 type Channels struct {
-	Linear, Angular int16
-	Joints          [NumJoints]int16
-	Headlight       bool
+	Linear, Angular int16            // drive and turn sticks
+	Joints          [NumJoints]int16 // indexed by Joint
+	Headlight       bool             // the headlight button is held
 }
 
 // channel indices in priority order: the chassis first, then the joints.

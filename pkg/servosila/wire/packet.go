@@ -34,36 +34,36 @@ func DefaultFrameTypes() FrameTypes { return FrameTypes{RemoteControl: 1, Teleme
 // second: an emulated Xbox 360 gamepad. Axis values are stick positions in
 // [-32768, 32767]; a button is pressed when non-zero.
 type RemoteControl struct {
-	FrameType    uint8
-	Axes         [NumAxes]int16
-	Buttons      [NumButtons]uint8
-	VideoBitRate float64 // video bit-rate telemetry echoed to the robot (unit not documented)
+	FrameType    uint8             // 1 by default (FrameTypes.RemoteControl)
+	Axes         [NumAxes]int16    // stick positions [-32768, 32767]
+	Buttons      [NumButtons]uint8 // non-zero while pressed
+	VideoBitRate float64           // video bit-rate telemetry echoed to the robot (unit not documented)
 }
 
 // Motor is one 24-byte motor record of a telemetry packet. Position is in
 // counts (65535 per 360 degrees); speed and current are raw protocol units
 // (current in amperes according to the papers).
 type Motor struct {
-	DeviceID        uint8
-	State           uint8
-	OperationMode   uint8
+	DeviceID        uint8 // vendor device id
+	State           uint8 // vendor state code
+	OperationMode   uint8 // vendor operation mode code
 	Position        uint32
-	Speed           int16
-	Current         int16
-	StatusBits      int16
-	PositionCommand uint32
-	SpeedCommand    int16
-	CurrentCommand  int16
-	FaultDetected   uint8
-	FaultCounter    uint16
+	Speed           int16  // raw protocol units (scale not documented)
+	Current         int16  // [A], according to the papers
+	StatusBits      int16  // vendor status bits
+	PositionCommand uint32 // [counts], 65535 per turn
+	SpeedCommand    int16  // raw protocol units
+	CurrentCommand  int16  // raw protocol units
+	FaultDetected   uint8  // non-zero while a fault is detected
+	FaultCounter    uint16 // faults counted by the motor
 }
 
 // Telemetry is the 275-byte packet the robot sends once a second.
 type Telemetry struct {
-	FrameType  uint8
-	Tick       uint64
-	MotorCount uint8 // valid records at the start of Motors (at most NumMotors)
-	Motors     [NumMotors]Motor
+	FrameType  uint8            // 2 by default (FrameTypes.Telemetry)
+	Tick       uint64           // the robot's packet counter; restarts at 1 on a reboot
+	MotorCount uint8            // valid records at the start of Motors (at most NumMotors)
+	Motors     [NumMotors]Motor // the first MotorCount are valid
 	// Unused holds the trailing bytes the protocol does not use, kept so
 	// that decode -> encode reproduces a packet byte for byte.
 	Unused [25]byte

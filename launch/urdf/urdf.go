@@ -1,0 +1,22 @@
+// Package urdf holds the repository's robot descriptions, the one copy of
+// each: the *.urdf files in this folder, which CMakeLists.txt installs to
+// share/telebridge/urdf/ (and share/telebridge/launch/urdf/) for
+// robot_state_publisher and the launch files, and which this package
+// embeds for the Go programs and tests that need a description without a
+// file system (the console's demo arm). Tests that read a file use its
+// path here (internal/testkit/urdftest.Path).
+package urdf
+
+import "embed"
+
+// Files holds every description of this folder (*.urdf), by file name.
+//
+//go:embed *.urdf
+var Files embed.FS
+
+// UR5Like is ur5_like.urdf: a six-axis arm with the dimensions of a UR5,
+// the jog services' default arm and the console's demo arm. Lengths in
+// [m], angles in [rad].
+//
+//go:embed ur5_like.urdf
+var UR5Like string
