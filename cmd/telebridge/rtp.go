@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/telebridge/telebridge/pkg/camera"
 	"github.com/telebridge/telebridge/pkg/video"
@@ -48,6 +49,17 @@ func runRTP(ctx context.Context, args []string, io stdio) error {
 	if *bitrate < 10_000 || *bitrate > 100_000_000 {
 		return fmt.Errorf("%w: --bitrate %d: want 10000..100000000 bit/s", errUsage, *bitrate)
 	}
+	if !(*fps >= camera.MinFrameRate && *fps <= camera.MaxFrameRate) {
+		return fmt.Errorf("%w: --fps %v: want %v..%v Hz", errUsage, *fps, camera.MinFrameRate, camera.MaxFrameRate)
+	}
+	if *width <= 0 || *height <= 0 || *width%2 != 0 || *height%2 != 0 {
+		return fmt.Errorf("%w: --width %d --height %d: H.264 4:2:0 needs even sizes", errUsage, *width, *height)
+	}
+	if !camera.IsPattern(*dev) {
+		if _, err := os.Stat(*dev); err != nil {
+			return fmt.Errorf("camera %s: %w: %w", *dev, camera.ErrNoDevice, err)
+		}
+	}
 	snd, err := rtph264.Dial(rtph264.Config{Dest: *to, TTL: *ttl, MTU: *mtu})
 	if err != nil {
 		return err
@@ -74,6 +86,8 @@ func runRTP(ctx context.Context, args []string, io stdio) error {
 	}
 	defer v.Close()
 	fmt.Fprintf(io.err, "telebridge rtp: %s -> %s, H.264 %d bit/s; waiting for the first keyframe (Ctrl-C stops)\n", *dev, snd.Dest(), *bitrate)
+	wg.Add(1)
+	go func() { defer wg.Done(); reportProblems(ctx, cam, io) }()
 	var sdpErr error
 	written := false
 	onKey := func(au video.AccessUnit) {
@@ -134,4 +148,29 @@ func rtpCameraName(dev string) string {
 		}
 	}
 	return "camera"
+}
+
+// reportProblems prints the camera's and the stream's errors when they
+// change (a device that is missing or lost, frames that do not convert),
+// once a second, until ctx ends: the command keeps running, as the camera
+// reopens a lost device.
+func reportProblems(ctx context.Context, cam *video.Camera, io stdio) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	var lastCam, lastStream string
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if err := cam.CameraErr(); err != nil && err.Error() != lastCam {
+			lastCam = err.Error()
+			fmt.Fprintf(io.err, "telebridge rtp: camera: %s\n", lastCam)
+		}
+		if e := cam.Stats().LastErr; e != "" && e != lastStream {
+			lastStream = e
+			fmt.Fprintf(io.err, "telebridge rtp: video: %s\n", e)
+		}
+	}
 }

@@ -48,6 +48,9 @@ func OpenCamera(cfg CameraConfig) (*Camera, error) {
 	if err != nil {
 		return nil, fmt.Errorf("video: %w", err)
 	}
+	if ncfg.Width < MinSize || ncfg.Height < MinSize || ncfg.Width%2 != 0 || ncfg.Height%2 != 0 || ncfg.Width > MaxSize || ncfg.Height > MaxSize {
+		return nil, fmt.Errorf("video: camera %s: %dx%d: want even sizes %d..%d: %w", cfg.Name, ncfg.Width, ncfg.Height, MinSize, MaxSize, ErrBadSize)
+	}
 	c := &Camera{}
 	scfg := cfg.Stream
 	scfg.Name, scfg.FrameRate = cfg.Name, ncfg.FrameRate

@@ -4,6 +4,7 @@ package video
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -57,5 +58,19 @@ func TestPatternCameraEncodes(t *testing.T) {
 	defer mu.Unlock()
 	if len(demand) < 2 || demand[0] != 1 || demand[len(demand)-1] != 0 {
 		t.Errorf("OnViewers calls %v, want 1 first and 0 last", demand)
+	}
+}
+
+func TestOpenCameraRejectsAbsurdSizes(t *testing.T) {
+	for _, sz := range [][2]int{{1, 1}, {641, 480}, {640, 8}, {10000, 480}} {
+		if _, err := OpenCamera(CameraConfig{Name: "front", Device: "pattern:front", Width: sz[0], Height: sz[1]}); err == nil {
+			t.Errorf("%dx%d accepted", sz[0], sz[1])
+		}
+	}
+	if _, err := OpenCamera(CameraConfig{Name: "front", Device: "pattern:front", FrameRate: 5000}); err == nil {
+		t.Error("5000 Hz accepted")
+	}
+	if _, err := OpenCamera(CameraConfig{Name: "front", Device: "pattern:front", Stream: Config{MaxBitrate: 500_000_000}}); !errors.Is(err, ErrBadConfig) {
+		t.Errorf("500 Mbit/s cap: %v", err)
 	}
 }

@@ -26,6 +26,10 @@ var ErrBadSize = errors.New("bad picture size")
 // MaxSize is the largest width or height accepted [px].
 const MaxSize = 8192
 
+// MinSize is the smallest camera width or height OpenCamera accepts [px]
+// (one H.264 macroblock).
+const MinSize = 16
+
 // Resize makes p a width x height picture, reusing its planes when their
 // capacity suffices (no allocation once warmed up at that size).
 func (p *I420) Resize(width, height int) error {
