@@ -143,6 +143,33 @@ func TestDriveScreen(t *testing.T) {
 		})
 	}
 
+	t.Run("a hidden page watches no camera", func(t *testing.T) {
+		r.t = t
+		p, closeP := r.openOn(browsertest.Desktop, "")
+		defer closeP()
+		// The cameras' viewers, by the backend's own count.
+		viewers := func() int {
+			snap, err := r.be.Snapshot(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, c := range snap.Cameras {
+				n += c.Viewers
+			}
+			return n
+		}
+		hide := func(hidden bool) {
+			eval[bool](r, p, fmt.Sprintf(`(() => { Object.defineProperty(document, 'hidden', { configurable: true, get: () => %t });
+				document.dispatchEvent(new Event('visibilitychange')); return true; })()`, hidden))
+		}
+		waitFor(t, 10*time.Second, "every camera watched once", func() bool { return viewers() == len(cams) })
+		hide(true)
+		waitFor(t, 10*time.Second, "no camera watched by the hidden page", func() bool { return viewers() == 0 })
+		hide(false)
+		waitFor(t, 10*time.Second, "every camera watched again", func() bool { return viewers() == len(cams) })
+	})
+
 	t.Run("every view at 390x844: the E-STOP on screen, nothing wider than the screen", func(t *testing.T) {
 		r.t = t
 		p, closeP := r.openOn(browsertest.Phone, "")
