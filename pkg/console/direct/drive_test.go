@@ -99,7 +99,8 @@ func TestDriveScreen(t *testing.T) {
 	r := newRig(t)
 	cams := r.be.Info().Cameras
 	narrow := browsertest.Device{Width: 320, Height: 568, Touch: true} // the narrowest screen the E-STOP must fit
-	for _, d := range []browsertest.Device{browsertest.Desktop, browsertest.Tablet, browsertest.Phone, narrow} {
+	landscape := browsertest.Device{Width: 844, Height: 390, Touch: true}
+	for _, d := range []browsertest.Device{browsertest.Desktop, browsertest.Tablet, browsertest.Phone, narrow, landscape} {
 		t.Run("camera and E-STOP at "+d.String(), func(t *testing.T) {
 			r.t = t
 			p, closeP := r.openOn(d, "")
