@@ -181,6 +181,13 @@ func TestDriveScreen(t *testing.T) {
 			if why := eval[string](r, p, browsertest.OnScreen("estop")); why != "" {
 				t.Fatalf("E-STOP on the %s view: %s", tab, why)
 			}
+			// Scrolled to the bottom, the bar (sticky) keeps it on screen.
+			eval[bool](r, p, `(window.scrollTo(0, document.documentElement.scrollHeight), true)`)
+			if why := eval[string](r, p, browsertest.OnScreen("estop")); why != "" {
+				t.Fatalf("E-STOP on the %s view scrolled to its bottom (%d px): %s", tab, eval[int](r, p, `Math.round(window.scrollY)`), why)
+			}
+			t.Logf("%s view: scrolled %d px, the E-STOP on screen", tab, eval[int](r, p, `Math.round(window.scrollY)`))
+			eval[bool](r, p, `(window.scrollTo(0, 0), true)`)
 			if why := eval[string](r, p, browsertest.Overflow); why != "" {
 				t.Fatalf("overflow on the %s view: %s", tab, why)
 			}
