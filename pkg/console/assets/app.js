@@ -53,7 +53,11 @@ function stopHeld() {
   send({ type: 'stop' });
   flush(false);
 }
-document.addEventListener('visibilitychange', () => { if (document.hidden) stopHeld(); });
+document.addEventListener('visibilitychange', () => {
+  if (document.hidden) stopHeld();
+  // Nobody watches a hidden page: its camera streams stop until it shows.
+  for (const v of views) if (v.visible && ctx.info) v.visible(!document.hidden && v.id === ctx.tab);
+});
 window.addEventListener('blur', stopHeld);
 window.addEventListener('pagehide', stopHeld);
 

@@ -99,7 +99,8 @@ func TestDriveScreen(t *testing.T) {
 	r := newRig(t)
 	cams := r.be.Info().Cameras
 	narrow := browsertest.Device{Width: 320, Height: 568, Touch: true} // the narrowest screen the E-STOP must fit
-	for _, d := range []browsertest.Device{browsertest.Desktop, browsertest.Tablet, browsertest.Phone, narrow} {
+	landscape := browsertest.Device{Width: 844, Height: 390, Touch: true}
+	for _, d := range []browsertest.Device{browsertest.Desktop, browsertest.Tablet, browsertest.Phone, narrow, landscape} {
 		t.Run("camera and E-STOP at "+d.String(), func(t *testing.T) {
 			r.t = t
 			p, closeP := r.openOn(d, "")
@@ -143,6 +144,33 @@ func TestDriveScreen(t *testing.T) {
 		})
 	}
 
+	t.Run("a hidden page watches no camera", func(t *testing.T) {
+		r.t = t
+		p, closeP := r.openOn(browsertest.Desktop, "")
+		defer closeP()
+		// The cameras' viewers, by the backend's own count.
+		viewers := func() int {
+			snap, err := r.be.Snapshot(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, c := range snap.Cameras {
+				n += c.Viewers
+			}
+			return n
+		}
+		hide := func(hidden bool) {
+			eval[bool](r, p, fmt.Sprintf(`(() => { Object.defineProperty(document, 'hidden', { configurable: true, get: () => %t });
+				document.dispatchEvent(new Event('visibilitychange')); return true; })()`, hidden))
+		}
+		waitFor(t, 10*time.Second, "every camera watched once", func() bool { return viewers() == len(cams) })
+		hide(true)
+		waitFor(t, 10*time.Second, "no camera watched by the hidden page", func() bool { return viewers() == 0 })
+		hide(false)
+		waitFor(t, 10*time.Second, "every camera watched again", func() bool { return viewers() == len(cams) })
+	})
+
 	t.Run("every view at 390x844: the E-STOP on screen, nothing wider than the screen", func(t *testing.T) {
 		r.t = t
 		p, closeP := r.openOn(browsertest.Phone, "")
@@ -153,6 +181,13 @@ func TestDriveScreen(t *testing.T) {
 			if why := eval[string](r, p, browsertest.OnScreen("estop")); why != "" {
 				t.Fatalf("E-STOP on the %s view: %s", tab, why)
 			}
+			// Scrolled to the bottom, the bar (sticky) keeps it on screen.
+			eval[bool](r, p, `(window.scrollTo(0, document.documentElement.scrollHeight), true)`)
+			if why := eval[string](r, p, browsertest.OnScreen("estop")); why != "" {
+				t.Fatalf("E-STOP on the %s view scrolled to its bottom (%d px): %s", tab, eval[int](r, p, `Math.round(window.scrollY)`), why)
+			}
+			t.Logf("%s view: scrolled %d px, the E-STOP on screen", tab, eval[int](r, p, `Math.round(window.scrollY)`))
+			eval[bool](r, p, `(window.scrollTo(0, 0), true)`)
 			if why := eval[string](r, p, browsertest.Overflow); why != "" {
 				t.Fatalf("overflow on the %s view: %s", tab, why)
 			}
