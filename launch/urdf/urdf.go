@@ -20,3 +20,11 @@ var Files embed.FS
 //
 //go:embed ur5_like.urdf
 var UR5Like string
+
+// ServosilaEngineer is servosila_engineer.urdf: the Servosila Engineer
+// crawler with its flippers, four-joint arm, gripper and cameras, the
+// console's 3-D view and balance model. Lengths in [m], angles in [rad],
+// masses in [kg].
+//
+//go:embed servosila_engineer.urdf
+var ServosilaEngineer string
