@@ -20,6 +20,12 @@ export GONOSUMDB=github.com/tiiuae
 
 step() { printf '\n=== %s\n' "$*"; }
 
+step "Debian packages (libx264-dev, pkg-config, ffmpeg)"
+# The default build links libx264 (H.264, pkg/video) and the video tests
+# decode with ffmpeg: both must be there before go vet.
+. scripts/debian-packages.sh
+need_debian_packages || { echo "check.sh: FAIL: the build needs these packages (see above)"; exit 1; }
+
 step "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then
@@ -38,6 +44,10 @@ step "doc comments (internal/tools/doccheck)"
 # is skipped until its 47 findings (`go run ./internal/tools/doccheck
 # ./pkg/console/...`) are documented; then drop the -skip.
 go run ./internal/tools/doccheck -skip ./pkg/console ./...
+
+step "build without H.264 (-tags nox264)"
+go vet -tags nox264 ./pkg/video/... ./cmd/telebridge
+go test -count=1 -tags nox264 ./pkg/video/...
 
 step "go test -race"
 # The console's browser tests run once, in scripts/check.d/console.sh (which

@@ -1,0 +1,358 @@
+package video
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/telebridge/telebridge/pkg/video/framecode"
+)
+
+// Config is one camera's encoded video at one setting.
+type Config struct {
+	// Name names the stream in errors and logs (the camera's name).
+	Name string
+	// FrameRate is the camera's nominal frame rate [Hz]; it sets the
+	// access units' Duration and the encoder's rate control. Default 30.
+	FrameRate float64
+	// Bitrate is the target when no viewer has said what it wants
+	// [bit/s]. Default 1 000 000.
+	Bitrate int
+	// MinBitrate and MaxBitrate clamp every viewer's WantBitrate
+	// [bit/s]. Defaults 100 000 and 4 000 000.
+	MinBitrate, MaxBitrate int
+	// KeyInterval is the period of IDR pictures (periodic IDR) [s].
+	// Default 2 s.
+	KeyInterval time.Duration
+	// KeyMerge is the shortest time between two IDR pictures forced by
+	// RequestKeyFrame [s]; requests in between are merged into the next
+	// one. Default 250 ms.
+	KeyMerge time.Duration
+	// FrameCode stamps each picture's capture time and number into its top
+	// band (package framecode) before encoding: the glass-to-glass latency
+	// probe. Default off.
+	FrameCode bool
+	// PassThrough takes H.264 frames from a camera that encodes itself
+	// (Frame.Encoding "h264"): access units are cut from its byte stream,
+	// never decoded or re-encoded; bitrate and keyframe requests then have
+	// no effect. Default off (frames are pictures, encoded here).
+	PassThrough bool
+	// NewEncoder opens the encoder. Default NewEncoder (x264); tests
+	// substitute their own.
+	NewEncoder func(EncoderConfig) (Encoder, error)
+	// OnViewers is called with the number of viewers whenever it changes,
+	// outside the stream's locks: wire it to the camera's demand so that a
+	// camera nobody watches does not capture at all. Optional.
+	OnViewers func(n int)
+}
+
+// Defaults of Config.
+const (
+	DefaultFrameRate  = 30.0
+	DefaultBitrate    = 1_000_000
+	DefaultMinBitrate = 100_000
+	DefaultMaxBitrate = 4_000_000
+	DefaultKeyMerge   = 250 * time.Millisecond
+)
+
+// ErrClosed: the stream was closed.
+var ErrClosed = errors.New("stream closed")
+
+// Stream is one camera's encoded video, a Source: the first viewer starts
+// the encoder, the last one's Close stops it, and every viewer gets the
+// same access units. Feed it the camera's frames.
+//
+// Feed runs on the camera's goroutine; every other method may be called
+// from any goroutine.
+type Stream struct {
+	cfg  Config
+	conv Converter // Feed's goroutine only
+	free chan *I420
+
+	notifyMu sync.Mutex // serializes OnViewers calls
+	mu       sync.Mutex
+	viewers  map[*viewer]struct{}
+	run      *run // nil while nobody watches
+	closed   bool
+	lastErr  string
+
+	split     AUSplitter // pass-through, Feed's goroutine only
+	emitSplit func([]byte, bool)
+	feedTime  time.Time
+
+	lastEnc string // Feed's goroutine only
+
+	keyWanted atomic.Bool
+	target    atomic.Int64
+	counter   atomic.Uint32 // frame counter of the frame code
+	c         counters
+}
+
+// run is one watched period: an encoder goroutine and its work queue.
+type run struct {
+	work chan *I420
+	stop chan struct{}
+	done chan struct{}
+}
+
+// NewStream checks cfg, fills its defaults and returns a stream with no
+// viewer. Without an H.264 encoder in this build (nox264) it fails with
+// ErrNoH264 unless cfg.PassThrough.
+func NewStream(cfg Config) (*Stream, error) {
+	if cfg.FrameRate == 0 {
+		cfg.FrameRate = DefaultFrameRate
+	}
+	if cfg.Bitrate == 0 {
+		cfg.Bitrate = DefaultBitrate
+	}
+	if cfg.MinBitrate == 0 {
+		cfg.MinBitrate = DefaultMinBitrate
+	}
+	if cfg.MaxBitrate == 0 {
+		cfg.MaxBitrate = DefaultMaxBitrate
+	}
+	if cfg.KeyInterval == 0 {
+		cfg.KeyInterval = DefaultKeyInterval
+	}
+	if cfg.KeyMerge == 0 {
+		cfg.KeyMerge = DefaultKeyMerge
+	}
+	switch {
+	case !(cfg.FrameRate >= 0.1 && cfg.FrameRate <= 1000):
+		return nil, fmt.Errorf("video: stream %s: frame rate %v Hz: want 0.1..1000: %w", cfg.Name, cfg.FrameRate, ErrBadConfig)
+	case cfg.MinBitrate < 10_000 || cfg.MaxBitrate > 100_000_000 || cfg.MinBitrate > cfg.MaxBitrate:
+		return nil, fmt.Errorf("video: stream %s: bitrate limits %d..%d bit/s: want 10 000 <= min <= max <= 100 000 000: %w", cfg.Name, cfg.MinBitrate, cfg.MaxBitrate, ErrBadConfig)
+	case cfg.KeyInterval < 0 || cfg.KeyMerge < 0:
+		return nil, fmt.Errorf("video: stream %s: negative key interval: %w", cfg.Name, ErrBadConfig)
+	}
+	if cfg.NewEncoder == nil {
+		if !H264Available && !cfg.PassThrough {
+			return nil, fmt.Errorf("video: stream %s: %w", cfg.Name, ErrNoH264)
+		}
+		cfg.NewEncoder = NewEncoder
+	}
+	s := &Stream{cfg: cfg, viewers: map[*viewer]struct{}{}, free: make(chan *I420, 3)}
+	for i := 0; i < cap(s.free); i++ {
+		s.free <- new(I420)
+	}
+	s.target.Store(int64(s.clamp(cfg.Bitrate)))
+	s.emitSplit = s.publishPassThrough
+	return s, nil
+}
+
+// ErrBadConfig: a Config field out of range.
+var ErrBadConfig = errors.New("bad stream config")
+
+func (s *Stream) clamp(bps int) int { return min(max(bps, s.cfg.MinBitrate), s.cfg.MaxBitrate) }
+
+// Feed takes one camera frame (the camera's frame function; f and its
+// data are lent for the call). While nobody watches it only counts the
+// frame. Otherwise it converts the frame into a free picture buffer and
+// hands it to the encoder goroutine; when the encoder is still busy with
+// earlier pictures the frame is skipped (counted). It allocates nothing
+// after warm-up, except for JPEG input and pass-through access units.
+func (s *Stream) Feed(f *Frame) {
+	s.c.in.Add(1)
+	if f.Encoding != s.lastEnc {
+		s.lastEnc = f.Encoding
+		s.c.enc.Store(f.Encoding)
+	}
+	s.mu.Lock()
+	r := s.run
+	s.mu.Unlock()
+	if r == nil {
+		s.c.idle.Add(1)
+		return
+	}
+	if s.cfg.PassThrough {
+		if f.Encoding != EncodingH264 {
+			s.fail(fmt.Errorf("video: stream %s: pass-through of %q frames: %w", s.cfg.Name, f.Encoding, ErrUnknownEncoding))
+			return
+		}
+		s.feedTime = f.Capture
+		s.split.Push(f.Data, s.emitSplit)
+		return
+	}
+	var pic *I420
+	select {
+	case pic = <-s.free:
+	default:
+		s.c.skipped.Add(1)
+		return
+	}
+	if err := s.conv.Convert(f, pic); err != nil {
+		s.free <- pic
+		s.fail(err)
+		return
+	}
+	if s.cfg.FrameCode {
+		framecode.StampPlanar(pic.Y, pic.U, pic.V, pic.Width, pic.Height, framecode.New(pic.Capture, uint16(s.counter.Add(1)-1)))
+	}
+	sent := false
+	s.mu.Lock()
+	if s.run == r { // a detached run's queue is never fed: its goroutine may have drained it already
+		select {
+		case r.work <- pic:
+			sent = true
+		default:
+		}
+	}
+	s.mu.Unlock()
+	if !sent {
+		s.free <- pic
+		s.c.skipped.Add(1)
+	}
+}
+
+func (s *Stream) fail(err error) {
+	s.c.bad.Add(1)
+	s.mu.Lock()
+	s.lastErr = err.Error()
+	s.mu.Unlock()
+}
+
+func (s *Stream) publishPassThrough(au []byte, key bool) {
+	s.c.pass.Add(1)
+	s.publish(AccessUnit{Data: au, Capture: s.feedTime, Duration: s.frameDuration(), Key: key})
+}
+
+func (s *Stream) frameDuration() time.Duration {
+	return time.Duration(float64(time.Second) / s.cfg.FrameRate)
+}
+
+// encode is the encoder goroutine of one watched period: it owns the
+// encoder, opens it at the first picture's size (again when the size
+// changes), forces merged keyframe requests, follows the target bitrate
+// and publishes every access unit.
+func (s *Stream) encode(r *run) {
+	defer close(r.done)
+	var enc Encoder
+	var w, h, applied int
+	var lastForced time.Time
+	defer func() {
+		if enc != nil {
+			_ = enc.Close()
+		}
+		for { // hand back pictures still queued
+			select {
+			case p := <-r.work:
+				s.free <- p
+			default:
+				return
+			}
+		}
+	}()
+	for {
+		var pic *I420
+		select {
+		case <-r.stop:
+			return
+		case pic = <-r.work:
+		}
+		if enc == nil || pic.Width != w || pic.Height != h {
+			if enc != nil {
+				_ = enc.Close()
+			}
+			var err error
+			applied = int(s.target.Load())
+			enc, err = s.cfg.NewEncoder(EncoderConfig{Width: pic.Width, Height: pic.Height, FrameRate: s.cfg.FrameRate, Bitrate: applied, KeyInterval: s.cfg.KeyInterval})
+			if err != nil {
+				s.free <- pic
+				s.fail(err)
+				s.stopAll(r)
+				return
+			}
+			s.c.opens.Add(1)
+			w, h = pic.Width, pic.Height
+			s.c.width.Store(int64(w))
+			s.c.height.Store(int64(h))
+		}
+		if t := int(s.target.Load()); t != applied {
+			if err := enc.SetBitrate(t); err != nil {
+				s.fail(err)
+			}
+			applied = t
+		}
+		now := time.Now()
+		force := false
+		if s.keyWanted.Load() && now.Sub(lastForced) >= s.cfg.KeyMerge {
+			s.keyWanted.Store(false)
+			force, lastForced = true, now
+			s.c.forced.Add(1)
+		}
+		au, key, err := enc.Encode(pic, force)
+		capture := pic.Capture
+		s.free <- pic
+		if err != nil {
+			s.fail(err)
+			continue
+		}
+		if key {
+			s.keyWanted.Store(false) // any IDR answers the requests made before it
+		}
+		s.publish(AccessUnit{Data: au, Capture: capture, Duration: s.frameDuration(), Key: key})
+	}
+}
+
+// publish counts an access unit and offers it to every viewer.
+func (s *Stream) publish(au AccessUnit) {
+	s.c.encoded.Add(1)
+	s.c.bytes.Add(uint64(len(au.Data)))
+	if au.Key {
+		s.c.keys.Add(1)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for v := range s.viewers {
+		v.offer(au)
+	}
+}
+
+// stopAll ends a run whose encoder failed: every viewer's channel is
+// closed (the Source stopped) and the viewers are dropped.
+func (s *Stream) stopAll(r *run) {
+	s.mu.Lock()
+	for v := range s.viewers {
+		v.closeLocked()
+		delete(s.viewers, v)
+	}
+	if s.run == r {
+		s.run = nil
+	}
+	s.mu.Unlock()
+	s.notifyViewers()
+}
+
+// Close stops the encoder and closes every viewer's channel. Feed and
+// Subscribe fail or do nothing afterwards.
+func (s *Stream) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	r := s.run
+	s.run = nil
+	for v := range s.viewers {
+		v.closeLocked()
+		delete(s.viewers, v)
+	}
+	s.mu.Unlock()
+	if r != nil {
+		close(r.stop)
+		<-r.done
+	}
+	s.notifyViewers()
+	return nil
+}
+
+// Wait blocks until ctx ends, then closes the stream: a convenience for
+// running a stream beside its camera.
+func (s *Stream) Wait(ctx context.Context) error {
+	<-ctx.Done()
+	return s.Close()
+}
