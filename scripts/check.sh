@@ -39,15 +39,15 @@ go vet ./...
 step "staticcheck ($STATICCHECK)"
 go run "$STATICCHECK" ./...
 
-step "build without H.264 (-tags nox264)"
-go vet -tags nox264 ./pkg/video/... ./cmd/telebridge
-go test -count=1 -tags nox264 ./pkg/video/...
-
 step "doc comments (internal/tools/doccheck)"
 # Every exported name (struct fields included) has a doc comment. pkg/console
 # is skipped until its 47 findings (`go run ./internal/tools/doccheck
 # ./pkg/console/...`) are documented; then drop the -skip.
 go run ./internal/tools/doccheck -skip ./pkg/console ./...
+
+step "build without H.264 (-tags nox264)"
+go vet -tags nox264 ./pkg/video/... ./cmd/telebridge
+go test -count=1 -tags nox264 ./pkg/video/...
 
 step "go test -race"
 # The console's browser tests run once, in scripts/check.d/console.sh (which

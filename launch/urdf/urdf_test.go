@@ -9,7 +9,8 @@ import (
 )
 
 // TestFilesAreTheFolder: the embedded set is exactly the folder's
-// descriptions, byte for byte, and UR5Like is ur5_like.urdf.
+// descriptions, byte for byte, and UR5Like and ServosilaEngineer are
+// their files.
 func TestFilesAreTheFolder(t *testing.T) {
 	names, err := fs.Glob(urdf.Files, "*.urdf")
 	if err != nil {
@@ -29,8 +30,9 @@ func TestFilesAreTheFolder(t *testing.T) {
 			t.Errorf("%s: embedded copy differs from the file (%v)", n, err)
 		}
 	}
-	b, _ := os.ReadFile("ur5_like.urdf")
-	if urdf.UR5Like != string(b) {
-		t.Error("UR5Like is not ur5_like.urdf")
+	for file, s := range map[string]string{"ur5_like.urdf": urdf.UR5Like, "servosila_engineer.urdf": urdf.ServosilaEngineer} {
+		if b, err := os.ReadFile(file); err != nil || s != string(b) {
+			t.Errorf("the variable of %s is not the file (%v)", file, err)
+		}
 	}
 }

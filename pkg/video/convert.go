@@ -17,11 +17,11 @@ type Frame struct {
 	// Encoding is the pixel format by its ROS name (pkg/camera's
 	// Frame.Encoding): see Encodings.
 	Encoding      string
-	Width, Height int    // [px]
-	Step          int    // row length [bytes]; 0 for compressed formats
-	Data          []byte // the picture (borrowed)
-	BigEndian     bool   // mono16 only: the high byte comes first
-	Capture       time.Time
+	Width, Height int       // [px]
+	Step          int       // row length [bytes]; 0 for compressed formats
+	Data          []byte    // the picture (borrowed)
+	BigEndian     bool      // mono16 only: the high byte comes first
+	Capture       time.Time // capture time of the frame (wall clock)
 }
 
 // Errors a frame is rejected with (wrapped with the frame's details).

@@ -22,9 +22,9 @@ const (
 // Packetizer turns access units into RTP packets. Not safe for concurrent
 // use: one goroutine owns it.
 type Packetizer struct {
-	PayloadType uint8
-	SSRC        uint32
-	MTU         int // [bytes], RTP header included
+	PayloadType uint8  // RTP payload type (the SDP's rtpmap number)
+	SSRC        uint32 // RTP synchronisation source of the stream
+	MTU         int    // [bytes], RTP header included
 
 	seq     uint16
 	ts0     uint32    // timestamp of origin
