@@ -15,8 +15,8 @@ import (
 // whether it is a touch device (mobile viewport, touch events, coarse
 // pointer).
 type Device struct {
-	Width, Height int64
-	Touch         bool
+	Width, Height int64 // viewport [CSS px]
+	Touch         bool  // a touch device
 }
 
 // Desktop, Tablet and Phone are the drive screen's test sizes.
@@ -26,6 +26,7 @@ var (
 	Phone   = Device{Width: 390, Height: 844, Touch: true}
 )
 
+// String names the device as WIDTHxHEIGHT, with -touch for a touch device.
 func (d Device) String() string {
 	if d.Touch {
 		return fmt.Sprintf("%dx%d-touch", d.Width, d.Height)
@@ -62,8 +63,8 @@ func OpenOn(t testing.TB, browser context.Context, url string, d Device, script 
 
 // Finger is one touch point: its id and where it is [CSS px].
 type Finger struct {
-	ID   float64
-	X, Y float64
+	ID   float64 // the touch point's identifier
+	X, Y float64 // position in the viewport [CSS px]
 }
 
 // Touch dispatches a touch event with the fingers now on the screen:
