@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # console.sh: the operator console's browser tests (pkg/console/direct,
-# TestBrowser, TestDriveScreen) in a real headless Chromium, and its figures (key-down to
-# UDP packet latency, CPU with four cameras and nobody watching).
+# TestBrowser, TestDriveScreen, TestWebRTC*) in a real headless Chromium, and its figures (key-down to
+# UDP packet latency, CPU with four cameras and nobody watching, glass-to-glass
+# video latency over WebRTC and MJPEG: TestVideoLatency).
 #
 # Installs Debian's chromium when it is missing and this runs as root with
 # apt-get; otherwise it says why and skips (exit 0, a plain "SKIPPED"
@@ -10,8 +11,8 @@
 # a failure.
 #
 # Timing on the 2-core build machine: about 40 s of browser tests (and 30 s
-# of the drive screen's, TestDriveScreen), 15 s of
-# latency measurement, 10 s of CPU figures (plus ~1 min for the first
+# of the drive screen's, TestDriveScreen, 40 s of WebRTC's, TestWebRTC*), 15 s of
+# latency measurement, 30 s of video latency, 10 s of CPU figures (plus ~1 min for the first
 # chromium install).
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
@@ -36,5 +37,5 @@ fi
 art=${CONSOLE_ARTIFACTS:-$(mktemp -d)}
 echo "console.sh: browser tests, screenshots and figures in $art"
 TELEBRIDGE_BROWSER_TESTS=required CONSOLE_FIGURES=1 CONSOLE_ARTIFACTS=$art \
-	go test -count=1 -timeout 5m -run 'TestBrowser|TestDriveScreen|TestKeyLatency|TestFigures' -v ./pkg/console/direct/ 2>&1 |
+	go test -count=1 -timeout 5m -run 'TestBrowser|TestDriveScreen|TestWebRTC|TestKeyLatency|TestFigures|TestVideoLatency' -v ./pkg/console/direct/ 2>&1 |
 	grep -v -E ' (INFO|WARN) console: '
