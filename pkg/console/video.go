@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 
@@ -51,8 +52,28 @@ const maxSignal = peer.MaxMessageSize + 256
 
 // webrtcInfo is what hello says about WebRTC.
 type webrtcInfo struct {
-	Available bool   `json:"available"`
-	Reason    string `json:"reason,omitempty"` // why not, when not
+	Available  bool        `json:"available"`
+	Reason     string      `json:"reason,omitempty"`      // why not, when not
+	ICEServers []iceServer `json:"ice_servers,omitempty"` // for the page's RTCPeerConnection
+}
+
+// iceServer is an ICE server in the browser's RTCIceServer form.
+type iceServer struct {
+	URLs       []string `json:"urls"`
+	Username   string   `json:"username,omitempty"`
+	Credential string   `json:"credential,omitempty"`
+}
+
+// webrtcHello returns hello's webrtc entry: the page uses the console's
+// STUN/TURN servers too (its own reflexive and relayed candidates).
+func (s *Server) webrtcHello() webrtcInfo {
+	w := webrtcInfo{Available: s.peers != nil, Reason: s.videoOff}
+	if s.peers != nil {
+		for _, is := range s.cfg.WebRTC.ICEServers {
+			w.ICEServers = append(w.ICEServers, iceServer{URLs: []string{is.URL}, Username: is.Username, Credential: is.Credential})
+		}
+	}
+	return w
 }
 
 // setupVideo makes the WebRTC server when the backend has video and
@@ -103,19 +124,22 @@ func (pv *pageVideo) close() {
 }
 
 // signalEnvelope returns the signal of a webrtc message, or ok false for
-// any other message (which goes to the hub).
+// any other message (which goes to the hub). The envelope is strict:
+// exactly the keys "type" and "signal", spelled so (encoding/json's
+// struct decoding would fold their case).
 func signalEnvelope(b []byte) (json.RawMessage, bool) {
 	if !bytes.Contains(b, []byte(`"`+MsgWebRTC+`"`)) {
 		return nil, false
 	}
-	var env struct {
-		Type   string          `json:"type"`
-		Signal json.RawMessage `json:"signal"`
-	}
-	if decode(b, &env) != nil || env.Type != MsgWebRTC {
+	var env map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if dec.Decode(&env) != nil || len(env) != 2 || env["signal"] == nil || string(env["type"]) != `"`+MsgWebRTC+`"` {
 		return nil, false
 	}
-	return env.Signal, true
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, false // trailing data: the hub refuses it
+	}
+	return env["signal"], true
 }
 
 // signal handles one signalling message of page c: it counts against the

@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -140,10 +141,11 @@ func TestWebRTCUnavailable(t *testing.T) {
 func TestWebRTCSignalling(t *testing.T) {
 	pc := loopbackOnly
 	pc.MaxPeers = 1
+	pc.ICEServers = []peer.ICEServer{{URL: "stun:127.0.0.1:3478"}}
 	s, url := serveTest(t, Config{Backend: &videoBackend{}, WebRTC: pc, RateLimit: 1, Burst: 12})
 	ws := dial(t, url)
-	if w := readType(t, ws, "hello")["webrtc"].(map[string]any); w["available"] != true {
-		t.Fatalf("hello webrtc %v", w)
+	if w := readType(t, ws, "hello")["webrtc"].(map[string]any); w["available"] != true || fmt.Sprint(w["ice_servers"]) != "[map[urls:[stun:127.0.0.1:3478]]]" {
+		t.Fatalf("hello webrtc %v, want available with the STUN server", w)
 	}
 	write(t, ws, `{"type":"webrtc","signal":{"type":"want","cameras":["front","nowhere"],"chosen":"front"}}`)
 	var offer string
@@ -206,4 +208,56 @@ func TestWebRTCSignalling(t *testing.T) {
 func quote(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\r", `\r`, "\n", `\n`)
 	return `"` + r.Replace(s) + `"`
+}
+
+// TestParseICEServer: STUN as given, TURN with its credentials taken out
+// of the URL, bad URLs and TURN without credentials refused.
+func TestParseICEServer(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want peer.ICEServer
+		err  bool
+	}{
+		{in: "stun:stun.example.org", want: peer.ICEServer{URL: "stun:stun.example.org"}},
+		{in: "stun:10.0.0.1:3479", want: peer.ICEServer{URL: "stun:10.0.0.1:3479"}},
+		{in: "turn:op:s3cret@turn.example.org:3478?transport=udp", want: peer.ICEServer{URL: "turn:turn.example.org:3478?transport=udp", Username: "op", Credential: "s3cret"}},
+		{in: "turns:op:s3cret@turn.example.org", want: peer.ICEServer{URL: "turns:turn.example.org", Username: "op", Credential: "s3cret"}},
+		{in: "turn:turn.example.org", err: true},
+		{in: "http://example.org", err: true},
+		{in: "stun:", err: true},
+		{in: "stun:host:99999", err: true},
+	} {
+		got, err := ParseICEServer(c.in)
+		if (err != nil) != c.err || got != c.want {
+			t.Errorf("ParseICEServer(%q) = %+v, %v; want %+v, error %v", c.in, got, err, c.want, c.err)
+		}
+	}
+}
+
+// FuzzSignalEnvelope feeds arbitrary page messages to the router between
+// the hub and WebRTC signalling, then the signal to peer.Decode (the
+// session's decoder): never a panic; a message taken as signalling is a
+// strict {"type":"webrtc","signal":...} object, everything else goes to
+// the hub (which refuses what it does not know).
+func FuzzSignalEnvelope(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"webrtc","signal":{"type":"want","cameras":["front"],"chosen":"front"}}`,
+		`{"type":"webrtc","signal":{"type":"candidate","candidate":{"candidate":"candidate:1 1 udp 2130706431 127.0.0.1 5000 typ host","sdpMid":"0"}}}`,
+		`{"type":"webrtc","signal":{"type":"caps","camera":"front","caps":{"maxBitrate":500000}}}`,
+		`{"type":"webrtc","signal":"webrtc"}`, `{"type":"webrtc"}`, `{"type":"webrtc","signal":null,"x":1}`,
+		`{"type":"servosila_drive","linear":0.3,"angular":0,"note":"webrtc"}`, `"webrtc"`, `{"type":"WebRTC","signal":{}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		sig, ok := signalEnvelope(b)
+		if !ok {
+			return
+		}
+		var env map[string]json.RawMessage
+		if err := json.Unmarshal(b, &env); err != nil || string(env["type"]) != `"webrtc"` {
+			t.Fatalf("%q taken as signalling", b)
+		}
+		_, _ = peer.Decode(sig)
+	})
 }

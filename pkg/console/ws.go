@@ -62,7 +62,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	}()
 	hello, _ := json.Marshal(map[string]any{"type": "hello", "page": id, "info": s.hub.info, "timeout_ms": s.cfg.CommandTimeout.Milliseconds(),
 		"control": control, "operator": who.operator, "roles": who.roles.String(),
-		"webrtc": webrtcInfo{Available: s.peers != nil, Reason: s.videoOff}})
+		"webrtc": s.webrtcHello()})
 	c.out <- hello
 	go func() {
 		// The writer: the only goroutine that writes messages to ws.
