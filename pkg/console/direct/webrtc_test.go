@@ -99,6 +99,7 @@ func TestWebRTC(t *testing.T) {
 		}
 		return true
 	})
+	waitFor(t, 5*time.Second, "rear chosen on the server (first in the bandwidth split)", func() bool { return chosenOnServer(r) == "rear" })
 	fps := eval[float64](r, p, `window.__video.state().figures.rear.fps`)
 	if fps <= 0 {
 		t.Errorf("rear: %v fps from getStats", fps)
@@ -118,6 +119,36 @@ func TestWebRTC(t *testing.T) {
 	r.do(p, key("w", false))
 	r.stoppedAt(5 * time.Second)
 	r.shot(p, "webrtc-drive")
+
+	// A bitrate cap from the Cameras panel bounds the camera's share.
+	r.tab(p, "cameras")
+	r.do(p, chromedp.SetValue(chromedp.CSS("#capsel-gripper"), "250000"))
+	eval[bool](r, p, `(document.getElementById('capsel-gripper').dispatchEvent(new Event('change')), true)`)
+	waitFor(t, 5*time.Second, "gripper capped at 250 kbit/s on the server", func() bool {
+		for _, s := range r.srv.WebRTCStats() {
+			for _, c := range s.Cameras {
+				if c.Camera == "gripper" && c.Caps.MaxBitrate == 250_000 && c.Share > 0 && c.Share <= 250_000 {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	if got := eval[string](r, p, `document.getElementById('cam-tr-gripper').textContent`); !strings.HasPrefix(got, "WebRTC H.264") {
+		t.Errorf("the Cameras panel's gripper view: %q, want WebRTC", got)
+	}
+}
+
+// chosenOnServer returns the camera the page's session has chosen.
+func chosenOnServer(r *rig) string {
+	for _, s := range r.srv.WebRTCStats() {
+		for _, c := range s.Cameras {
+			if c.Chosen {
+				return c.Camera
+			}
+		}
+	}
+	return ""
 }
 
 // dcCommands returns the commands the console's WebRTC sessions received.

@@ -46,7 +46,7 @@ function fallback(why) {
 function closePC() {
   clearTimeout(timer);
   if (pc) { pc.onconnectionstatechange = null; pc.close(); }
-  pc = null; wantSent = ''; streams.clear(); trackCam.clear();
+  pc = null; wantSent = ''; streams.clear(); trackCam.clear(); capsSent.clear();
   dc = null; setChannel(null);
 }
 
@@ -95,6 +95,7 @@ function update() {
     wantSent = key;
     sig(ch ? { type: 'want', cameras: names, chosen: ch } : { type: 'want', cameras: names });
   }
+  sendCaps();
   refresh();
 }
 
@@ -176,6 +177,27 @@ export function detach(v) {
   v.img.removeAttribute('src'); v.video.srcObject = null;
   update();
 }
+
+// caps are the page's limits per camera (peer's caps message: maxBitrate
+// [bit/s], frameRate, width, height), sent once the camera is wanted and
+// again to every new session.
+const caps = new Map(); // camera -> caps object
+const capsSent = new Map(); // camera -> JSON sent to this session
+
+function sendCaps() {
+  if (!pc || failed) return;
+  for (const name of wanted()) {
+    const c = caps.get(name);
+    if (!c) continue;
+    const j = JSON.stringify(c);
+    if (capsSent.get(name) === j) continue;
+    capsSent.set(name, j);
+    sig({ type: 'caps', camera: name, caps: c });
+  }
+}
+
+/** setCaps sets camera name's caps ({} : none). */
+export function setCaps(name, c) { caps.set(name, c); sendCaps(); }
 
 /** choose makes camera name first in the server's bandwidth split. */
 export function choose(name) { chosen = name; update(); }

@@ -10,7 +10,7 @@
 // camera's figures; the drive screen has its own (drive.js).
 import { $, el, fmt } from '../js/util.js';
 import { ctx } from '../js/core.js';
-import { attach, detach, choose } from '../js/video.js';
+import { attach, detach, choose, setCaps } from '../js/video.js';
 
 /**
  * cameraSet fills container with a figure per camera (ids prefix + name,
@@ -59,7 +59,29 @@ export function caption(c) {
 
 let set = null;
 
-function build() { set = cameraSet($('camgrid'), 'cam-', 'capt-', () => render(ctx.st)); }
+// The bitrate caps a page may set per camera over WebRTC [bit/s] (0: the
+// link's share decides alone); kept in this browser.
+const CAPS = [0, 250000, 500000, 1000000, 2000000, 4000000];
+const CAPS_STORE = 'telebridge.video.caps';
+
+function build() {
+  set = cameraSet($('camgrid'), 'cam-', 'capt-', () => render(ctx.st));
+  let saved = {};
+  try { saved = JSON.parse(localStorage.getItem(CAPS_STORE) || '{}'); } catch { saved = {}; }
+  const row = $('camcaps');
+  for (const c of set.names) {
+    const sel = el('select', { id: 'capsel-' + c, 'data-cam': c });
+    for (const v of CAPS) sel.append(el('option', { value: String(v) }, v ? `${v / 1000} kbit/s` : 'no cap'));
+    sel.value = String(CAPS.includes(saved[c]) ? saved[c] : 0);
+    sel.addEventListener('change', () => {
+      saved[c] = Number(sel.value);
+      try { localStorage.setItem(CAPS_STORE, JSON.stringify(saved)); } catch { /* private mode */ }
+      setCaps(c, saved[c] ? { maxBitrate: saved[c] } : {});
+    });
+    if (saved[c]) setCaps(c, { maxBitrate: saved[c] });
+    row.append(el('label', {}, el('span', {}, c + ' '), sel));
+  }
+}
 
 function render(st) {
   if (!set || !st) return;
@@ -74,6 +96,7 @@ const html = `
   <div class="cams">
     <div id="camgrid" class="camgrid"></div>
     <div id="camlargecap" class="cap"></div>
+    <div id="camcaps" class="camcaps" title="the most each camera may take of the link over WebRTC"><span>H.264 bitrate cap:</span></div>
   </div>
 `;
 
