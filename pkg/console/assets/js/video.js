@@ -35,12 +35,24 @@ function sig(m) { send({ type: 'webrtc', signal: m }); }
 /** wanted is the cameras of every shown view, in first-shown order. */
 function wanted() { return [...new Set([...views].map((v) => v.name))]; }
 
-/** fallback stops WebRTC for this connection and shows MJPEG with why. */
-function fallback(why) {
+const RETRY_MS = 30000; // after a failed connection, WebRTC is tried again
+let retry = 0;
+
+/**
+ * fallback stops WebRTC and shows MJPEG with why; unless WebRTC is
+ * unavailable on this server, it is tried again after RETRY_MS (a Wi-Fi
+ * blackout that outlasted ICE, a peer limit that freed up).
+ */
+function fallback(why, final = false, fromServer = false) {
   if (failed) return;
   failed = why;
+  // The server's session (when the page gave up first) needs not keep
+  // its encoders until its own ICE timeout.
+  if (pc && !fromServer) sig({ type: 'want' });
   closePC();
   refresh();
+  clearTimeout(retry);
+  if (!final) retry = setTimeout(() => { if (failed === why) { failed = ''; update(); } }, RETRY_MS);
 }
 
 function closePC() {
@@ -119,7 +131,8 @@ on('webrtc', (m) => {
   } else if (s.type === 'error' && s.error) {
     const e = s.error;
     if (e.camera) { cameraFailed.set(e.camera, e.code + ': ' + e.message); refresh(); return; }
-    if (['unavailable', 'too-many-peers', 'ice-timeout', 'ice-failed', 'closed', 'negotiation'].includes(e.code)) fallback(e.message);
+    if (e.code === 'unavailable') fallback(e.message, true, true);
+    else if (['too-many-peers', 'ice-timeout', 'ice-failed', 'closed', 'negotiation'].includes(e.code)) fallback(e.message, false, true);
   }
 });
 const cameraFailed = new Map(); // camera -> why it shows MJPEG
@@ -129,7 +142,7 @@ const cameraFailed = new Map(); // camera -> why it shows MJPEG
 const forceMJPEG = new URLSearchParams(location.search).get('transport') === 'mjpeg';
 
 on('hello', (m) => {
-  closePC();
+  closePC(); clearTimeout(retry);
   available = !!(m.webrtc && m.webrtc.available) && !forceMJPEG;
   failed = available ? '' : forceMJPEG ? 'chosen in the address (transport=mjpeg)' : 'WebRTC unavailable: ' + ((m.webrtc && m.webrtc.reason) || 'old server');
   cameraFailed.clear();
