@@ -37,7 +37,7 @@ func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
 	vs, err := video.NewStream(video.Config{Name: name, FrameRate: rate, OnViewers: func(n int) { cm.videoN.Store(int64(n)); cm.demand() }})
 	switch {
 	case errors.Is(err, video.ErrNoH264):
-		b.noVideo = err.Error()
+		b.noVideo = video.ErrNoH264.Error() // the same for every camera
 	case err != nil:
 		_ = st.Close()
 		return fmt.Errorf("camera %s: %w", dev, err)

@@ -161,9 +161,9 @@ func dcCommands(r *rig) uint64 {
 }
 
 // TestWebRTCFallback: where WebRTC cannot connect, every camera shows
-// MJPEG and says why: a Chromium that gathers no loopback candidate
-// (like UDP blocked between page and robot), and a console with WebRTC
-// off.
+// MJPEG and says why: a console whose UDP nobody can reach (as if UDP
+// were blocked between page and robot), a binary built without H.264
+// (-tags nox264), and a console with WebRTC off.
 func TestWebRTCFallback(t *testing.T) {
 	t.Run("udp-blocked", func(t *testing.T) {
 		if !video.H264Available {
@@ -176,6 +176,15 @@ func TestWebRTCFallback(t *testing.T) {
 		p, closeP := r.openOn(browsertest.Desktop, "")
 		defer closeP()
 		mjpegEverywhere(t, r, p, "MJPEG fallback: ICE", 20*time.Second)
+	})
+	t.Run("no-h264", func(t *testing.T) {
+		if video.H264Available {
+			t.Skip("built with H.264 (the nox264 build runs this)")
+		}
+		r := newRigWith(t, direct.Config{Furbot: "off", NoJog: true}, console.Config{}, browsertest.AllowLoopbackWebRTC)
+		p, closeP := r.openOn(browsertest.Desktop, "")
+		defer closeP()
+		mjpegEverywhere(t, r, p, "MJPEG fallback: WebRTC unavailable: built without H.264", 10*time.Second)
 	})
 	t.Run("off", func(t *testing.T) {
 		if !video.H264Available {
