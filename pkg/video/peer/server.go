@@ -80,7 +80,9 @@ func (s *Server) Stats() []Stats {
 	s.mu.Lock()
 	list := make([]*Session, 0, len(s.sessions))
 	for ss := range s.sessions {
-		list = append(list, ss)
+		if ss.opened.Load() { // a session still opening has no peer connection yet
+			list = append(list, ss)
+		}
 	}
 	s.mu.Unlock()
 	out := make([]Stats, 0, len(list))

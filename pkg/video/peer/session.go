@@ -64,6 +64,7 @@ type Session struct {
 	err        *ErrorBody
 	estimate   int // [bit/s]
 
+	opened                                 atomic.Bool // open succeeded: pc and stats are set (Server.Stats lists only these)
 	badMessages, commands, commandsDropped atomic.Uint64
 	target                                 atomic.Int64 // the latest estimate [bit/s], for the cameras
 }
@@ -103,6 +104,7 @@ func (s *Server) NewSession(cfg SessionConfig) (*Session, error) {
 		close(ss.done)
 		return nil, err
 	}
+	ss.opened.Store(true)
 	ss.timer = time.AfterFunc(s.cfg.ICETimeout, func() {
 		ss.mu.Lock()
 		ok := ss.connected

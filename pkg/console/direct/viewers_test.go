@@ -1,0 +1,140 @@
+package direct_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/telebridge/telebridge/internal/testkit/rtcpage"
+	"github.com/telebridge/telebridge/pkg/console"
+	"github.com/telebridge/telebridge/pkg/console/direct"
+	"github.com/telebridge/telebridge/pkg/mjpeg"
+	"github.com/telebridge/telebridge/pkg/video"
+)
+
+// Environment of the viewers' helper process (TestViewersHelper).
+const (
+	envViewersURL = "TELEBRIDGE_VIEWERS_URL"
+	envViewersN   = "TELEBRIDGE_VIEWERS_N"
+)
+
+// TestViewersHelper is not a test: TestViewersCPU runs the test binary
+// again with it to hold N WebRTC viewers of camera front in a process of
+// their own (so that their receiving costs nothing in the console's).
+func TestViewersHelper(t *testing.T) {
+	url := os.Getenv(envViewersURL)
+	if url == "" {
+		t.Skip("helper process of TestViewersCPU")
+	}
+	n, err := strconv.Atoi(os.Getenv(envViewersN))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range n {
+		p, err := rtcpage.Dial(context.Background(), url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		p.Want("front")
+	}
+	time.Sleep(time.Hour) // until the parent kills it
+}
+
+func cpuTime(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestViewersCPU measures, without asserting, the console's CPU (its
+// whole process: camera, encoder, WebRTC sending) with one and with ten
+// WebRTC viewers of one 640x480@30 pattern camera, alternating twice;
+// the viewers run in a helper process. Set CONSOLE_FIGURES=1.
+func TestViewersCPU(t *testing.T) {
+	if os.Getenv("CONSOLE_FIGURES") == "" {
+		t.Skip("figures: set CONSOLE_FIGURES=1 to measure")
+	}
+	if !video.H264Available {
+		t.Skip("built without H.264")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	be, err := direct.Start(ctx, direct.Config{Servosila: "off", Furbot: "off", NoJog: true, Cameras: []string{"pattern:front"},
+		CameraWidth: 640, CameraHeight: 480, CameraRate: 30, Stream: mjpeg.Config{Rate: 30}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	pc := loopbackPeer()
+	pc.MaxPeers = 12
+	srv, err := console.New(console.Config{Backend: be, Listen: "127.0.0.1:0", WebRTC: pc, RateLimit: 100, Burst: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ctx, ln) }()
+	url := "ws://" + ln.Addr().String() + "/ws"
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	window := 6 * time.Second
+	measure := func(n int) (float64, float64) {
+		cmd := exec.Command(exe, "-test.run=^TestViewersHelper$", "-test.timeout=10m")
+		cmd.Env = append(os.Environ(), envViewersURL+"="+url, envViewersN+"="+strconv.Itoa(n))
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+		waitFor(t, 20*time.Second, fmt.Sprintf("%d viewers receiving", n), func() bool {
+			st := srv.WebRTCStats()
+			if len(st) != n {
+				return false
+			}
+			for _, s := range st {
+				if len(s.Cameras) != 1 || s.Cameras[0].PacketsSent < 100 {
+					return false
+				}
+			}
+			return true
+		})
+		time.Sleep(2 * time.Second) // settle: the estimate ramps up
+		bytes := func() (b uint64) {
+			for _, s := range srv.WebRTCStats() {
+				for _, c := range s.Cameras {
+					b += c.BytesSent
+				}
+			}
+			return b
+		}
+		c0, b0, w0 := cpuTime(t), bytes(), time.Now()
+		time.Sleep(window) // the measurement window
+		c1, b1, w1 := cpuTime(t), bytes(), time.Now()
+		return 100 * (c1 - c0).Seconds() / w1.Sub(w0).Seconds(), 8 * float64(b1-b0) / w1.Sub(w0).Seconds() / 1e3 / float64(n)
+	}
+	var one, ten []float64
+	for range 2 {
+		c, kb := measure(1)
+		t.Logf("1 viewer:   console process %.1f %% of one core, %.0f kbit/s sent per viewer", c, kb)
+		one = append(one, c)
+		waitFor(t, 20*time.Second, "viewers gone", func() bool { return len(srv.WebRTCStats()) == 0 })
+		c, kb = measure(10)
+		t.Logf("10 viewers: console process %.1f %% of one core, %.0f kbit/s sent per viewer", c, kb)
+		ten = append(ten, c)
+		waitFor(t, 20*time.Second, "viewers gone", func() bool { return len(srv.WebRTCStats()) == 0 })
+	}
+	t.Logf("ten viewers / one viewer: %.2f and %.2f", ten[0]/one[0], ten[1]/one[1])
+}
