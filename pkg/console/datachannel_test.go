@@ -2,124 +2,41 @@ package console
 
 import (
 	"context"
-	"encoding/json"
-	"net"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-	"github.com/pion/ice/v4"
 	"github.com/pion/webrtc/v4"
 
-	"github.com/telebridge/telebridge/pkg/video/peer"
+	"github.com/telebridge/telebridge/internal/testkit/rtcpage"
 )
 
-// rtcPage is a page over a real WebSocket with a pion peer that answers
-// the console's offers (loopback candidates only) and opens its command
-// channel: the browser's part, in Go.
-type rtcPage struct {
-	t      *testing.T
-	ws     *websocket.Conn
-	pc     *webrtc.PeerConnection
-	dc     chan *webrtc.DataChannel
-	errors chan string // the "error" messages of the socket
-}
-
-func newRTCPage(t *testing.T, url string) *rtcPage {
+// rtcPage dials a page with rtcpage, asks for camera front and returns it
+// with its open command channel.
+func rtcPage(t *testing.T, url string) (*rtcpage.Page, *webrtc.DataChannel) {
 	t.Helper()
-	var se webrtc.SettingEngine
-	se.SetIncludeLoopbackCandidate(true)
-	se.SetIPFilter(func(ip net.IP) bool { return ip.IsLoopback() })
-	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4})
-	se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
-	m := &webrtc.MediaEngine{}
-	if err := m.RegisterDefaultCodecs(); err != nil {
-		t.Fatal(err)
-	}
-	pc, err := webrtc.NewAPI(webrtc.WithMediaEngine(m), webrtc.WithSettingEngine(se)).NewPeerConnection(webrtc.Configuration{})
+	p, err := rtcpage.Dial(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = pc.Close() })
-	p := &rtcPage{t: t, ws: dial(t, url), pc: pc, dc: make(chan *webrtc.DataChannel, 1), errors: make(chan string, 64)}
-	pc.OnDataChannel(func(dc *webrtc.DataChannel) {
-		dc.OnOpen(func() { p.dc <- dc })
-	})
-	pc.OnICECandidate(func(c *webrtc.ICECandidate) {
-		if c == nil {
-			return
-		}
-		j := c.ToJSON()
-		b, _ := json.Marshal(map[string]any{"type": MsgWebRTC, "signal": peer.Message{Type: peer.TypeCandidate,
-			Candidate: &peer.Candidate{Candidate: j.Candidate, SDPMid: j.SDPMid, SDPMLineIndex: j.SDPMLineIndex, UsernameFragment: j.UsernameFragment}}})
-		_ = p.ws.Write(context.Background(), websocket.MessageText, b) // concurrent writes are safe
-	})
-	go p.read()
-	return p
-}
-
-// read handles the console's messages until the socket closes.
-func (p *rtcPage) read() {
-	for {
-		_, b, err := p.ws.Read(context.Background())
-		if err != nil {
-			return
-		}
-		var m struct {
-			Type   string       `json:"type"`
-			Error  string       `json:"error"`
-			Signal peer.Message `json:"signal"`
-		}
-		if json.Unmarshal(b, &m) != nil {
-			continue
-		}
-		switch {
-		case m.Type == "error":
-			p.errors <- m.Error
-		case m.Type == MsgWebRTC && m.Signal.Type == peer.TypeOffer:
-			err := p.pc.SetRemoteDescription(webrtc.SessionDescription{Type: webrtc.SDPTypeOffer, SDP: m.Signal.SDP})
-			var a webrtc.SessionDescription
-			if err == nil {
-				a, err = p.pc.CreateAnswer(nil)
-			}
-			if err == nil {
-				err = p.pc.SetLocalDescription(a)
-			}
-			if err != nil {
-				p.t.Errorf("answer: %v", err)
-				return
-			}
-			b, _ := json.Marshal(map[string]any{"type": MsgWebRTC, "signal": peer.Message{Type: peer.TypeAnswer, SDP: a.SDP}})
-			_ = p.ws.Write(context.Background(), websocket.MessageText, b)
-		case m.Type == MsgWebRTC && m.Signal.Type == peer.TypeCandidate && m.Signal.Candidate.Candidate != "":
-			c := m.Signal.Candidate
-			_ = p.pc.AddICECandidate(webrtc.ICECandidateInit{Candidate: c.Candidate, SDPMid: c.SDPMid, SDPMLineIndex: c.SDPMLineIndex, UsernameFragment: c.UsernameFragment})
-		}
+	t.Cleanup(p.Close)
+	p.Want("front")
+	dc, err := p.Channel(10 * time.Second)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return p, dc
 }
 
-// channel asks for camera front and returns the open command channel.
-func (p *rtcPage) channel() *webrtc.DataChannel {
-	p.t.Helper()
-	write(p.t, p.ws, `{"type":"webrtc","signal":{"type":"want","cameras":["front"]}}`)
+// nextError returns the page's next error message.
+func nextError(t *testing.T, p *rtcpage.Page) string {
+	t.Helper()
 	select {
-	case dc := <-p.dc:
-		return dc
-	case <-time.After(10 * time.Second):
-		p.t.Fatal("the command channel did not open")
-		return nil
-	}
-}
-
-func (p *rtcPage) nextError() string {
-	p.t.Helper()
-	select {
-	case e := <-p.errors:
+	case e := <-p.Errors():
 		return e
 	case <-time.After(5 * time.Second):
-		p.t.Fatal("no error message on the socket")
+		t.Fatal("no error message on the socket")
 		return ""
 	}
 }
@@ -133,10 +50,8 @@ func TestCommandsOverDataChannel(t *testing.T) {
 	be := &videoBackend{}
 	clk := &stepClock{t: t0} // the deadman's clock: each re-send 100 ms later
 	_, url := serveTest(t, Config{Backend: be, WebRTC: loopbackOnly, Clock: clk})
-	p1 := newRTCPage(t, url)
-	dc1 := p1.channel()
-	p2 := newRTCPage(t, url)
-	dc2 := p2.channel()
+	p1, dc1 := rtcPage(t, url)
+	p2, dc2 := rtcPage(t, url)
 	be.take()
 
 	if err := dc1.SendText(`{"type":"servosila_drive","linear":0.3,"angular":0}`); err != nil {
@@ -146,13 +61,13 @@ func TestCommandsOverDataChannel(t *testing.T) {
 	if err := dc1.SendText(`{"type":"servosila_drive","linear":"fast"}`); err != nil {
 		t.Fatal(err)
 	}
-	if e := p1.nextError(); !strings.Contains(e, "bad message") {
+	if e := nextError(t, p1); !strings.Contains(e, "bad message") {
 		t.Errorf("malformed command on the channel: %q, want a bad message", e)
 	}
 	if err := dc2.SendText(`{"type":"servosila_drive","linear":0.3,"angular":0}`); err != nil {
 		t.Fatal(err)
 	}
-	if e := p2.nextError(); !strings.Contains(e, ErrViewOnly.Error()) {
+	if e := nextError(t, p2); !strings.Contains(e, ErrViewOnly.Error()) {
 		t.Errorf("view-only page's command on the channel: %q, want %q", e, ErrViewOnly)
 	}
 	// Held for 1 s of the console's clock (over three deadman timeouts of
