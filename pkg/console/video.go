@@ -165,7 +165,19 @@ func (s *Server) signal(ctx context.Context, c *conn, pv *pageVideo, raw json.Ra
 		}
 	}
 	if ss == nil {
-		var err error
+		// Only a want opens a session: a late candidate or answer of a
+		// closed one must not take a peer slot.
+		m, err := peer.Decode(raw)
+		if err != nil || m.Type != peer.TypeWant {
+			pv.mu.Unlock()
+			body := &peer.ErrorBody{Code: peer.CodeClosed, Message: "no WebRTC session: send want first"}
+			var de *peer.DecodeError
+			if errors.As(err, &de) {
+				body = &peer.ErrorBody{Code: de.Code, Message: de.Error(), Camera: de.Camera}
+			}
+			s.sendSignal(c, peer.Message{Type: peer.TypeError, Error: body})
+			return
+		}
 		ss, err = s.peers.NewSession(peer.SessionConfig{
 			Send:      func(m peer.Message) { s.sendSignal(c, m) },
 			OnCommand: func(b []byte) { s.message(ctx, c, b) },

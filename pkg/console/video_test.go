@@ -147,6 +147,11 @@ func TestWebRTCSignalling(t *testing.T) {
 	if w := readType(t, ws, "hello")["webrtc"].(map[string]any); w["available"] != true || fmt.Sprint(w["ice_servers"]) != "[map[urls:[stun:127.0.0.1:3478]]]" {
 		t.Fatalf("hello webrtc %v, want available with the STUN server", w)
 	}
+	// Before any want: no session is made for other signals.
+	write(t, ws, `{"type":"webrtc","signal":{"type":"candidate","candidate":{"candidate":""}}}`)
+	if c := errCode(t, signal(t, ws)); c != peer.CodeClosed || len(s.WebRTCStats()) != 0 {
+		t.Fatalf("a candidate before want: %q, %d sessions; want %q and none", c, len(s.WebRTCStats()), peer.CodeClosed)
+	}
 	write(t, ws, `{"type":"webrtc","signal":{"type":"want","cameras":["front","nowhere"],"chosen":"front"}}`)
 	var offer string
 	for offer == "" {
