@@ -231,9 +231,8 @@ type FurbotState struct {
 	// [degC].
 	Charge  float64 `json:"charge"`  // [%]
 	Voltage float64 `json:"voltage"` // [V]
-	// Current [A]: positive while discharging from the direct backend,
-	// negative while discharging from the graph backend (it passes on
-	// sensor_msgs/BatteryState's sign).
+	// Current [A]: the discharge current, positive while discharging
+	// (the graph backend turns sensor_msgs/BatteryState's sign).
 	Current float64 `json:"current"`
 	TempHi  int     `json:"temp_hi"` // hottest cell [°C]
 	TempLo  int     `json:"temp_lo"` // coldest cell [°C]

@@ -205,10 +205,12 @@ func (b *Backend) OnFurbotStatus(s Status) {
 }
 
 // OnFurbotBattery takes sensor_msgs/BatteryState: percentage [0, 1],
-// voltage [V], current [A].
+// voltage [V], current [A] (negative while discharging, BatteryState's
+// sign). The console shows the discharge current positive, as the direct
+// backend does, so the sign is turned here.
 func (b *Backend) OnFurbotBattery(percentage, voltage, current float64) {
 	b.mu.Lock()
-	b.fur.charge, b.fur.voltage, b.fur.current = 100*percentage, voltage, current
+	b.fur.charge, b.fur.voltage, b.fur.current = 100*percentage, voltage, -current
 	b.mu.Unlock()
 }
 
