@@ -159,6 +159,22 @@ func (s *servosilaSession) script(ctx context.Context, w io.Writer) error {
 		}
 		return s.sim.State(), true
 	}
+	// settled is the truth after a physics step that began after this
+	// call: a packet the simulator has already received (State().Last)
+	// takes effect on its velocities only at its next step, which a loaded
+	// machine can delay. Bounded at 2 s in case the simulator stopped.
+	settled := func() (servosilasim.State, bool) {
+		a, ok := truth()
+		if !ok {
+			return a, false
+		}
+		for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+			if b := s.sim.State(); b.Steps > a.Steps {
+				return b, true
+			}
+		}
+		return s.sim.State(), true
+	}
 
 	// 1. Forward.
 	a, _ := truth()
@@ -248,7 +264,7 @@ func (s *servosilaSession) script(ctx context.Context, w io.Writer) error {
 	st = s.drv.Status()
 	fmt.Fprintf(w, "6. stop: %d packets sent, %d telemetry packets received (%d foreign, %d malformed); odometry x %.3f y %.3f yaw %.3f",
 		st.Sent, st.Link.Accepted, st.Link.Foreign, st.Link.Malformed, st.Odometry.Pose.X, st.Odometry.Pose.Y, st.Odometry.Pose.Yaw)
-	if b, ok := truth(); ok {
+	if b, ok := settled(); ok {
 		fmt.Fprintf(w, "; simulator x %.3f y %.3f yaw %.3f, %.3f m/s, last packet zero %v",
 			b.Pose.X, b.Pose.Y, b.Pose.Yaw, b.Linear, b.Last.Axes == [servosilawire.NumAxes]int16{})
 		check(b.Linear == 0 && b.Last.Axes == [servosilawire.NumAxes]int16{}, "simulator stopped by the zero packets")

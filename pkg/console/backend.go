@@ -133,12 +133,12 @@ type JogJointMove struct {
 // JogPose is a pose: x, y, z [m] and intrinsic ZYX Euler angles rz, ry,
 // rx [rad].
 type JogPose struct {
-	X  float64 `json:"x"`
-	Y  float64 `json:"y"`
-	Z  float64 `json:"z"`
-	RZ float64 `json:"rz"`
-	RY float64 `json:"ry"`
-	RX float64 `json:"rx"`
+	X  float64 `json:"x"`  // [m]
+	Y  float64 `json:"y"`  // [m]
+	Z  float64 `json:"z"`  // [m]
+	RZ float64 `json:"rz"` // about z, applied first [rad]
+	RY float64 `json:"ry"` // about the new y [rad]
+	RX float64 `json:"rx"` // about the newest x, applied last [rad]
 }
 
 // JogCartesianMove is a Cartesian jog move request.
@@ -152,15 +152,15 @@ type JogCartesianMove struct {
 // Snapshot is the state of every machine at one instant. Absent machines
 // have nil pointers.
 type Snapshot struct {
-	Servosila *ServosilaState `json:"servosila,omitempty"`
-	Furbot    *FurbotState    `json:"furbot,omitempty"`
-	Jog       *JogState       `json:"jog,omitempty"`
-	Cameras   []CameraState   `json:"cameras,omitempty"`
+	Servosila *ServosilaState `json:"servosila,omitempty"` // nil without a Servosila
+	Furbot    *FurbotState    `json:"furbot,omitempty"`    // nil without a Furbot
+	Jog       *JogState       `json:"jog,omitempty"`       // nil without a jog arm
+	Cameras   []CameraState   `json:"cameras,omitempty"`   // one per configured camera, in order
 }
 
 // ServosilaState is the driver's view of a Servosila Engineer.
 type ServosilaState struct {
-	EStopped  bool    `json:"estopped"`
+	EStopped  bool    `json:"estopped"`  // e-stop latched: asked by the console or reported by the driver
 	Headlight bool    `json:"headlight"` // as commanded: the robot reports no headlight state
 	Linear    float64 `json:"linear"`    // last chassis velocity sent [m/s]
 	Angular   float64 `json:"angular"`   // [rad/s]
@@ -178,14 +178,14 @@ type ServosilaState struct {
 	Dropped string `json:"dropped"`
 	// Pose is the dead-reckoning pose: x, y [m], yaw [rad] in odom.
 	X   float64 `json:"x"`
-	Y   float64 `json:"y"`
-	Yaw float64 `json:"yaw"`
+	Y   float64 `json:"y"`   // [m] in odom
+	Yaw float64 `json:"yaw"` // [rad] in odom
 	// HaveTelemetry is false until the first telemetry packet.
 	HaveTelemetry bool          `json:"have_telemetry"`
 	TelemetryAge  float64       `json:"telemetry_age"` // [s]
-	Tick          uint64        `json:"tick"`
-	Motors        []MotorState  `json:"motors"`
-	Link          ServosilaLink `json:"link"`
+	Tick          uint64        `json:"tick"`          // the robot's packet counter of the latest telemetry
+	Motors        []MotorState  `json:"motors"`        // records of the latest telemetry, in packet order
+	Link          ServosilaLink `json:"link"`          // counters of the UDP link
 }
 
 // TargetState is one arm joint's position control.
@@ -196,16 +196,16 @@ type TargetState struct {
 
 // MotorState is one motor record of the latest telemetry, raw.
 type MotorState struct {
-	ID         uint8   `json:"id"`
-	State      uint8   `json:"state"`
-	Mode       uint8   `json:"mode"`
-	Position   uint32  `json:"position"` // [counts, 65535 per turn]
-	Speed      int16   `json:"speed"`
-	Current    int16   `json:"current"` // [A]
-	Status     uint16  `json:"status"`  // status bits
-	Fault      bool    `json:"fault"`
-	FaultCount uint16  `json:"fault_count"`
-	Angle      float64 `json:"angle"` // position as an angle [rad]
+	ID         uint8   `json:"id"`          // vendor device id
+	State      uint8   `json:"state"`       // vendor state code
+	Mode       uint8   `json:"mode"`        // vendor operation mode code
+	Position   uint32  `json:"position"`    // [counts, 65535 per turn]
+	Speed      int16   `json:"speed"`       // raw protocol units (scale not documented)
+	Current    int16   `json:"current"`     // [A]
+	Status     uint16  `json:"status"`      // status bits
+	Fault      bool    `json:"fault"`       // a fault is detected now
+	FaultCount uint16  `json:"fault_count"` // faults counted by the motor
+	Angle      float64 `json:"angle"`       // position as an angle [rad]
 }
 
 // ServosilaLink are the link counters.
@@ -226,50 +226,52 @@ type FurbotState struct {
 	Steer    float64 `json:"steer"`    // road-wheel angle, positive left [rad]
 	Throttle float64 `json:"throttle"` // applied [0, 1]
 	Brake    float64 `json:"brake"`    // applied [0, 1]
-	Reverse  bool    `json:"reverse"`
+	Reverse  bool    `json:"reverse"`  // reverse gear engaged
 	// Battery: charge [%], voltage [V], current [A], cell temperatures
 	// [degC].
-	Charge  float64 `json:"charge"` // [%]
-	Voltage float64 `json:"voltage"`
+	Charge  float64 `json:"charge"`  // [%]
+	Voltage float64 `json:"voltage"` // [V]
+	// Current [A]: the discharge current, positive while discharging
+	// (the graph backend turns sensor_msgs/BatteryState's sign).
 	Current float64 `json:"current"`
-	TempHi  int     `json:"temp_hi"`
-	TempLo  int     `json:"temp_lo"`
+	TempHi  int     `json:"temp_hi"` // hottest cell [°C]
+	TempLo  int     `json:"temp_lo"` // coldest cell [°C]
 	// Subsystems are the 12 blocks' names, states and whether they work.
 	Subsystems []Subsystem `json:"subsystems"`
-	X          float64     `json:"x"`   // odometry [m]
-	Y          float64     `json:"y"`   // [m]
-	Yaw        float64     `json:"yaw"` // [rad]
-	Age        float64     `json:"age"` // of the latest status frame [s]
-	Frames     uint64      `json:"frames"`
-	Invalid    uint64      `json:"invalid"`
+	X          float64     `json:"x"`       // odometry [m]
+	Y          float64     `json:"y"`       // [m]
+	Yaw        float64     `json:"yaw"`     // [rad]
+	Age        float64     `json:"age"`     // of the latest status frame [s]
+	Frames     uint64      `json:"frames"`  // status frames accepted (graph backend: traction messages received)
+	Invalid    uint64      `json:"invalid"` // status frames dropped as invalid (graph backend: always 0)
 }
 
 // Subsystem is one Furbot block.
 type Subsystem struct {
-	Name    string `json:"name"`
-	State   int    `json:"state"`
-	Present bool   `json:"present"`
-	Working bool   `json:"working"`
+	Name    string `json:"name"`    // block name (furbot/wire BlockID)
+	State   int    `json:"state"`   // raw state byte of the block; 0 when absent
+	Present bool   `json:"present"` // in the latest status frame (graph backend: any status received)
+	Working bool   `json:"working"` // present and in a working state
 }
 
 // JogState is the jog arm.
 type JogState struct {
-	Mode    string    `json:"mode"`   // idle, joint, cartesian...
-	Reason  string    `json:"reason"` // why the last motion ended
-	Joints  []float64 `json:"joints"` // measured [rad or m]
-	Tool    JogPose   `json:"tool"`   // tool pose in the base frame
-	Targets uint64    `json:"targets"`
+	Mode    string    `json:"mode"`    // idle, joint, cartesian...
+	Reason  string    `json:"reason"`  // why the last motion ended
+	Joints  []float64 `json:"joints"`  // measured [rad or m]
+	Tool    JogPose   `json:"tool"`    // tool pose in the base frame
+	Targets uint64    `json:"targets"` // count: targets sent to the arm (graph backend: moves started)
 }
 
 // CameraState is one camera's stream.
 type CameraState struct {
-	Name     string  `json:"name"`
-	Width    int     `json:"width"`  // [px]
-	Height   int     `json:"height"` // [px]
-	Format   string  `json:"format"`
-	InFPS    float64 `json:"in_fps"`  // frames captured [Hz]
-	OutFPS   float64 `json:"out_fps"` // frames encoded/sent [Hz]
-	Viewers  int     `json:"viewers"`
+	Name     string  `json:"name"`      // camera name from the configuration
+	Width    int     `json:"width"`     // [px]
+	Height   int     `json:"height"`    // [px]
+	Format   string  `json:"format"`    // encoding of the frames fed in (a V4L2 format or a ROS image encoding)
+	InFPS    float64 `json:"in_fps"`    // frames captured [Hz]
+	OutFPS   float64 `json:"out_fps"`   // frames encoded/sent [Hz]
+	Viewers  int     `json:"viewers"`   // open MJPEG responses and waiting snapshots now
 	BytesSec float64 `json:"bytes_sec"` // [B/s]
 	// VideoViewers are the WebRTC pages showing the camera's H.264
 	// stream, VideoBitrate its encoder's target [bit/s] and VideoEncoded

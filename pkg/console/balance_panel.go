@@ -36,18 +36,18 @@ type slopeMessage struct {
 // static balance from its URDF and live joints (pkg/balance), in the base
 // frame [m].
 type BalanceState struct {
-	CoM        [3]float64      `json:"com"`        // centre of mass
-	Projection [3]float64      `json:"projection"` // CoM along gravity on the ground plane
-	GroundZ    float64         `json:"ground_z"`   // ground plane height
-	Polygon    []balance.Point `json:"polygon"`    // support polygon, counter-clockwise
-	Margin     float64         `json:"margin"`     // to the nearest edge, negative outside [m]
-	Edge       int             `json:"edge"`       // index of the nearest edge
-	Tip        []float64       `json:"tip"`        // tip-over angle of each edge [rad]
-	Slope      balance.Ground  `json:"slope"`      // as entered [rad]
-	Threshold  float64         `json:"threshold"`  // warn below this margin [m]
-	Warn       bool            `json:"warn"`       // Margin < Threshold
-	Assumed    string          `json:"assumed,omitempty"`
-	Mass       float64         `json:"mass"` // [kg]
+	CoM        [3]float64      `json:"com"`               // centre of mass
+	Projection [3]float64      `json:"projection"`        // CoM along gravity on the ground plane
+	GroundZ    float64         `json:"ground_z"`          // ground plane height
+	Polygon    []balance.Point `json:"polygon"`           // support polygon, counter-clockwise
+	Margin     float64         `json:"margin"`            // to the nearest edge, negative outside [m]
+	Edge       int             `json:"edge"`              // index of the nearest edge
+	Tip        []float64       `json:"tip"`               // tip-over angle of each edge [rad]
+	Slope      balance.Ground  `json:"slope"`             // as entered [rad]
+	Threshold  float64         `json:"threshold"`         // warn below this margin [m]
+	Warn       bool            `json:"warn"`              // Margin < Threshold
+	Assumed    string          `json:"assumed,omitempty"` // which share of the mass is assumed, "" none
+	Mass       float64         `json:"mass"`              // [kg]
 	// Error says why there is no balance ("no telemetry yet", "no robot
 	// description"); the other fields are then zero.
 	Error string `json:"error,omitempty"`

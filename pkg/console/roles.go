@@ -59,9 +59,9 @@ func ParseRole(s string) (Role, error) {
 // Operator is a person allowed on the console: a name (for the log and the
 // audit), an access token and roles.
 type Operator struct {
-	Name  string
-	Token string
-	Roles Role
+	Name  string // shown in the log and the audit
+	Token string // access token, at least MinTokenBits strong
+	Roles Role   // permissions, a set of Role bits
 }
 
 // MinTokenBits is the least strength of an access token [bits].

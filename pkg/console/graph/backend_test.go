@@ -384,6 +384,11 @@ func TestSnapshotFromMessages(t *testing.T) {
 	if !f.Ready || f.Speed != 1.2 || f.Steer != -0.1 || f.Charge != 80 || len(f.Subsystems) != 12 {
 		t.Fatalf("furbot %+v", f)
 	}
+	// BatteryState's -12 A is a 12 A discharge, shown positive as the
+	// direct backend shows it.
+	if f.Current != 12 || f.Voltage != 48.5 {
+		t.Errorf("battery %g A, %g V; want 12 A (discharging), 48.5 V", f.Current, f.Voltage)
+	}
 	if sub := f.Subsystems[3]; sub.Name != "traction" || sub.State != 2 || !sub.Working || f.Subsystems[0].Working {
 		t.Errorf("subsystems %+v", f.Subsystems)
 	}

@@ -69,13 +69,13 @@ type jogView struct {
 // Odom is the part of nav_msgs/Odometry the console shows: the pose in
 // the odom frame (x, y [m], yaw [rad]) and the twist in the base frame.
 type Odom struct {
-	X, Y, Yaw       float64
-	Linear, Angular float64
+	X, Y, Yaw       float64 // pose in odom: x, y [m], yaw [rad]
+	Linear, Angular float64 // twist in the base frame: forward [m/s], about z [rad/s]
 }
 
 // Telemetry is a telebridge_interfaces/ServosilaTelemetry message.
 type Telemetry struct {
-	Tick   uint64
+	Tick   uint64               // the robot's packet counter
 	Motors []console.MotorState // Angle is filled by the backend
 }
 
@@ -84,17 +84,17 @@ type Telemetry struct {
 type Traction struct {
 	Speed           float64 // [m/s]
 	Throttle, Brake float64 // applied [0, 1]
-	Reverse         bool
+	Reverse         bool    // reverse gear engaged
 }
 
 // Status is the part of telebridge_interfaces/VehicleStatus the console
 // shows.
 type Status struct {
-	States     [furbotwire.NumBlocks]uint8
-	Working    uint16 // bit i: block i present and working
-	AllWorking bool
-	LinkFresh  bool
-	EStopped   bool // motion block flag bit 1: the vehicle's e-stop latched
+	States     [furbotwire.NumBlocks]uint8 // raw state byte of each block, by BlockID
+	Working    uint16                      // bit i: block i present and working
+	AllWorking bool                        // every block present and working
+	LinkFresh  bool                        // the bridge received a status frame within its link timeout
+	EStopped   bool                        // motion block flag bit 1: the vehicle's e-stop latched
 }
 
 // ControlSent is the part of telebridge_interfaces/ControlSignals (the
@@ -205,10 +205,12 @@ func (b *Backend) OnFurbotStatus(s Status) {
 }
 
 // OnFurbotBattery takes sensor_msgs/BatteryState: percentage [0, 1],
-// voltage [V], current [A].
+// voltage [V], current [A] (negative while discharging, BatteryState's
+// sign). The console shows the discharge current positive, as the direct
+// backend does, so the sign is turned here.
 func (b *Backend) OnFurbotBattery(percentage, voltage, current float64) {
 	b.mu.Lock()
-	b.fur.charge, b.fur.voltage, b.fur.current = 100*percentage, voltage, current
+	b.fur.charge, b.fur.voltage, b.fur.current = 100*percentage, voltage, -current
 	b.mu.Unlock()
 }
 
