@@ -49,6 +49,9 @@ type Session struct {
 	timer  *time.Timer
 
 	sendMu sync.Mutex
+	// pcMu orders GetStats (read) against Close (write): pion's Close
+	// clears the connection's stats getter without its lock.
+	pcMu sync.RWMutex
 
 	mu         sync.Mutex
 	cams       map[string]*camera
@@ -237,7 +240,9 @@ func (ss *Session) shutdown(_ *ErrorBody) {
 	ss.mu.Unlock()
 	ss.timer.Stop()
 	ss.cancel()
+	ss.pcMu.Lock()
 	_ = ss.pc.Close()
+	ss.pcMu.Unlock()
 	for _, c := range cams {
 		c.stop()
 	}

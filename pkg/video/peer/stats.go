@@ -66,7 +66,15 @@ func (ss *Session) Stats() Stats {
 	}
 	ss.mu.Unlock()
 
-	report := ss.pc.GetStats()
+	ss.pcMu.RLock()
+	var report webrtc.StatsReport
+	ss.mu.Lock()
+	closed := ss.closed
+	ss.mu.Unlock()
+	if !closed {
+		report = ss.pc.GetStats()
+	}
+	ss.pcMu.RUnlock()
 	for _, v := range report {
 		if dc, ok := v.(webrtc.DataChannelStats); ok && dc.Label == CommandLabel && dc.State == webrtc.DataChannelStateOpen {
 			st.DataChannelsOpen++
