@@ -50,11 +50,12 @@ export function cameraSet(container, prefix, capPrefix, onSelect = () => {}) {
   return set;
 }
 
-/** caption is a camera's line of figures: size, format, MJPEG rate and bytes per second, H.264 target, viewers of both. */
+/** caption is a camera's line of figures: size, format, MJPEG rate and bytes per second (while watched), H.264 target (while watched), viewers of both. */
 export function caption(c) {
   const n = c.viewers + (c.video_viewers || 0);
+  const mjpeg = c.viewers || !c.video_viewers ? ` · MJPEG ${fmt(c.out_fps, 1)} fps ${fmt(c.bytes_sec / 1024, 0)} kB/s` : '';
   const h264 = c.video_viewers ? ` · H.264 ${fmt(c.video_bitrate / 1000, 0)} kbit/s` : '';
-  return `${c.name} · ${c.width}×${c.height} ${c.format} · MJPEG ${fmt(c.out_fps, 1)} fps ${fmt(c.bytes_sec / 1024, 0)} kB/s${h264} · ${n} viewer${n === 1 ? '' : 's'}`;
+  return `${c.name} · ${c.width}×${c.height} ${c.format}${mjpeg}${h264} · ${n} viewer${n === 1 ? '' : 's'}`;
 }
 
 let set = null;
