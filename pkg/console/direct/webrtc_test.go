@@ -177,6 +177,17 @@ func TestWebRTCFallback(t *testing.T) {
 		defer closeP()
 		mjpegEverywhere(t, r, p, "MJPEG fallback: ICE", 20*time.Second)
 	})
+	t.Run("too-many-cameras", func(t *testing.T) {
+		if !video.H264Available {
+			t.Skip("built without H.264")
+		}
+		few := loopbackPeer()
+		few.MaxTracksPerPeer = 2 // the page shows four
+		r := newRigWith(t, direct.Config{Furbot: "off", NoJog: true}, console.Config{WebRTC: few}, browsertest.AllowLoopbackWebRTC)
+		p, closeP := r.openOn(browsertest.Desktop, "")
+		defer closeP()
+		mjpegEverywhere(t, r, p, "MJPEG fallback: 4 cameras over this server's limit of 2 per page", 10*time.Second)
+	})
 	t.Run("no-h264", func(t *testing.T) {
 		if video.H264Available {
 			t.Skip("built with H.264 (the nox264 build runs this)")

@@ -95,8 +95,17 @@ function ensurePC() {
   timer = setTimeout(() => { if (pc && pc.connectionState !== 'connected') fallback(`ICE timeout (${CONNECT_MS / 1000} s)`); }, CONNECT_MS);
 }
 
-/** update tells the server which cameras the page shows (when it changed). */
+// update runs once after the views of one change (a set showing attaches
+// all its cameras at once: one want, not one per camera).
+let updateDue = false;
 function update() {
+  if (updateDue) return;
+  updateDue = true;
+  queueMicrotask(() => { updateDue = false; updateNow(); });
+}
+
+/** updateNow tells the server which cameras the page shows (when it changed). */
+function updateNow() {
   const names = wanted();
   if (!available || failed) { refresh(); return; }
   if (!names.length && !pc) { refresh(); return; }
@@ -132,7 +141,7 @@ on('webrtc', (m) => {
     const e = s.error;
     if (e.camera) { cameraFailed.set(e.camera, e.code + ': ' + e.message); refresh(); return; }
     if (e.code === 'unavailable') fallback(e.message, true, true);
-    else if (['too-many-peers', 'ice-timeout', 'ice-failed', 'closed', 'negotiation'].includes(e.code)) fallback(e.message, false, true);
+    else if (['too-many-peers', 'too-many-cameras', 'ice-timeout', 'ice-failed', 'closed', 'negotiation'].includes(e.code)) fallback(e.message, false, true);
   }
 });
 const cameraFailed = new Map(); // camera -> why it shows MJPEG
