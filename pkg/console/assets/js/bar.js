@@ -40,6 +40,9 @@ export function renderEStop(st) {
   e.textContent = es ? 'E-STOP LATCHED' : 'e-stop: clear';
   e.className = 'pill ' + (es ? 'latched' : 'ok');
   $('banner').classList.toggle('hidden', !es);
+  // Release e-stop shows only while there is one to release (a narrow
+  // bar keeps its room for the E-STOP).
+  $('release').classList.toggle('hidden', !es);
   document.body.classList.toggle('estopped', !!es);
 }
 
