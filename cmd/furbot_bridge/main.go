@@ -27,10 +27,10 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(furbotnode.NodeBridge, run) }
+func main() { rosnode.Main(furbotnode.BridgeName, run) }
 
 func run(ctx context.Context, stop context.CancelFunc) error {
-	n, err := rosnode.Start(rosnode.Options{Name: furbotnode.NodeBridge, Args: os.Args[1:], Table: furbotnode.BridgeNodeParameterTable()})
+	n, err := rosnode.Start(rosnode.Options{Name: furbotnode.BridgeName, Args: os.Args[1:], Table: furbotnode.BridgeNodeParameterTable()})
 	if err != nil {
 		return err
 	}

@@ -24,10 +24,10 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(furbotnode.NodeOdometry, run) }
+func main() { rosnode.Main(furbotnode.OdometryName, run) }
 
 func run(ctx context.Context, stop context.CancelFunc) error {
-	n, err := rosnode.Start(rosnode.Options{Name: furbotnode.NodeOdometry, Args: os.Args[1:], Table: furbotnode.OdomNodeParameterTable()})
+	n, err := rosnode.Start(rosnode.Options{Name: furbotnode.OdometryName, Args: os.Args[1:], Table: furbotnode.OdomNodeParameterTable()})
 	if err != nil {
 		return err
 	}

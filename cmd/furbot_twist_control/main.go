@@ -27,13 +27,13 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(furbotnode.NodeTwist, run) }
+func main() { rosnode.Main(furbotnode.TwistName, run) }
 
 func run(ctx context.Context, stop context.CancelFunc) error {
 	var tc *furbotnode.TwistControl
 	var n *rosnode.Node
 	n, err := rosnode.Start(rosnode.Options{
-		Name: furbotnode.NodeTwist, Args: os.Args[1:], Table: furbotnode.TwistNodeParameterTable(),
+		Name: furbotnode.TwistName, Args: os.Args[1:], Table: furbotnode.TwistNodeParameterTable(),
 		OnChange: func(update []rosparam.Parameter) {
 			if tc == nil {
 				return // start-up values are loaded below

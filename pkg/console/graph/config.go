@@ -39,7 +39,7 @@ type NodeConfig struct {
 	ServosilaNamespace, FurbotNamespace string
 	// ServosilaDriver and FurbotBridge are the driver node names (their
 	// private topics and services hang below them). Defaults
-	// servosilanode.Name and furbotnode.NodeBridge.
+	// servosilanode.Name and furbotnode.BridgeName.
 	ServosilaDriver, FurbotBridge string
 	// JogURDF is the jog arm's URDF file: joint names, limits and the
 	// tool pose (forward kinematics) come from it. Required with Jog.
@@ -70,7 +70,7 @@ type NodeConfig struct {
 func DefaultNodeConfig() NodeConfig {
 	return NodeConfig{
 		Listen: "127.0.0.1:8080", Servosila: true,
-		ServosilaDriver: servosilanode.Name, FurbotBridge: furbotnode.NodeBridge,
+		ServosilaDriver: servosilanode.Name, FurbotBridge: furbotnode.BridgeName,
 		ServiceTimeout: 500 * time.Millisecond, FurbotMaxSpeed: 3, FurbotMaxYawRate: 0.8,
 	}
 }
