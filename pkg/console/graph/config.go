@@ -202,7 +202,7 @@ func (c NodeConfig) Names() (Names, error) {
 		if _, dup := n.Images[name]; dup {
 			return n, fmt.Errorf("%w: camera %q listed twice", ErrConfig, name)
 		}
-		n.Images[name] = resolve(c.CameraNamespace, "camera_publisher", camnode.TopicsFor(name).Image)
+		n.Images[name] = resolve(c.CameraNamespace, camnode.NodeName, camnode.TopicsFor(name).Image)
 	}
 	if !(c.ServiceTimeout > 0) || !(c.FurbotMaxSpeed > 0) || !(c.FurbotMaxYawRate > 0) {
 		return n, fmt.Errorf("%w: service_timeout %v, furbot_max_speed %g, furbot_max_yaw_rate %g must be positive", ErrConfig, c.ServiceTimeout, c.FurbotMaxSpeed, c.FurbotMaxYawRate)
@@ -235,26 +235,3 @@ func validName(s string) bool {
 	}
 	return !strings.Contains(s, "//")
 }
-
-// QoS of the console's topics and services: for each, the profile of the
-// driver on the other side, so that they match.
-var (
-	// QoSCommands: cmd_vel, joint velocities and joint targets (reliable,
-	// as the drivers subscribe).
-	QoSCommands = servosilanode.QoSCmdVel
-	// QoSServosilaState: odom, joint_states and raw telemetry of the
-	// Servosila driver.
-	QoSServosilaState = servosilanode.QoSTelemetry
-	// QoSFurbotTelemetry: the bridge's per-frame topics (sensor data).
-	QoSFurbotTelemetry = furbotnode.QoSTelemetry
-	// QoSFurbotState: odom and battery.
-	QoSFurbotState = furbotnode.QoSOdom
-	// QoSJogJointStates: the jog arm's joint_states, as jog_server reads them.
-	QoSJogJointStates = jognode.QoSJointStates
-	// QoSImages: camera images (sensor data).
-	QoSImages = camnode.ImageQoS
-	// QoSDiagnostics: /diagnostics.
-	QoSDiagnostics = servosilanode.QoSDiagnostics
-	// QoSServices: every service client.
-	QoSServices = jognode.QoSServices
-)
