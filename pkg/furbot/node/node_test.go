@@ -17,7 +17,7 @@ import (
 )
 
 // store declares table for node with the parameters given as a params
-// file, as rosnode.Start does.
+// file, as rosnode.Run does.
 func store(t *testing.T, node string, table rosparam.Table, yaml string) *rosparam.Store {
 	t.Helper()
 	var o rosparam.Overrides
