@@ -13,8 +13,10 @@
 // runtime among them, has returned, so the machine has been told to stop,
 // before the process exits) and error reporting.
 //
-// It is built only with the `ros2` tag (it needs ROS 2 Humble and the
-// bindings generated into internal/rosmsg). It holds no decisions of its
+// Its rclgo parts are built only with the `ros2` tag (they need ROS 2
+// Humble and the bindings generated into internal/rosmsg); the skeleton's
+// goroutine group and live parameter handlers (tasks.go) are plain Go,
+// tested without ROS. It holds no decisions of its
 // own: parameter tables, topic names, frames and QoS choices come from the
 // core packages, and this package only copies them into rclgo calls and
 // messages.

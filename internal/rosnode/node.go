@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/rosparam"
@@ -36,9 +35,9 @@ type Node struct {
 
 	events  eventPublisher
 	closers []func() error
-	tasks   []task                    // Go's, run while the node spins
-	finally []func()                  // Finally's, run after them
-	live    atomic.Pointer[liveHooks] // Live's, nil until set
+	tasks   []task   // Go's, run while the node spins
+	finally []func() // Finally's, run after them
+	live    live     // Live's handlers
 }
 
 // start initialises rclgo with the ROS arguments in opts.Args, creates the

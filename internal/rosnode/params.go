@@ -33,8 +33,8 @@ func (n *Node) startParams(opts options, overrides *rosparam.Overrides) error {
 		Node:      n.FullyQualifiedName(),
 		Table:     opts.Table,
 		Overrides: overrides,
-		Validate:  n.validate(opts.Validate),
-		OnChange:  n.onChange,
+		Validate:  n.live.validate(opts.Validate),
+		OnChange:  n.live.onChange,
 		OnEvent:   n.publishEvent,
 	})
 	if err != nil {

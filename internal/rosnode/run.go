@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"sync"
-	"sync/atomic"
 	"syscall"
 
 	"github.com/telebridge/telebridge/pkg/rosparam"
@@ -82,12 +80,6 @@ func run[C any](ctx context.Context, spec Spec[C], setup func(*Node, C) error) e
 	return n.run(ctx)
 }
 
-// task is a goroutine of the node, named for its errors.
-type task struct {
-	name string
-	f    func(ctx context.Context) error
-}
-
 // Go registers f to run, in a goroutine of its own, while the node spins:
 // the node's loop, or the runtime of the machine it drives. f must return
 // once ctx is cancelled, and only once what it drives has been told to
@@ -105,43 +97,14 @@ func (n *Node) Go(name string, f func(ctx context.Context) error) {
 // their registration. Call Finally from setup only.
 func (n *Node) Finally(f func()) { n.finally = append(n.finally, f) }
 
-// run spins the node and runs its goroutines until ctx is cancelled or
-// one of them returns, then cancels and waits for all of them, then runs
-// the Finally functions.
+// run spins the node and runs its goroutines (runTasks).
 func (n *Node) run(ctx context.Context) error {
-	ctx, stop := context.WithCancel(ctx)
-	defer stop()
 	tasks := append([]task{{"spin", n.spin}}, n.tasks...)
-	var (
-		wg     sync.WaitGroup
-		failed atomic.Bool
-	)
-	for _, t := range tasks {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer stop()
-			err := t.f(ctx)
-			if err != nil && !(errors.Is(err, context.Canceled) && ctx.Err() != nil) {
-				n.Logger().Errorf("%s: %v", t.name, err)
-				failed.Store(true)
-			}
-		}()
-	}
-	wg.Wait()
-	for i := len(n.finally) - 1; i >= 0; i-- {
-		n.finally[i]()
-	}
-	if failed.Load() {
+	logf := func(format string, args ...any) { _ = n.Logger().Errorf(format, args...) }
+	if !runTasks(ctx, tasks, n.finally, logf) {
 		return errLogged{errors.New("stopped on error")}
 	}
 	return nil
-}
-
-// liveHooks are the handlers of live parameter changes (Node.Live).
-type liveHooks struct {
-	check func([]rosparam.Parameter) error
-	apply func([]rosparam.Parameter)
 }
 
 // Live installs the handlers of live parameter changes, from setup once
@@ -151,27 +114,5 @@ type liveHooks struct {
 // locked and must not call it. apply, when not nil, hands an accepted
 // update to the core; it runs in a service callback and must not block.
 func (n *Node) Live(check func(update []rosparam.Parameter) error, apply func(update []rosparam.Parameter)) {
-	n.live.Store(&liveHooks{check, apply})
-}
-
-// validate is the store's Validate: Spec.Validate, then Live's check.
-func (n *Node) validate(spec func([]rosparam.Parameter, func(string) rosparam.ParameterValue) error) func([]rosparam.Parameter, func(string) rosparam.ParameterValue) error {
-	return func(update []rosparam.Parameter, current func(string) rosparam.ParameterValue) error {
-		if spec != nil {
-			if err := spec(update, current); err != nil {
-				return err
-			}
-		}
-		if h := n.live.Load(); h != nil && h.check != nil {
-			return h.check(update)
-		}
-		return nil
-	}
-}
-
-// onChange is the store's OnChange: Live's apply.
-func (n *Node) onChange(update []rosparam.Parameter) {
-	if h := n.live.Load(); h != nil && h.apply != nil {
-		h.apply(update)
-	}
+	n.live.set(check, apply)
 }
