@@ -71,10 +71,10 @@ func setup(n *rosnode.Node, cfg servosilanode.Config) error {
 	})
 	log := n.Logger()
 	n.Go("driver", drv.Run) // sends the zero packets before it returns
-	n.Finally(func() { log.Infof("robot told to stop; shutting down") })
 	n.Go("publish loop", func(ctx context.Context) error {
 		return rate.Run(ctx, period, func(rate.Tick) error { return pubs.publish(drv, n.Now()) })
 	})
+	n.Finally(func() { log.Infof("robot told to stop; shutting down") })
 	log.Infof("driving %s; cmd_vel -> remote control at %g Hz", cfg.Driver.Robot, cfg.Driver.SendRate)
 	return nil
 }
