@@ -91,6 +91,7 @@ func setup(n *rosnode.Node, plan node.NodePlan) error {
 				_ = c.cam.Run(ctx) // returns nil when ctx ends; device errors are retried inside
 			}()
 		}
+		<-ctx.Done()
 		wg.Wait() // every stream off and device closed
 		return nil
 	})

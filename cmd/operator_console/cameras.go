@@ -65,8 +65,9 @@ func (cs *cameras) streams() map[string]*mjpeg.Stream {
 	return m
 }
 
-// run runs every camera until ctx ends, then waits for their
-// subscriptions to be closed and stops the encoders.
+// run runs every camera until ctx ends (also without cameras: it lives as
+// long as the node), then waits for their subscriptions to be closed and
+// stops the encoders.
 func (cs *cameras) run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	for _, c := range cs.cams {
@@ -76,6 +77,7 @@ func (cs *cameras) run(ctx context.Context) error {
 			c.run(ctx, cs.n)
 		}()
 	}
+	<-ctx.Done()
 	wg.Wait()
 	for _, c := range cs.cams {
 		_ = c.stream.Close()

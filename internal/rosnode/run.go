@@ -81,11 +81,12 @@ func run[C any](ctx context.Context, spec Spec[C], setup func(*Node, C) error) e
 }
 
 // Go registers f to run, in a goroutine of its own, while the node spins:
-// the node's loop, or the runtime of the machine it drives. f must return
-// once ctx is cancelled, and only once what it drives has been told to
-// stop (its last packets sent, its stop message published); Run waits for
-// it before the process exits. When f returns, the node stops; an error
-// (other than ctx's) is logged as "name: error". Call Go from setup only.
+// the node's loop, or the runtime of the machine it drives. f lives as
+// long as the node: it returns once ctx is cancelled, and only once what
+// it drives has been told to stop (its last packets sent, its stop
+// message published); Run waits for it before the process exits. When f
+// returns earlier, the node stops; an error (other than ctx's) is logged
+// as "name: error". Call Go from setup only.
 func (n *Node) Go(name string, f func(ctx context.Context) error) {
 	n.tasks = append(n.tasks, task{name, f})
 }
