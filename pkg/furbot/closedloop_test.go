@@ -367,14 +367,27 @@ func TestStartupSequenceGatesPublishing(t *testing.T) {
 	}
 }
 
+// TestMalformedAndForeignFramesChangeNothing: malformed frames, old
+// frames and valid frames from a foreign address are counted and change
+// nothing: not the odometry, the speed, the control output, nor the
+// status the bridge holds. Readiness is judged on every snapshot of the
+// injection, by its cause: the bridge is not ready when its latest
+// status frame is older than LinkTimeout (a CPU stall of the simulator or
+// the receiver on a loaded machine does that, rightly) or when a
+// subsystem is not working (what an accepted injected frame would do).
+// So every snapshot must hold a status with every subsystem working, and
+// one that is not ready must have a stale status; after the injection a
+// fresh vehicle frame makes the bridge ready again.
 func TestMalformedAndForeignFramesChangeNothing(t *testing.T) {
-	r := newRig(t, sim.Config{}, furbot.BridgeConfig{})
+	const linkTimeout = 100 * time.Millisecond
+	r := newRig(t, sim.Config{}, furbot.BridgeConfig{LinkTimeout: linkTimeout})
 	waitFor(t, 5*time.Second, "publishing", r.bridge.Started)
 	stop := hold(r.bridge, control.Twist{}) // standing still, holding the brake
 	defer stop()
 	time.Sleep(300 * time.Millisecond)
 	before := r.bridge.Stats()
 	snapBefore, _ := r.bridge.Latest()
+	from := len(r.snapshots()) // the first snapshot judged
 
 	// Same address as the vehicle (the filter admits any port of it):
 	// malformed frames, and a valid but old frame.
@@ -424,10 +437,35 @@ func TestMalformedAndForeignFramesChangeNothing(t *testing.T) {
 	})
 	time.Sleep(100 * time.Millisecond)
 	after := r.bridge.Stats()
-	snap, _ := r.bridge.Latest()
-	t.Logf("injected %d malformed, %d foreign, %d stale frames: invalid %d -> %d, foreign %d -> %d, dropped %d -> %d; odometry (%.4f, %.4f) -> (%.4f, %.4f); speed %d mm/s; ready %v",
+	// The first snapshot after the injection with a status frame received
+	// since: the vehicle's frames still get through.
+	end, _ := r.bridge.Latest()
+	var snap furbot.Snapshot
+	waitFor(t, 5*time.Second, "a vehicle frame after the injection", func() bool {
+		snap, _ = r.bridge.Latest()
+		return snap.Seq > end.Seq && snap.Frames > end.Frames && snap.Ready
+	})
+	snaps := r.snapshots()[from:]
+	stale := 0
+	for _, s := range snaps {
+		if s.Seq > snap.Seq {
+			break
+		}
+		switch {
+		case !s.Status.AllWorking():
+			t.Errorf("snapshot %d: subsystems working %012b, want all", s.Seq, s.Status.WorkingMask())
+		case !s.Ready && s.Age() <= linkTimeout:
+			t.Errorf("snapshot %d: not ready with a status %v old and every subsystem working", s.Seq, s.Age())
+		case !s.Ready:
+			stale++
+		}
+		if s.Status.Traction.Speed != 0 || s.Output.Throttle != 0 {
+			t.Errorf("snapshot %d: speed %d mm/s, throttle %v", s.Seq, s.Status.Traction.Speed, s.Output.Throttle)
+		}
+	}
+	t.Logf("injected %d malformed, %d foreign, %d stale frames: invalid %d -> %d, foreign %d -> %d, dropped %d -> %d; odometry (%.4f, %.4f) -> (%.4f, %.4f); speed %d mm/s; %d snapshots judged, %d not ready with a status older than %v",
 		rounds*len(malformed), rounds, rounds, before.Invalid, after.Invalid, before.Foreign, after.Foreign, before.Dropped, after.Dropped,
-		snapBefore.Odom.Pose.X, snapBefore.Odom.Pose.Y, snap.Odom.Pose.X, snap.Odom.Pose.Y, snap.Status.Traction.Speed, snap.Ready)
+		snapBefore.Odom.Pose.X, snapBefore.Odom.Pose.Y, snap.Odom.Pose.X, snap.Odom.Pose.Y, snap.Status.Traction.Speed, len(snaps), stale, linkTimeout)
 	if after.Invalid != want.Invalid || after.Foreign != want.Foreign || after.Dropped != want.Dropped {
 		t.Errorf("counters %+v, want invalid %d foreign %d dropped %d", after, want.Invalid, want.Foreign, want.Dropped)
 	}
