@@ -82,7 +82,7 @@ func newImpairedPad(t *testing.T, tune func(*Config), pad bool) *impaired {
 	}
 	im.c.start(im.ss)
 	im.c.send(`{"type":"want","cameras":["front"]}`)
-	im.tr = im.c.nextTrack(5 * time.Second)
+	im.tr = im.c.firstTrack()
 	return im
 }
 
