@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # console.sh: the operator console's browser tests (pkg/console/direct,
-# TestBrowser) in a real headless Chromium, and its figures (key-down to
+# TestBrowser, TestDriveScreen) in a real headless Chromium, and its figures (key-down to
 # UDP packet latency, CPU with four cameras and nobody watching).
 #
 # Installs Debian's chromium when it is missing and this runs as root with
@@ -9,7 +9,8 @@
 # failure: TELEBRIDGE_BROWSER_TESTS=required turns the tests' own skip into
 # a failure.
 #
-# Timing on the 2-core build machine: about 40 s of browser tests, 15 s of
+# Timing on the 2-core build machine: about 40 s of browser tests (and 30 s
+# of the drive screen's, TestDriveScreen), 15 s of
 # latency measurement, 10 s of CPU figures (plus ~1 min for the first
 # chromium install).
 set -euo pipefail
@@ -35,5 +36,5 @@ fi
 art=${CONSOLE_ARTIFACTS:-$(mktemp -d)}
 echo "console.sh: browser tests, screenshots and figures in $art"
 TELEBRIDGE_BROWSER_TESTS=required CONSOLE_FIGURES=1 CONSOLE_ARTIFACTS=$art \
-	go test -count=1 -timeout 5m -run 'TestBrowser|TestKeyLatency|TestFigures' -v ./pkg/console/direct/ 2>&1 |
+	go test -count=1 -timeout 5m -run 'TestBrowser|TestDriveScreen|TestKeyLatency|TestFigures' -v ./pkg/console/direct/ 2>&1 |
 	grep -v -E ' (INFO|WARN) console: '

@@ -206,6 +206,8 @@ func TestROSConsole(t *testing.T) {
 	p1, close1 := r.page()
 	defer close1()
 	browsertest.WaitFor(t, 30*time.Second, "page 1 in control", func() bool { return browsertest.Role(t, p1) == "IN CONTROL" })
+	// The page opens on the drive screen; these subtests use the Servosila panel.
+	browsertest.Tab(t, p1, "servosila")
 
 	t.Run("hold W drives forward, key-up stops within the deadman", func(t *testing.T) {
 		r.t = t

@@ -139,6 +139,9 @@ func TestBrowser(t *testing.T) {
 	waitFor(t, 10*time.Second, "page 1 in control", func() bool {
 		return eval[string](r, p1, `document.getElementById('role').textContent`) == "IN CONTROL"
 	})
+	// The page opens on the drive screen (TestDriveScreen); these subtests
+	// use the Servosila panel.
+	r.tab(p1, "servosila")
 	timeout := 300 * time.Millisecond
 
 	t.Run("hold W drives forward, key-up stops within 0.3 s", func(t *testing.T) {
