@@ -15,8 +15,8 @@ import (
 // whether it is a touch device (mobile viewport, touch events, coarse
 // pointer).
 type Device struct {
-	Width, Height int64
-	Touch         bool
+	Width, Height int64 // viewport [CSS px]
+	Touch         bool  // a touch device: mobile viewport, touch events, coarse pointer
 }
 
 // Desktop, Tablet and Phone are the drive screen's test sizes.
@@ -26,6 +26,8 @@ var (
 	Phone   = Device{Width: 390, Height: 844, Touch: true}
 )
 
+// String names the device as WIDTHxHEIGHT, with -touch for a touch
+// device (used in subtest and screenshot names).
 func (d Device) String() string {
 	if d.Touch {
 		return fmt.Sprintf("%dx%d-touch", d.Width, d.Height)
@@ -62,8 +64,8 @@ func OpenOn(t testing.TB, browser context.Context, url string, d Device, script 
 
 // Finger is one touch point: its id and where it is [CSS px].
 type Finger struct {
-	ID   float64
-	X, Y float64
+	ID   float64 // the touch point's identifier, constant while it is down
+	X, Y float64 // where it is [CSS px]
 }
 
 // Touch dispatches a touch event with the fingers now on the screen:
