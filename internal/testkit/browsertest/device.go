@@ -16,7 +16,7 @@ import (
 // pointer).
 type Device struct {
 	Width, Height int64 // viewport [CSS px]
-	Touch         bool  // a touch device
+	Touch         bool  // a touch device: mobile viewport, touch events, coarse pointer
 }
 
 // Desktop, Tablet and Phone are the drive screen's test sizes.
@@ -26,7 +26,8 @@ var (
 	Phone   = Device{Width: 390, Height: 844, Touch: true}
 )
 
-// String names the device as WIDTHxHEIGHT, with -touch for a touch device.
+// String names the device as WIDTHxHEIGHT, with -touch for a touch
+// device (used in subtest and screenshot names).
 func (d Device) String() string {
 	if d.Touch {
 		return fmt.Sprintf("%dx%d-touch", d.Width, d.Height)
@@ -63,8 +64,8 @@ func OpenOn(t testing.TB, browser context.Context, url string, d Device, script 
 
 // Finger is one touch point: its id and where it is [CSS px].
 type Finger struct {
-	ID   float64 // the touch point's identifier
-	X, Y float64 // position in the viewport [CSS px]
+	ID   float64 // the touch point's identifier, constant while it is down
+	X, Y float64 // where it is [CSS px]
 }
 
 // Touch dispatches a touch event with the fingers now on the screen:

@@ -193,3 +193,24 @@ func (c *client) nextTrack(d time.Duration) *webrtc.TrackRemote {
 		return nil
 	}
 }
+
+// firstTrack waits for the session's first track or for the session's
+// end, whichever comes first. The setup's own timers bound it (the
+// session's ICETimeout, pion's DTLS handshake timeout; either closes the
+// session); a wall-clock guess shorter than those failed a setup that was
+// only slow: through pkg/impair the server learns the page as a
+// peer-reflexive candidate and pion waits 1 s before nominating one, and
+// a starved process stretches the ICE checks and DTLS retransmissions
+// after that. The minute only catches a hang.
+func (c *client) firstTrack() *webrtc.TrackRemote {
+	c.t.Helper()
+	select {
+	case tr := <-c.tracks:
+		return tr
+	case <-c.ss.Done():
+		c.t.Fatalf("the session closed before its first track: %+v", c.ss.Err())
+	case <-time.After(time.Minute):
+		c.t.Fatalf("no track within a minute and the session still open (state %s)", c.ss.Stats().State)
+	}
+	return nil
+}

@@ -82,7 +82,7 @@ func newImpairedPad(t *testing.T, tune func(*Config), pad bool) *impaired {
 	}
 	im.c.start(im.ss)
 	im.c.send(`{"type":"want","cameras":["front"]}`)
-	im.tr = im.c.nextTrack(5 * time.Second)
+	im.tr = im.c.firstTrack()
 	return im
 }
 
@@ -275,5 +275,39 @@ func TestLossyLinkKeepsPlaying(t *testing.T) {
 		st.Estimate, down.Lost(), down.Received)
 	if freeze >= time.Second {
 		t.Errorf("longest freeze %v, want < 1 s", freeze)
+	}
+}
+
+// Packets of a dropped camera that are still on the link when the page
+// applies the offer without it (here: 150 ms of delay down) must not show
+// up as a track: they carry their section's MID, whose receiver is gone,
+// so the page drops them instead of guessing a section by payload type.
+// The re-added camera is then the next track, in its stream.
+func TestRemovedCameraLeavesNoTrack(t *testing.T) {
+	im := newImpairedPad(t, nil, false)
+	go drain(im.tr)
+	if err := im.proxy.Set(impair.Down, impair.Impairment{Delay: 150 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	readUntil := time.Now().Add(5 * time.Second)
+	for im.proxy.Stats(impair.Down).Sent < 20 { // the delayed link carries video
+		if time.Now().After(readUntil) {
+			t.Fatal("no video through the delayed link")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	im.c.send(`{"type":"want","cameras":[]}`)
+	select {
+	case tr := <-im.c.tracks:
+		t.Errorf("a track appeared after the camera was dropped: ssrc %d, stream %q", tr.SSRC(), tr.StreamID())
+	case <-time.After(time.Second): // the delayed packets have arrived (unless the process stalled)
+	}
+	im.c.send(`{"type":"want","cameras":["front"]}`)
+	again := im.c.nextTrack(10 * time.Second)
+	if again.StreamID() != "front" {
+		t.Errorf("re-added track in stream %q, want front", again.StreamID())
+	}
+	if n := len(im.c.tracks); n != 0 {
+		t.Errorf("%d more tracks", n)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/pion/interceptor/pkg/cc"
 	"github.com/pion/interceptor/pkg/gcc"
 	"github.com/pion/interceptor/pkg/stats"
+	"github.com/pion/sdp/v3"
 	"github.com/pion/webrtc/v4"
 )
 
@@ -116,10 +117,10 @@ func (s *Server) release(ss *Session) {
 // newAPI builds one session's pion API: the H.264 codec with NACK, PLI,
 // FIR and transport-cc feedback; interceptors for the send-side bandwidth
 // estimator (GCC), the TWCC header extension, the NACK responder and RTCP
-// reports; RTP statistics; and the ICE settings. bwe receives the
-// session's estimator, sg its statistics; q counts the bytes into and out
-// of the pacer.
-func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter, q *backlog) (*webrtc.API, error) {
+// reports; the sdes:mid header extension on every packet (from ms); RTP
+// statistics; and the ICE settings. bwe receives the session's estimator,
+// sg its statistics; q counts the bytes into and out of the pacer.
+func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter, q *backlog, ms *mids) (*webrtc.API, error) {
 	m := &webrtc.MediaEngine{}
 	fb := []webrtc.RTCPFeedback{
 		{Type: "nack"}, {Type: "nack", Parameter: "pli"}, {Type: "ccm", Parameter: "fir"},
@@ -132,6 +133,10 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter
 		PayloadType: h264PayloadType,
 	}, webrtc.RTPCodecTypeVideo); err != nil {
 		return nil, fmt.Errorf("peer: register codec: %w", err)
+	}
+	if err := m.RegisterHeaderExtension(webrtc.RTPHeaderExtensionCapability{URI: sdp.SDESMidURI},
+		webrtc.RTPCodecTypeVideo); err != nil {
+		return nil, fmt.Errorf("peer: mid extension: %w", err)
 	}
 	reg := &interceptor.Registry{}
 	c := s.cfg
@@ -176,6 +181,7 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter
 	if err := webrtc.ConfigureRTCPReports(reg); err != nil {
 		return nil, fmt.Errorf("peer: rtcp reports: %w", err)
 	}
+	reg.Add(&midStamper{m: ms}) // outermost: the pacer, the NACK buffer and the statistics see the MID
 	var se webrtc.SettingEngine
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
 	if s.mux != nil {

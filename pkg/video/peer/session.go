@@ -44,6 +44,7 @@ type Session struct {
 	bwe    chan cc.BandwidthEstimator
 	stats  stats.Getter // nil if pion made none
 	queue  backlog
+	mids   mids
 	wg     sync.WaitGroup
 	done   chan struct{}
 	timer  *time.Timer
@@ -123,7 +124,7 @@ func (s *Server) NewSession(cfg SessionConfig) (*Session, error) {
 
 func (ss *Session) open() error {
 	sg := make(chan stats.Getter, 1)
-	api, err := ss.srv.newAPI(ss.bwe, sg, &ss.queue)
+	api, err := ss.srv.newAPI(ss.bwe, sg, &ss.queue, &ss.mids)
 	if err != nil {
 		return err
 	}
