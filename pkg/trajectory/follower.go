@@ -217,6 +217,10 @@ func (f *Follower) load(g *Goal, start time.Time) {
 		}
 	}
 	f.resolveTolerances(g)
+	// Until the first Sample the setpoint is the start (what Abort holds).
+	copy(f.desired.Positions, f.p0)
+	clear(f.desired.Velocities)
+	clear(f.desired.Accelerations)
 	f.status, f.result, f.haveSetpoint = Active, Result{Status: Active}, true
 }
 
