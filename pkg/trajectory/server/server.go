@@ -32,7 +32,9 @@ type Config struct {
 	// one Lead later). Default Period.
 	Lead time.Duration
 	// StateTimeout aborts a goal when the measured joints are older than
-	// it (or unreadable). Default 500 ms.
+	// it (or unreadable): a lost link. Default 1 s, about a Servosila
+	// driver's lost-link time at 50 Hz telemetry; shorter ones abort
+	// goals on a loaded machine's scheduling gaps.
 	StateTimeout time.Duration
 }
 
@@ -78,7 +80,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Lead = cfg.Period
 	}
 	if cfg.StateTimeout == 0 {
-		cfg.StateTimeout = 500 * time.Millisecond
+		cfg.StateTimeout = time.Second
 	}
 	if cfg.Period < 0 || cfg.Lead < 0 || cfg.StateTimeout < 0 {
 		return nil, fmt.Errorf("trajectory server: new: period %v, lead %v, state timeout %v", cfg.Period, cfg.Lead, cfg.StateTimeout)
