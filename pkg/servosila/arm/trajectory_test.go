@@ -154,7 +154,7 @@ func TestServosilaFollowsThreePoints(t *testing.T) {
 		select {
 		case <-h.Done():
 			done = true
-		case <-time.After(2 * time.Millisecond):
+		case <-time.After(5 * time.Millisecond):
 		}
 		t1 := time.Now()
 		q := r.truth() // waist, shoulder, elbow, neck: the server's order
@@ -187,7 +187,7 @@ func TestServosilaFollowsThreePoints(t *testing.T) {
 	if judged == 0 {
 		t.Errorf("no sample within 20 ms of any knot")
 	}
-	if len(errs) < 100 {
+	if len(errs) < 60 {
 		t.Fatalf("only %d samples", len(errs))
 	}
 	slices.Sort(errs)
