@@ -255,3 +255,11 @@ func (s *Server) Run(ctx context.Context) error {
 	s.Cancel(cur, time.Now())
 	return err
 }
+
+// Validate checks g at now as Submit would, without starting it (for an
+// action server that must reject a goal before accepting it).
+func (s *Server) Validate(g *trajectory.Goal, now time.Time) *trajectory.Error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.f.Validate(g, now)
+}
