@@ -35,11 +35,6 @@ type Config struct {
 	// GoalTime is the default goal_time_tolerance. Zero: the goal waits
 	// for the joints as long as it takes (the JTC's default).
 	GoalTime time.Duration
-	// StartTolerance is how far [rad or m] a joint may be from where the
-	// first point can be reached at its velocity limit by its
-	// TimeFromStart; a first point out of reach is refused (INVALID_GOAL)
-	// rather than jumped to. Default 0.01.
-	StartTolerance float64
 	// AllowPartial accepts goals that name some of the joints (the others
 	// hold their position), as the JTC's allow_partial_joints_goal.
 	// Default false: every joint must be named (INVALID_JOINTS).
@@ -81,11 +76,8 @@ func (c Config) withDefaults() (Config, error) {
 	if c.StoppedVelocity == 0 {
 		c.StoppedVelocity = 0.01
 	}
-	if c.StartTolerance == 0 {
-		c.StartTolerance = 0.01
-	}
-	if c.GoalTime < 0 || !(c.StartTolerance > 0) || math.IsNaN(c.StoppedVelocity) {
-		return c, fmt.Errorf("%w: goal time %v, start tolerance %g, stopped velocity %g", ErrConfig, c.GoalTime, c.StartTolerance, c.StoppedVelocity)
+	if c.GoalTime < 0 || math.IsNaN(c.StoppedVelocity) {
+		return c, fmt.Errorf("%w: goal time %v, stopped velocity %g", ErrConfig, c.GoalTime, c.StoppedVelocity)
 	}
 	c.Joints = slices.Clone(c.Joints)
 	return c, nil

@@ -130,9 +130,7 @@ func (f *Follower) EndTime() time.Time {
 }
 
 // Start validates g (see Validate) and makes it the running goal at time
-// now, the arm's state being actual. A goal whose first point cannot be
-// reached in time at the velocity limits (within Config.StartTolerance)
-// is refused with InvalidGoal. A refused goal changes nothing. A running
+// now, the arm's state being actual. A refused goal changes nothing. A running
 // goal is preempted: it ends Canceled and its result is returned. The new
 // trajectory starts from the current setpoint (or, before any, the
 // measured state), at g.Start or, if zero, now; before its start the
@@ -168,14 +166,6 @@ func (f *Follower) Start(g *Goal, now time.Time, actual State) (preempted *Resul
 	if start.After(now) { // held until the start
 		clear(f.lastVel)
 		clear(f.lastAcc)
-	}
-	first := &g.Points[0]
-	for i, name := range g.JointNames {
-		j := f.cfg.index(name)
-		reach := f.cfg.maxVel(j)*first.TimeFromStart.Seconds() + f.cfg.StartTolerance
-		if d := math.Abs(first.Positions[i] - f.lastPos[j]); d > reach {
-			return nil, errorf(InvalidGoal, "joint %q is %g from the first point, which is due in %v: beyond its velocity limit %g", name, d, first.TimeFromStart, f.cfg.maxVel(j))
-		}
 	}
 	if f.status == Active {
 		preempted = &Result{Status: Canceled, Code: Successful, Msg: "preempted by a newer goal"}

@@ -60,7 +60,7 @@ func FuzzValidate(f *testing.F) {
 			g.PathTolerance = append(g.PathTolerance, Tolerance{Name: names[next()%4], Position: num()})
 		}
 		cfg := Config{Joints: []string{"a", "b", "c"}, Lower: []float64{-1, -2, 0}, Upper: []float64{1, 2, 0},
-			MaxVelocity: []float64{1, 2, 0}, AllowPartial: next()&1 != 0, StartTolerance: 1e9}
+			MaxVelocity: []float64{1, 2, 0}, AllowPartial: next()&1 != 0}
 		fl, err := New(cfg)
 		if err != nil {
 			t.Fatal(err)
