@@ -79,8 +79,10 @@ type Follower struct {
 	pos, vel, acc  []float64
 	hasVel, hasAcc []bool
 	named          []bool
-	// The state the trajectory starts from, at start.
+	// The state the trajectory starts from, at t0 seconds from start
+	// (when it was accepted, or its start if that was later).
 	p0, v0, a0       []float64
+	t0               float64
 	pathTol, goalTol []Tolerance // resolved: a zero field is not checked
 	goalTime         float64     // [s]; 0: wait as long as it takes
 	hold             []float64
@@ -132,9 +134,12 @@ func (f *Follower) EndTime() time.Time {
 // Start validates g (see Validate) and makes it the running goal at time
 // now, the arm's state being actual. A refused goal changes nothing. A running
 // goal is preempted: it ends Canceled and its result is returned. The new
-// trajectory starts from the current setpoint (or, before any, the
-// measured state), at g.Start or, if zero, now; before its start the
-// joints hold that position.
+// trajectory's times count from g.Start or, if zero, now; it starts from
+// the current setpoint (or, before any, the measured state) at now, or at
+// its start if that is later (until then the joints hold), as the JTC
+// interpolates from the state at a trajectory's reception to its first
+// point. A first point already due is skipped: the joints go on between
+// the points that follow.
 func (f *Follower) Start(g *Goal, now time.Time, actual State) (preempted *Result, err *Error) {
 	if e := f.cfg.Validate(g, now); e != nil {
 		return nil, e
@@ -170,14 +175,16 @@ func (f *Follower) Start(g *Goal, now time.Time, actual State) (preempted *Resul
 	if f.status == Active {
 		preempted = &Result{Status: Canceled, Code: Successful, Msg: "preempted by a newer goal"}
 	}
-	f.load(g, start)
+	f.load(g, start, now)
 	return preempted, nil
 }
 
-// load copies g into the follower in the arm's order; g is valid.
-func (f *Follower) load(g *Goal, start time.Time) {
+// load copies g into the follower in the arm's order, accepted at now; g
+// is valid.
+func (f *Follower) load(g *Goal, start, now time.Time) {
 	n, m := f.n, len(g.Points)
 	f.start = start
+	f.t0 = max(0, now.Sub(start).Seconds())
 	f.times = f.times[:0]
 	f.pos, f.vel, f.acc = grow(f.pos, m*n), grow(f.vel, m*n), grow(f.acc, m*n)
 	f.hasVel, f.hasAcc = f.hasVel[:0], f.hasAcc[:0]
@@ -278,7 +285,7 @@ func (f *Follower) Desired(t time.Time, out Setpoint) bool {
 	}
 	s := t.Sub(f.start).Seconds()
 	n, m := f.n, len(f.times)
-	if s < 0 {
+	if s < f.t0 {
 		copy(out.Positions, f.p0)
 		clear(out.Velocities)
 		clear(out.Accelerations)
@@ -300,7 +307,7 @@ func (f *Follower) Desired(t time.Time, out Setpoint) bool {
 		k++
 	}
 	// Segment from point k-1 (or the start state) to point k.
-	var ta float64
+	ta := f.t0
 	aVel, aAcc := true, true
 	pa, va, aa := f.p0, f.v0, f.a0
 	if k > 0 {

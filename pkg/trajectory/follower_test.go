@@ -317,3 +317,24 @@ func TestAbortHoldsSetpoint(t *testing.T) {
 		t.Errorf("holds %g, want the last setpoint 0.5", p)
 	}
 }
+
+// A stamped goal accepted after its start runs from the setpoint at its
+// acceptance to its first point (as the JTC interpolates from the state at
+// a trajectory's reception); a first point already due is skipped.
+func TestLateAcceptance(t *testing.T) {
+	pts := []Point{{Positions: []float64{1}, TimeFromStart: sec(1)}, {Positions: []float64{2}, TimeFromStart: sec(2)}}
+	f := newF(t, Config{Joints: []string{"j"}})
+	if _, err := f.Start(&Goal{JointNames: []string{"j"}, Start: at(-0.5), Points: pts}, t0, rest(1)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range [][2]float64{{0, 0}, {0.25, 0.5}, {0.5, 1}, {1, 1.5}} {
+		p, _, _ := one(f, c[0])
+		near(t, "position", p, c[1], 1e-12)
+	}
+	if _, err := f.Start(&Goal{JointNames: []string{"j"}, Start: at(-1.5), Points: pts}, t0, rest(1)); err != nil {
+		t.Fatal(err)
+	}
+	p, v, _ := one(f, 0)
+	near(t, "between the second and third point", p, 1.5, 1e-12)
+	near(t, "its speed", v, 1, 1e-12)
+}
