@@ -299,3 +299,37 @@ func TestArmSimRefusesInvalidGoals(t *testing.T) {
 		t.Errorf("%d targets written for refused goals", targets)
 	}
 }
+
+// refusing refuses every target from refuseAt on (an e-stop latched).
+type refusing struct {
+	*armsim.Arm
+	refuseAt time.Time
+}
+
+func (r *refusing) WriteJointTarget(t jog.JointTarget) error {
+	if !t.Stamp.Before(r.refuseAt) {
+		return errors.New("e-stopped")
+	}
+	return r.Arm.WriteJointTarget(t)
+}
+
+// A target the arm refuses aborts the goal: it would otherwise run on, and
+// succeed, with the arm standing still.
+func TestArmSimRefusedTargetAborts(t *testing.T) {
+	arm := newSim(t)
+	rf := &refusing{Arm: arm, refuseAt: arm.Now().Add(sec(1))}
+	s := newServer(t, rf, arm.TrajectoryConfig())
+	h, err := s.Submit(threePoints("cubic"), arm.Now(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(s, arm, arm.Now().Add(sec(1.5)), nil)
+	r := h.Result()
+	if r.Status != trajectory.Aborted || r.Code != trajectory.PathToleranceViolated {
+		t.Fatalf("result %+v", r)
+	}
+	if n, err := s.WriteErrors(); n == 0 || err == nil {
+		t.Errorf("write errors %d, %v", n, err)
+	}
+	t.Logf("%s", r.Msg)
+}

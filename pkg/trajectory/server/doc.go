@@ -14,7 +14,8 @@
 // a goal ends the arm gets one Hold target (the last point on success,
 // the measured position on an abort or cancel) and the Server writes
 // nothing more until the next goal, leaving the arm to other sources. A
-// measured state older than StateTimeout (a lost link) aborts the goal.
+// measured state older than StateTimeout (a lost link), or a target the
+// arm refuses (an e-stop), aborts the goal.
 //
 // Handles report each goal's feedback (a callback on every Step) and its
 // result (Done, Result). A Server is safe for concurrent use.

@@ -213,9 +213,15 @@ func (s *Server) stepLocked(now time.Time) {
 	}
 	s.f.Desired(now.Add(s.cfg.Lead), s.sp1)
 	s.f.Desired(now.Add(2*s.cfg.Lead), s.sp2)
-	s.write(jog.JointTarget{Stamp: now, JointNames: s.names,
+	err = s.write(jog.JointTarget{Stamp: now, JointNames: s.names,
 		Positions: s.sp1.Positions, Velocities: s.sp1.Velocities, TimeFromStart: s.cfg.Lead,
 		Next: s.sp2.Positions, NextVelocities: s.sp2.Velocities, NextTimeFromStart: 2 * s.cfg.Lead})
+	if err != nil { // an e-stop, a limit: the goal cannot go on
+		if r := s.f.Abort(trajectory.PathToleranceViolated, "the arm refused the setpoint: "+err.Error()); r != nil {
+			s.finish(*r)
+		}
+		s.writeHold(now)
+	}
 }
 
 // writeHold writes the follower's held position as a rest point, once.
@@ -224,14 +230,16 @@ func (s *Server) writeHold(now time.Time) {
 	if !s.f.Desired(now, s.sp1) {
 		return
 	}
-	s.write(jog.JointTarget{Stamp: now, JointNames: s.names, Positions: s.sp1.Positions, Hold: true})
+	_ = s.write(jog.JointTarget{Stamp: now, JointNames: s.names, Positions: s.sp1.Positions, Hold: true}) // counted
 }
 
-func (s *Server) write(t jog.JointTarget) {
-	if err := s.cfg.Arm.WriteJointTarget(t); err != nil {
+func (s *Server) write(t jog.JointTarget) error {
+	err := s.cfg.Arm.WriteJointTarget(t)
+	if err != nil {
 		s.lastErr = err
 		s.writeErrs++
 	}
+	return err
 }
 
 // WriteErrors returns how many targets the arm refused and the last
