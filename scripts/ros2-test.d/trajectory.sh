@@ -44,11 +44,12 @@ fjt_follow() {
 	sec=${start%.*} nsec=$(awk -v s="$start" 'BEGIN { printf "%d", (s - int(s)) * 1e9 }')
 	fjt_record 11 "$rec" &
 	local recorder=$!
+	# (YAML: the goal's continuation lines are indented with spaces, not tabs.)
 	timeout 60 ros2 action send_goal "$fjt_action" control_msgs/action/FollowJointTrajectory "{trajectory: {header: {stamp: {sec: $sec, nanosec: $nsec}}, joint_names: $fjt_names, points: [
-		{positions: [0.5, -1.2, 1.6, -1.8, -1.57, 0.6], velocities: [0.3, 0.2, 0, 0, 0, 0.3], time_from_start: {sec: 1}},
-		{positions: [0.8, -1.0, 1.4, -1.8, -1.57, 0.9], velocities: [0.1, 0, 0, 0, 0, 0], time_from_start: {sec: 2}},
-		{positions: [0.4, -1.3, 1.5, -1.8, -1.57, 0.5], velocities: [0, 0, 0, 0, 0, 0], time_from_start: {sec: 3}}]},
-		goal_tolerance: [{name: shoulder_pan_joint, position: 0.001}], goal_time_tolerance: {sec: 1}}" >"$logs/fjt-follow.out" 2>&1
+  {positions: [0.5, -1.2, 1.6, -1.8, -1.57, 0.6], velocities: [0.3, 0.2, 0, 0, 0, 0.3], time_from_start: {sec: 1}},
+  {positions: [0.8, -1.0, 1.4, -1.8, -1.57, 0.9], velocities: [0.1, 0, 0, 0, 0, 0], time_from_start: {sec: 2}},
+  {positions: [0.4, -1.3, 1.5, -1.8, -1.57, 0.5], velocities: [0, 0, 0, 0, 0, 0], time_from_start: {sec: 3}}]},
+  goal_tolerance: [{name: shoulder_pan_joint, position: 0.001}], goal_time_tolerance: {sec: 1}}" >"$logs/fjt-follow.out" 2>&1
 	wait "$recorder"
 	cat "$logs/fjt-follow.out"
 	grep -q 'SUCCEEDED' "$logs/fjt-follow.out" && grep -q 'error_code: 0' "$logs/fjt-follow.out" || ok=1
