@@ -1,5 +1,6 @@
-# FollowJointTrajectory on arm_sim (sourced by ros2-test.sh): the action
-# server ~/follow_joint_trajectory of the simulated arm, launched with
+# FollowJointTrajectory on arm_sim and servosila_driver (sourced by
+# ros2-test.sh). First the action server ~/follow_joint_trajectory of the
+# simulated arm, launched with
 # `ros2 launch telebridge jog.launch.py sim:=true` (the ur5_like arm at
 # 0.2 -1.4 1.6 -1.8 -1.57 0.3 rad), driven with `ros2 action send_goal`.
 # arm_sim's joint_states are the simulation's truth, recorded with their
@@ -103,5 +104,65 @@ fjt_cancel() {
 	grep -q 'Goal accepted' "$logs/fjt-cancel.out" && near "$a1" "$a2" 1e-6 && ! near "$a1" "2.4 -1.3 1.5 -1.8 -1.57 0.5" 0.1
 }
 check "trajectory: a canceled goal stops the arm where it is" fjt_cancel
+stop_launch
+
+# The same action on servosila_driver (the Servosila arm), launched with
+# its simulator (servosila.launch.py sim:=true), which prints its true
+# joint angles every 50 ms into the launch log; fjt_sa_poll samples them
+# with the wall clock.
+launch fjt_sa servosila.launch.py sim:=true sim_print:=50ms "$sim_servosila"
+fjt_sa_log="$logs/fjt_sa.log"
+fjt_sa_action=/servosila_driver/follow_joint_trajectory
+check "trajectory: servosila_driver serves $fjt_sa_action, the simulator hears the driver" \
+	within 30 bash -c 'ros2 action list 2>/dev/null | grep -qx "$0" && grep -aq "link true" "$1"' "$fjt_sa_action" "$fjt_sa_log"
+# fjt_sa_arm: the simulator's latest waist, shoulder, elbow and neck [rad].
+fjt_sa_arm() {
+	grep -a 'link true' "$fjt_sa_log" | tail -n 1 |
+		sed -n 's/.* waist \([-+0-9.]*\) shoulder \([-+0-9.]*\) elbow \([-+0-9.]*\) neck \([-+0-9.]*\) rad .*/\1 \2 \3 \4/p'
+}
+# fjt_sa_poll SECONDS FILE: lines of wall-clock time and the four joints,
+# every 20 ms.
+fjt_sa_poll() {
+	local end
+	end=$(awk -v n="$(date +%s.%N)" -v s="$1" 'BEGIN { printf "%.3f", n + s }')
+	while awk -v n="$(date +%s.%N)" -v e="$end" 'BEGIN { exit !(n < e) }'; do
+		echo "$(date +%s.%N) $(fjt_sa_arm)" >>"$2"
+		sleep 0.02
+	done
+}
+# A 3-point trajectory of the waist and the shoulder (a partial goal: the
+# elbow and the neck hold), stamped 5 s ahead: the truth is within 0.05 rad
+# of each knot at its time (the simulator prints every 50 ms), the goal
+# succeeds and the arm rests within 0.02 rad of the last point.
+fjt_sa_follow() {
+	local poll="$logs/fjt-sa.txt" start sec nsec k knot got ok=0
+	: >"$poll"
+	start=$(awk -v n="$(date +%s.%N)" 'BEGIN { printf "%.3f", n + 5 }')
+	sec=${start%.*} nsec=$(awk -v s="$start" 'BEGIN { printf "%d", (s - int(s)) * 1e9 }')
+	fjt_sa_poll 12 "$poll" &
+	local poller=$!
+	timeout 60 ros2 action send_goal "$fjt_sa_action" control_msgs/action/FollowJointTrajectory "{trajectory: {header: {stamp: {sec: $sec, nanosec: $nsec}}, joint_names: [waist, shoulder], points: [
+  {positions: [0.3, -0.2], velocities: [0.2, 0], time_from_start: {sec: 1, nanosec: 500000000}},
+  {positions: [0.5, 0.1], velocities: [0, 0.1], time_from_start: {sec: 3}},
+  {positions: [0.2, 0.0], velocities: [0, 0], time_from_start: {sec: 4, nanosec: 500000000}}]},
+  goal_tolerance: [{name: waist, position: 0.02}, {name: shoulder, position: 0.02}], goal_time_tolerance: {sec: 3}}" >"$logs/fjt-sa.out" 2>&1
+	wait "$poller"
+	cat "$logs/fjt-sa.out"
+	grep -q 'SUCCEEDED' "$logs/fjt-sa.out" && grep -q 'error_code: 0' "$logs/fjt-sa.out" || ok=1
+	k=0
+	for knot in "1.5 0.3 -0.2" "3 0.5 0.1" "4.5 0.2 0.0"; do
+		set -- $knot
+		got=$(awk -v t="$(awk -v s="$start" -v k="$1" 'BEGIN { printf "%.3f", s + k }')" 'NF >= 5 { d = $1 - t; if (d < 0) d = -d; if (best == "" || d < best) { best = d; p = $2 " " $3 } } END { print p }' "$poll")
+		echo "servosila knot at $1 s: truth waist, shoulder $got; knot $2 $3" | tee -a "$logs/fjt.notes"
+		near "$got" "$2 $3" 0.05 || ok=1
+	done
+	got=$(fjt_sa_arm)
+	echo "servosila at rest: $got" | tee -a "$logs/fjt.notes"
+	near "$got" "0.2 0.0 0 0" 0.02 || ok=1
+	return $ok
+}
+check "trajectory: servosila_driver follows a 3-point goal (truth within 0.05 rad of each knot at its time) and succeeds" fjt_sa_follow
+check "trajectory: servosila_driver refused no trajectory" \
+	bash -c '! grep -a "goal aborted\|joint trajectory refused" "$0"' "$fjt_sa_log"
 stop_launch
 [ -f "$logs/fjt.notes" ] && sed 's/^/     trajectory figures: /' "$logs/fjt.notes"
