@@ -10,9 +10,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 
 	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
 	trajectory_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/trajectory_msgs/msg"
@@ -23,19 +21,20 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(armsimnode.Name, run) }
+func main() {
+	rosnode.Run(rosnode.Spec[armsimnode.Config]{
+		Name: armsimnode.Name, Table: armsimnode.ParameterTable(), Load: armsimnode.LoadConfig,
+	}, setup)
+}
 
-func run(ctx context.Context, stop context.CancelFunc) error {
-	n, err := rosnode.Start(rosnode.Options{Name: armsimnode.Name, Args: os.Args[1:], Table: armsimnode.ParameterTable()})
+// setup builds the arm and wires it: targets in, a loop that advances the
+// simulation and publishes its joints at rate.
+func setup(n *rosnode.Node, cfg armsimnode.Config) error {
+	period, err := rate.Hz(cfg.Rate)
 	if err != nil {
 		return err
 	}
-	defer n.Close()
 	log := n.Logger()
-	cfg, err := armsimnode.LoadConfig(n.Params)
-	if err != nil {
-		return err
-	}
 	arm, err := armsimnode.NewArm(cfg)
 	if err != nil {
 		return err
@@ -71,27 +70,20 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	if err != nil {
 		return fmt.Errorf("publisher %s: %w", armsimnode.TopicJointStates, err)
 	}
-
-	spinDone := n.SpinAsync(ctx)
-	period, err := rate.Hz(cfg.Rate)
-	if err != nil {
-		return err
-	}
-	log.Infof("simulating %d joints %v at %g Hz; targets from %s", len(names), names, cfg.Rate, cfg.TrajectoryTopic)
-	msg := sensor_msgs_msg.NewJointState()
-	msg.Name = names
-	loopErr := rate.Run(ctx, period, func(t rate.Tick) error {
-		arm.AdvanceTo(t.Now)
-		msg.Header = rosnode.Header(n.Now(), "")
-		msg.Position = arm.Positions()
-		return pub.Publish(msg)
+	n.Go("simulation loop", func(ctx context.Context) error {
+		msg := sensor_msgs_msg.NewJointState()
+		msg.Name = names
+		return rate.Run(ctx, period, func(t rate.Tick) error {
+			arm.AdvanceTo(t.Now)
+			msg.Header = rosnode.Header(n.Now(), "")
+			msg.Position = arm.Positions()
+			return pub.Publish(msg)
+		})
 	})
-	if loopErr != nil && !errors.Is(loopErr, context.Canceled) {
-		log.Errorf("simulation loop: %v", loopErr)
-		stop()
-	}
-	<-spinDone
-	v, targets := arm.Violations()
-	log.Infof("arm_sim done: %d targets, %d outside the joint limits, %d ticks with a joint over its velocity limit", targets, v, arm.OverSpeed())
+	n.Finally(func() {
+		v, targets := arm.Violations()
+		log.Infof("arm_sim done: %d targets, %d outside the joint limits, %d ticks with a joint over its velocity limit", targets, v, arm.OverSpeed())
+	})
+	log.Infof("simulating %d joints %v at %g Hz; targets from %s", len(names), names, cfg.Rate, cfg.TrajectoryTopic)
 	return nil
 }

@@ -5,8 +5,9 @@
 // <camera>/image_raw/compressed for MJPG) and <camera>/camera_info in the
 // camera's native encoding, only while someone subscribes, with a
 // <camera>/set_camera_info service, V4L2 controls as parameters and
-// per-camera /diagnostics. Every decision is in pkg/camera; this file
-// wires it to rclgo. Parameters: params/camera_publisher.yaml.
+// per-camera /diagnostics. Every decision is in pkg/camera and its
+// contract in pkg/camera/node; this file wires them to rclgo.
+// Parameters: params/camera_publisher.yaml.
 package main
 
 import (
@@ -30,34 +31,27 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(node.NodeName, run) }
-
-func run(ctx context.Context, stop context.CancelFunc) error {
+func main() {
+	// The camera list must be known before the parameter table can be
+	// declared: plan the node from the command line first.
 	plan, err := planFromArgs(os.Args[1:])
 	if err != nil {
-		return err
+		rosnode.Exit(node.NodeName, err)
 	}
-	cams := make([]*cameraNode, len(plan.Names))
-	n, err := rosnode.Start(rosnode.Options{
-		Name: node.NodeName, Args: os.Args[1:], Table: plan.Table,
-		// Only control parameters are settable; hand them to the capture
-		// goroutines (SetControl never blocks).
-		OnChange: func(update []rosparam.Parameter) {
-			for _, ch := range node.ControlChanges(update, plan.Names) {
-				if c := cams[ch.Camera]; c != nil {
-					c.cam.SetControl(ch.Control, ch.Value)
-				}
-			}
-		},
-	})
-	if err != nil {
-		return err
-	}
-	defer n.Close()
+	rosnode.Run(rosnode.Spec[node.NodePlan]{
+		Name: node.NodeName, Table: plan.Table,
+		Load: func(*rosparam.Store) (node.NodePlan, error) { return plan, nil },
+	}, setup)
+}
+
+// setup creates every camera with its publishers and service, and the
+// loop that polls their subscribers and reports their diagnostics.
+func setup(n *rosnode.Node, plan node.NodePlan) error {
 	log := n.Logger()
 	for _, w := range plan.Warnings {
 		log.Warnf("%s", w)
 	}
+	cams := make([]*cameraNode, len(plan.Names))
 	for i, cfg := range plan.Config.Cameras {
 		c, err := newCameraNode(n, cfg)
 		if err != nil {
@@ -79,45 +73,50 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	if err != nil {
 		return fmt.Errorf("publisher %s: %w", node.TopicDiagnostics, err)
 	}
-
-	var wg sync.WaitGroup
-	for _, c := range cams {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_ = c.cam.Run(ctx) // returns nil when ctx ends; device errors are retried inside
-		}()
-	}
-	spinDone := n.SpinAsync(ctx)
-
-	// Poll the subscription counts into each camera's Demand, and report
-	// diagnostics at their period.
-	lastDiag := time.Now()
-	pollErr := rate.Run(ctx, node.SubscriberPoll, func(t rate.Tick) error {
+	// Only control parameters are settable; hand them to the capture
+	// goroutines (SetControl never blocks).
+	n.Live(nil, func(update []rosparam.Parameter) {
+		for _, ch := range node.ControlChanges(update, plan.Names) {
+			if c := cams[ch.Camera]; c != nil {
+				c.cam.SetControl(ch.Control, ch.Value)
+			}
+		}
+	})
+	n.Go("cameras", func(ctx context.Context) error {
+		var wg sync.WaitGroup
 		for _, c := range cams {
-			c.pollSubscribers(log)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_ = c.cam.Run(ctx) // returns nil when ctx ends; device errors are retried inside
+			}()
 		}
-		if now := time.Now(); now.Sub(lastDiag) >= node.DiagnosticsPeriod {
-			statuses := make([]diag.Status, len(cams))
-			for i, c := range cams {
-				statuses[i] = c.diagnose(now, now.Sub(lastDiag))
-			}
-			lastDiag = now
-			if err := diagPub.Publish(rosnode.Diagnostics(n.Now(), statuses...)); err != nil {
-				log.Warnf("publish diagnostics: %v", err)
-			}
-		}
+		<-ctx.Done()
+		wg.Wait() // every stream off and device closed
 		return nil
 	})
-	if pollErr != nil && !errors.Is(pollErr, context.Canceled) {
-		log.Errorf("subscriber poll: %v", pollErr)
-		stop()
-	}
-	wg.Wait() // every stream off and device closed
-	if err := <-spinDone; err != nil {
-		log.Errorf("spin: %v", err)
-	}
-	log.Infof("cameras closed; shutting down")
+	// Poll the subscription counts into each camera's Demand, and report
+	// diagnostics at their period.
+	n.Go("subscriber poll", func(ctx context.Context) error {
+		lastDiag := time.Now()
+		return rate.Run(ctx, node.SubscriberPoll, func(t rate.Tick) error {
+			for _, c := range cams {
+				c.pollSubscribers(log)
+			}
+			if now := time.Now(); now.Sub(lastDiag) >= node.DiagnosticsPeriod {
+				statuses := make([]diag.Status, len(cams))
+				for i, c := range cams {
+					statuses[i] = c.diagnose(now, now.Sub(lastDiag))
+				}
+				lastDiag = now
+				if err := diagPub.Publish(rosnode.Diagnostics(n.Now(), statuses...)); err != nil {
+					log.Warnf("publish diagnostics: %v", err)
+				}
+			}
+			return nil
+		})
+	})
+	n.Finally(func() { log.Infof("cameras closed; shutting down") })
 	return nil
 }
 

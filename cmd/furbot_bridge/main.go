@@ -6,14 +6,13 @@
 // period from the ControlSignals of furbot_twist_control (full brake when
 // they are stale); it publishes /diagnostics and the battery state and
 // serves e-stop and release. On SIGINT/SIGTERM it sends full-brake frames
-// before it exits. Parameters: pkg/furbot's BridgeNodeBindings
+// before it exits. Parameters: pkg/furbot/node's BridgeNodeBindings
 // (params/furbot_bridge.yaml).
 package main
 
 import (
 	"context"
 	"fmt"
-	"os"
 	"sync/atomic"
 	"time"
 
@@ -27,18 +26,15 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(furbotnode.NodeBridge, run) }
+func main() {
+	rosnode.Run(rosnode.Spec[furbotnode.BridgeNodeConfig]{
+		Name: furbotnode.BridgeName, Table: furbotnode.BridgeNodeParameterTable(), Load: furbotnode.LoadBridgeNodeConfig,
+	}, setup)
+}
 
-func run(ctx context.Context, stop context.CancelFunc) error {
-	n, err := rosnode.Start(rosnode.Options{Name: furbotnode.NodeBridge, Args: os.Args[1:], Table: furbotnode.BridgeNodeParameterTable()})
-	if err != nil {
-		return err
-	}
-	defer n.Close()
-	cfg, err := furbotnode.LoadBridgeNodeConfig(n.Params)
-	if err != nil {
-		return err
-	}
+// setup builds the bridge and wires it: the control signals and the
+// services reach it, a loop publishes what it hands over.
+func setup(n *rosnode.Node, cfg furbotnode.BridgeNodeConfig) error {
 	// The bridge hands every snapshot to the publisher goroutine; the
 	// loop never waits for ROS (a full queue drops the snapshot, counted).
 	snaps := make(chan furbot.Snapshot, snapshotQueue)
@@ -54,7 +50,6 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	if err != nil {
 		return err
 	}
-	log := n.Logger()
 	if err := wire(n, br); err != nil {
 		br.Close()
 		return err
@@ -64,28 +59,25 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 		br.Close()
 		return err
 	}
-
-	bridgeDone := make(chan error, 1)
-	go func() { bridgeDone <- br.Run(ctx) }()
-	spinDone := n.SpinAsync(ctx)
+	log := n.Logger()
+	n.Go("bridge", func(ctx context.Context) error {
+		// Run sends the full-brake frames before it returns.
+		err := br.Run(ctx)
+		if err == nil {
+			log.Infof("vehicle told to stop (%d full-brake frames sent); shutting down", cfg.Bridge.StopFrames)
+		}
+		return err
+	})
+	n.Go("publish loop", func(ctx context.Context) error {
+		tick := time.NewTicker(cfg.DiagnosticsPeriod)
+		defer tick.Stop()
+		err := pubs.loop(ctx, br, n, snaps, tick.C)
+		if d := dropped.Load(); d > 0 {
+			log.Warnf("%d snapshots dropped: the publishers fell behind", d)
+		}
+		return err
+	})
 	log.Infof("vehicle %s, status frames on %v; telemetry starts once every subsystem works", cfg.VehicleAddress, br.Addr())
-
-	tick := time.NewTicker(cfg.DiagnosticsPeriod)
-	defer tick.Stop()
-	if err := pubs.loop(ctx, br, n, snaps, tick.C); err != nil {
-		log.Errorf("publish loop: %v", err)
-		stop()
-	}
-	if d := dropped.Load(); d > 0 {
-		log.Warnf("%d snapshots dropped: the publishers fell behind", d)
-	}
-	// Run sends the full-brake frames before it returns.
-	if err := <-bridgeDone; err != nil {
-		log.Errorf("bridge: %v", err)
-	} else {
-		log.Infof("vehicle told to stop (%d full-brake frames sent); shutting down", cfg.Bridge.StopFrames)
-	}
-	<-spinDone
 	return nil
 }
 

@@ -5,15 +5,13 @@
 // odom_source 2, speed and SteeringData's angle) on the vehicle's clock and
 // publishes nav_msgs/Odometry on odom, tf odom -> base_link on /tf and the
 // wheel and steering joints of launch/urdf/furbot.urdf on joint_states
-// (pkg/furbot JointStates) with every new sample. It commands nothing, so it has no stop to send on
-// exit. Parameters: pkg/furbot's OdomNodeBindings
+// (pkg/furbot/node's JointStates) with every new sample. It commands
+// nothing, so it has no stop to send on exit. Parameters: pkg/furbot/node's OdomNodeBindings
 // (params/furbot_odometry.yaml).
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
 
 	nav_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/nav_msgs/msg"
 	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
@@ -24,18 +22,16 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(furbotnode.NodeOdometry, run) }
+func main() {
+	rosnode.Run(rosnode.Spec[furbotnode.OdomNodeConfig]{
+		Name: furbotnode.OdometryName, Table: furbotnode.OdomNodeParameterTable(), Load: furbotnode.LoadOdomNodeConfig,
+	}, setup)
+}
 
-func run(ctx context.Context, stop context.CancelFunc) error {
-	n, err := rosnode.Start(rosnode.Options{Name: furbotnode.NodeOdometry, Args: os.Args[1:], Table: furbotnode.OdomNodeParameterTable()})
-	if err != nil {
-		return err
-	}
-	defer n.Close()
-	cfg, err := furbotnode.LoadOdomNodeConfig(n.Params)
-	if err != nil {
-		return err
-	}
+// setup wires the tracker and the joint states to the bridge's topics:
+// every traction sample publishes odom, tf and joint_states from the
+// spinning goroutine.
+func setup(n *rosnode.Node, cfg furbotnode.OdomNodeConfig) error {
 	tracker, err := furbotnode.NewOdomTracker(cfg.Odometry)
 	if err != nil {
 		return err
@@ -109,9 +105,10 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicTraction, err)
 	}
+	n.Finally(func() {
+		s := tracker.Stats()
+		log.Infof("shutting down: %d traction samples integrated, %d repeats skipped, %d gaps", s.Used, s.Old, s.Gaps)
+	})
 	log.Infof("%s -> %s (%s -> %s), source %d", furbotnode.TopicTraction, furbotnode.TopicOdom, cfg.OdomFrame, cfg.BaseFrame, cfg.Odometry.Source)
-	err = n.Spin(ctx)
-	s := tracker.Stats()
-	log.Infof("shutting down: %d traction samples integrated, %d repeats skipped, %d gaps", s.Used, s.Old, s.Gaps)
-	return err
+	return nil
 }

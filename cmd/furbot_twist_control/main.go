@@ -2,19 +2,17 @@
 
 // Command furbot_twist_control is the Twist -> control signals node of the
 // Furbot stack: it subscribes cmd_vel and the bridge's TractionData, runs
-// pkg/furbot's controller (speed PID -> throttle or brake, the seed's
+// pkg/furbot/control's controller (speed PID -> throttle or brake, the seed's
 // steering rule, command timeout -> brake to a stop) at 100 Hz and
 // publishes ControlSignals for furbot_bridge. On SIGINT/SIGTERM it
 // publishes full-brake, disabled signals before it exits. Parameters:
-// pkg/furbot's TwistNodeBindings (params/furbot_twist_control.yaml); the
+// pkg/furbot/node's TwistNodeBindings (params/furbot_twist_control.yaml); the
 // controller's gains and limits can be set live.
 package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	geometry_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/geometry_msgs/msg"
@@ -27,34 +25,30 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(furbotnode.NodeTwist, run) }
+func main() {
+	rosnode.Run(rosnode.Spec[furbotnode.TwistNodeConfig]{
+		Name: furbotnode.TwistName, Table: furbotnode.TwistNodeParameterTable(), Load: furbotnode.LoadTwistNodeConfig,
+	}, setup)
+}
 
-func run(ctx context.Context, stop context.CancelFunc) error {
-	var tc *furbotnode.TwistControl
-	var n *rosnode.Node
-	n, err := rosnode.Start(rosnode.Options{
-		Name: furbotnode.NodeTwist, Args: os.Args[1:], Table: furbotnode.TwistNodeParameterTable(),
-		OnChange: func(update []rosparam.Parameter) {
-			if tc == nil {
-				return // start-up values are loaded below
-			}
-			if err := tc.ApplyParams(update); err != nil {
-				n.Logger().Warnf("parameter change not applied: %v", err)
-			}
-		},
-	})
+// setup builds the controller and wires it: cmd_vel and the feedback
+// reach it, a loop publishes its output at rate and the stop signals at
+// the end.
+func setup(n *rosnode.Node, cfg furbotnode.TwistNodeConfig) error {
+	period, err := rate.Hz(cfg.Rate)
 	if err != nil {
 		return err
 	}
-	defer n.Close()
-	cfg, err := furbotnode.LoadTwistNodeConfig(n.Params)
+	tc, err := furbotnode.NewTwistControl(cfg)
 	if err != nil {
-		return err
-	}
-	if tc, err = furbotnode.NewTwistControl(cfg); err != nil {
 		return err
 	}
 	log := n.Logger()
+	n.Live(nil, func(update []rosparam.Parameter) {
+		if err := tc.ApplyParams(update); err != nil {
+			log.Warnf("parameter change not applied: %v", err)
+		}
+	})
 	if err := subscribe(n, tc); err != nil {
 		return err
 	}
@@ -62,49 +56,41 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	if err != nil {
 		return fmt.Errorf("publisher %s: %w", furbotnode.TopicControl, err)
 	}
-	spinDone := n.SpinAsync(ctx)
-	log.Infof("cmd_vel -> %s at %g Hz", furbotnode.TopicControl, cfg.Rate)
-
-	period, err := rate.Hz(cfg.Rate)
-	if err != nil {
-		return err
-	}
-	var (
-		msg  tbi.ControlSignals
-		last furbotcontrol.Output
-	)
-	loopErr := rate.Run(ctx, period, func(rate.Tick) error {
-		out := tc.Step(time.Now())
-		if (out.Mode == furbotcontrol.ModeDisabled) != (last.Mode == furbotcontrol.ModeDisabled) {
-			if out.Mode == furbotcontrol.ModeDisabled {
-				log.Warnf("vehicle not ready (no TractionData for %v, or traction not running): full brake", cfg.FeedbackTimeout)
-			} else {
-				log.Infof("vehicle ready: controlling")
+	n.Go("control loop", func(ctx context.Context) error {
+		var (
+			msg  tbi.ControlSignals
+			last furbotcontrol.Output
+		)
+		err := rate.Run(ctx, period, func(rate.Tick) error {
+			out := tc.Step(time.Now())
+			if (out.Mode == furbotcontrol.ModeDisabled) != (last.Mode == furbotcontrol.ModeDisabled) {
+				if out.Mode == furbotcontrol.ModeDisabled {
+					log.Warnf("vehicle not ready (no TractionData for %v, or traction not running): full brake", cfg.FeedbackTimeout)
+				} else {
+					log.Infof("vehicle ready: controlling")
+				}
 			}
+			last = out
+			rosnode.FurbotControl(&msg, last, n.Now())
+			if err := pub.Publish(&msg); err != nil {
+				return fmt.Errorf("publish %s: %w", furbotnode.TopicControl, err)
+			}
+			return nil
+		})
+		// Brake before leaving: the bridge would brake anyway once the
+		// signals go stale, but this is immediate.
+		rosnode.FurbotControl(&msg, furbotnode.StopOutput(last.Steer), n.Now())
+		for i := 0; i < cfg.StopMessages; i++ {
+			if err := pub.Publish(&msg); err != nil {
+				log.Errorf("publish stop signals: %v", err)
+				break
+			}
+			time.Sleep(period)
 		}
-		last = out
-		rosnode.FurbotControl(&msg, last, n.Now())
-		if err := pub.Publish(&msg); err != nil {
-			return fmt.Errorf("publish %s: %w", furbotnode.TopicControl, err)
-		}
-		return nil
+		log.Infof("full-brake control signals published; shutting down")
+		return err
 	})
-	if loopErr != nil && !errors.Is(loopErr, context.Canceled) {
-		log.Errorf("control loop: %v", loopErr)
-		stop()
-	}
-	// Brake before leaving: the bridge would brake anyway once the signals
-	// go stale, but this is immediate.
-	rosnode.FurbotControl(&msg, furbotnode.StopOutput(last.Steer), n.Now())
-	for i := 0; i < cfg.StopMessages; i++ {
-		if err := pub.Publish(&msg); err != nil {
-			log.Errorf("publish stop signals: %v", err)
-			break
-		}
-		time.Sleep(period)
-	}
-	log.Infof("full-brake control signals published; shutting down")
-	<-spinDone
+	log.Infof("cmd_vel -> %s at %g Hz", furbotnode.TopicControl, cfg.Rate)
 	return nil
 }
 

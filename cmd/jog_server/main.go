@@ -7,14 +7,12 @@
 // for a ros2_control trajectory controller.
 // The arm comes from robot_description (URDF), its joints from
 // joint_states, reference frames from /tf and /tf_static. Every decision is
-// in pkg/jog (node.go, names.go); this file only wires it.
+// in pkg/jog and its ROS contract in pkg/jog/node; this file only wires
+// them.
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
@@ -32,39 +30,30 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(jognode.Name, run) }
+func main() {
+	rosnode.Run(rosnode.Spec[jognode.Config]{
+		Name: jognode.Name, Table: jognode.ParameterTable(), Validate: jognode.ValidateUpdate, Load: jognode.LoadConfig,
+	}, setup)
+}
 
-func run(ctx context.Context, stop context.CancelFunc) error {
-	// Live parameter changes reach the controller once it exists; until
-	// then (start-up) there is nothing to change.
-	var ctrl *jog.Controller
-	n, err := rosnode.Start(rosnode.Options{
-		Name: jognode.Name, Args: os.Args[1:], Table: jognode.ParameterTable(),
-		Validate: jognode.ValidateUpdate,
-		OnChange: func(u []rosparam.Parameter) {
-			if ctrl != nil {
-				if err := ctrl.ApplyParams(u); err != nil {
-					fmt.Fprintln(os.Stderr, "jog_server: parameter change:", err)
-				}
-			}
-		},
-	})
-	if err != nil {
-		return err
-	}
-	defer n.Close()
-	log := n.Logger()
-	cfg, err := jognode.LoadConfig(n.Params)
-	if err != nil {
-		return err
-	}
+// setup builds the controller and its runner and wires them: joint
+// states, heartbeats, transforms and the jog services reach the
+// controller, the runner writes one joint target per cycle.
+func setup(n *rosnode.Node, cfg jognode.Config) error {
 	frames, err := tf.New(tf.Config{})
 	if err != nil {
 		return err
 	}
-	if ctrl, err = jognode.NewController(cfg, frames); err != nil {
+	ctrl, err := jognode.NewController(cfg, frames)
+	if err != nil {
 		return err
 	}
+	log := n.Logger()
+	n.Live(nil, func(u []rosparam.Parameter) {
+		if err := ctrl.ApplyParams(u); err != nil {
+			log.Warnf("parameter change: %v", err)
+		}
+	})
 	chain := ctrl.Chain()
 	joints := jog.NewJointStates(chain.JointNames())
 	out, err := newTrajectoryOutput(n, cfg)
@@ -81,19 +70,12 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	if err := serve(n, ctrl, runner); err != nil {
 		return err
 	}
-
-	spinDone := n.SpinAsync(ctx)
+	n.Go("jog loop", runner.Run) // ends with a stop: its rest point goes out before the node does
+	n.Finally(func() {
+		st := runner.Stats()
+		log.Infof("arm told to hold; shutting down (%d targets, %d holds, %d refused joint states, %d of other robots)", st.Written, st.Holds, joints.Refused(), joints.Foreign())
+	})
 	log.Infof("jogging %s -> %s (%d joints) at %g Hz; targets on %s", chain.Base, chain.TipName, chain.DOF(), cfg.Params.UpdateRate, cfg.TrajectoryTopic)
-	// Run ends with a stop: its rest point goes out before the node does.
-	if err := runner.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
-		log.Errorf("jog loop: %v", err)
-		stop()
-	}
-	if err := <-spinDone; err != nil {
-		log.Errorf("spin: %v", err)
-	}
-	st := runner.Stats()
-	log.Infof("arm told to hold; shutting down (%d targets, %d holds, %d refused joint states, %d of other robots)", st.Written, st.Holds, joints.Refused(), joints.Foreign())
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/camera"
+	camnode "github.com/telebridge/telebridge/pkg/camera/node"
 	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/mjpeg"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
@@ -20,8 +21,8 @@ import (
 // it, so that an unwatched camera_publisher stops streaming (it streams
 // only while it has subscribers).
 type cameras struct {
+	n    *rosnode.Node
 	cams []*rosCamera
-	wg   sync.WaitGroup
 }
 
 // rosCamera is one camera: its MJPEG stream and the subscription that
@@ -32,11 +33,14 @@ type rosCamera struct {
 	viewers     chan int
 }
 
-func newCameras(ctx context.Context, n *rosnode.Node, cfg graph.NodeConfig, names graph.Names) (*cameras, error) {
-	cs := &cameras{}
+func newCameras(n *rosnode.Node, cfg graph.NodeConfig, names graph.Names) (*cameras, error) {
+	cs := &cameras{n: n}
 	for _, name := range cfg.Cameras {
 		s, err := mjpeg.NewStream(name, mjpeg.Config{})
 		if err != nil {
+			for _, c := range cs.cams {
+				_ = c.stream.Close()
+			}
 			return nil, fmt.Errorf("camera %s: %w", name, err)
 		}
 		c := &rosCamera{name: name, topic: names.Images[name], stream: s, viewers: make(chan int, 1)}
@@ -49,11 +53,6 @@ func newCameras(ctx context.Context, n *rosnode.Node, cfg graph.NodeConfig, name
 			c.viewers <- v
 		})
 		cs.cams = append(cs.cams, c)
-		cs.wg.Add(1)
-		go func() {
-			defer cs.wg.Done()
-			c.run(ctx, n)
-		}()
 	}
 	return cs, nil
 }
@@ -66,13 +65,24 @@ func (cs *cameras) streams() map[string]*mjpeg.Stream {
 	return m
 }
 
-// close waits for every camera's subscription to be closed (the context
-// given to newCameras must be cancelled first) and stops the encoders.
-func (cs *cameras) close() {
-	cs.wg.Wait()
+// run runs every camera until ctx ends (also without cameras: it lives as
+// long as the node), then waits for their subscriptions to be closed and
+// stops the encoders.
+func (cs *cameras) run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	for _, c := range cs.cams {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.run(ctx, cs.n)
+		}()
+	}
+	<-ctx.Done()
+	wg.Wait()
 	for _, c := range cs.cams {
 		_ = c.stream.Close()
 	}
+	return nil
 }
 
 // run subscribes while the stream has viewers.
@@ -117,7 +127,7 @@ func (c *rosCamera) run(ctx context.Context, n *rosnode.Node) {
 // starts) and closes it when ctx ends, then closes done.
 func (c *rosCamera) subscribe(ctx context.Context, n *rosnode.Node, done chan struct{}) error {
 	var f camera.Frame
-	sub, err := sensor_msgs_msg.NewImageSubscription(n.Node, c.topic, rosnode.SubOpts(graph.QoSImages),
+	sub, err := sensor_msgs_msg.NewImageSubscription(n.Node, c.topic, rosnode.SubOpts(camnode.ImageQoS),
 		func(m *sensor_msgs_msg.Image, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return

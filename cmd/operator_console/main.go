@@ -9,28 +9,22 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
-	"os"
 
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/graph"
 )
 
-func main() { rosnode.Main(graph.NodeName, run) }
+func main() {
+	rosnode.Run(rosnode.Spec[graph.NodeConfig]{
+		Name: graph.NodeName, Table: graph.NodeParameterTable(), Load: graph.LoadNodeConfig,
+	}, setup)
+}
 
-func run(ctx context.Context, stop context.CancelFunc) error {
-	n, err := rosnode.Start(rosnode.Options{Name: graph.NodeName, Args: os.Args[1:], Table: graph.NodeParameterTable()})
-	if err != nil {
-		return err
-	}
-	defer n.Close()
-	cfg, err := graph.LoadNodeConfig(n.Params)
-	if err != nil {
-		return err
-	}
+// setup builds the backend on the graph (publishers, clients,
+// subscriptions, camera streams) and the console that serves it.
+func setup(n *rosnode.Node, cfg graph.NodeConfig) error {
 	names, err := cfg.Names()
 	if err != nil {
 		return err
@@ -46,11 +40,10 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	if err := subscribe(n, names, be); err != nil {
 		return err
 	}
-	cams, err := newCameras(ctx, n, cfg, names)
+	cams, err := newCameras(n, cfg, names)
 	if err != nil {
 		return err
 	}
-	defer cams.close()
 	be.SetCameras(cams.streams())
 
 	ccfg := console.Config{Backend: be, Listen: cfg.Listen, Logger: slog.Default()}
@@ -60,7 +53,7 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	if err != nil {
 		return err
 	}
-	defer setup.Close()
+	n.Finally(func() { _ = setup.Close() })
 	srv, err := console.New(ccfg)
 	if err != nil {
 		return err
@@ -69,26 +62,21 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 	for _, note := range setup.Notes {
 		log.Infof("operator console: %s", note)
 	}
-	spinDone := n.SpinAsync(ctx)
-	err = srv.ListenAndServe(ctx, func(url string) { log.Infof("operator console: open %s", url) })
-	if err != nil && !errors.Is(err, context.Canceled) {
-		log.Errorf("console: %v", err)
-	}
-	stop()
-	// The console zeroes what its pages held when it stops; say it once
-	// more on the graph before the node goes, so no driver waits for its
-	// own timeout.
-	stopCtx, cancel := context.WithTimeout(context.Background(), cfg.ServiceTimeout)
-	defer cancel()
-	if cfg.Servosila {
-		_ = be.DriveServosila(stopCtx, 0, 0)
-	}
-	if cfg.Furbot {
-		_ = be.DriveFurbot(stopCtx, 0, 0)
-	}
-	<-spinDone
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return fmt.Errorf("console: %w", err)
-	}
+	n.Go("cameras", cams.run)
+	n.Go("console", func(ctx context.Context) error {
+		err := srv.ListenAndServe(ctx, func(url string) { log.Infof("operator console: open %s", url) })
+		// The console zeroes what its pages held when it stops; say it
+		// once more on the graph before the node goes, so no driver waits
+		// for its own timeout.
+		stopCtx, cancel := context.WithTimeout(context.Background(), cfg.ServiceTimeout)
+		defer cancel()
+		if cfg.Servosila {
+			_ = be.DriveServosila(stopCtx, 0, 0)
+		}
+		if cfg.Furbot {
+			_ = be.DriveFurbot(stopCtx, 0, 0)
+		}
+		return err
+	})
 	return nil
 }

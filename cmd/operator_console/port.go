@@ -15,6 +15,9 @@ import (
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/graph"
+	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
+	"github.com/telebridge/telebridge/pkg/qos"
+	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
@@ -36,23 +39,26 @@ func newPort(n *rosnode.Node, names graph.Names) (*port, error) {
 		triggers: map[string]*std_srvs_srv.TriggerClient{},
 		bools:    map[string]*std_srvs_srv.SetBoolClient{},
 	}
-	pub := rosnode.PubOpts(graph.QoSCommands)
-	cli := &rclgo.ClientOptions{Qos: rosnode.QoS(graph.QoSServices)}
-	for _, t := range []string{names.ServosilaCmdVel, names.FurbotCmdVel} {
-		if t == "" {
+	// Each topic with its driver's QoS, so that they match.
+	cli := &rclgo.ClientOptions{Qos: rosnode.QoS(qos.Services)}
+	for _, t := range []struct {
+		name string
+		qos  qos.Profile
+	}{{names.ServosilaCmdVel, servosilanode.QoSCmdVel}, {names.FurbotCmdVel, furbotnode.QoSCmdVel}} {
+		if t.name == "" {
 			continue
 		}
-		pb, err := geometry_msgs_msg.NewTwistPublisher(n.Node, t, pub)
+		pb, err := geometry_msgs_msg.NewTwistPublisher(n.Node, t.name, rosnode.PubOpts(t.qos))
 		if err != nil {
-			return nil, fmt.Errorf("publisher %s: %w", t, err)
+			return nil, fmt.Errorf("publisher %s: %w", t.name, err)
 		}
-		p.twist[t] = pb
+		p.twist[t.name] = pb
 	}
 	for _, t := range []string{names.ServosilaJointVel, names.ServosilaJointTarget} {
 		if t == "" {
 			continue
 		}
-		pb, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, t, pub)
+		pb, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, t, rosnode.PubOpts(servosilanode.QoSJointCmd))
 		if err != nil {
 			return nil, fmt.Errorf("publisher %s: %w", t, err)
 		}

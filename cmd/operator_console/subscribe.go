@@ -13,13 +13,17 @@ import (
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/diag"
+	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
 	furbotwire "github.com/telebridge/telebridge/pkg/furbot/wire"
 	"github.com/telebridge/telebridge/pkg/geom"
+	jognode "github.com/telebridge/telebridge/pkg/jog/node"
+	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
 // subscribe hands every message the console shows to the backend. The
-// callbacks only copy.
+// callbacks only copy. Each topic is subscribed with its publisher's QoS,
+// from the driver's node package, so that they match.
 func subscribe(n *rosnode.Node, names graph.Names, be *graph.Backend) error {
 	sub := func(topic string, err error) error {
 		if err != nil {
@@ -48,9 +52,9 @@ func subscribe(n *rosnode.Node, names graph.Names, be *graph.Backend) error {
 		jointHandlers[t] = append(jointHandlers[t], be.OnJogJointStates)
 	}
 	for topic, hs := range jointHandlers {
-		qos := rosnode.SubOpts(graph.QoSServosilaState)
+		qos := rosnode.SubOpts(servosilanode.QoSJointStates)
 		if topic == names.JogJointStates {
-			qos = rosnode.SubOpts(graph.QoSJogJointStates) // best effort matches every publisher
+			qos = rosnode.SubOpts(jognode.QoSJointStates) // best effort matches every publisher
 		}
 		_, err := sensor_msgs_msg.NewJointStateSubscription(n.Node, topic, qos, func(m *sensor_msgs_msg.JointState, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
@@ -65,10 +69,10 @@ func subscribe(n *rosnode.Node, names graph.Names, be *graph.Backend) error {
 		}
 	}
 	if t := names.ServosilaOdom; t != "" {
-		if err := odom(t, rosnode.SubOpts(graph.QoSServosilaState), be.OnServosilaOdom); err != nil {
+		if err := odom(t, rosnode.SubOpts(servosilanode.QoSOdom), be.OnServosilaOdom); err != nil {
 			return err
 		}
-		_, err := telebridge_interfaces_msg.NewServosilaTelemetrySubscription(n.Node, names.ServosilaTelemetry, rosnode.SubOpts(graph.QoSServosilaState),
+		_, err := telebridge_interfaces_msg.NewServosilaTelemetrySubscription(n.Node, names.ServosilaTelemetry, rosnode.SubOpts(servosilanode.QoSTelemetry),
 			func(m *telebridge_interfaces_msg.ServosilaTelemetry, _ *rclgo.MessageInfo, err error) {
 				if err != nil {
 					return
@@ -86,7 +90,7 @@ func subscribe(n *rosnode.Node, names graph.Names, be *graph.Backend) error {
 			return err
 		}
 	}
-	_, err := diagnostic_msgs_msg.NewDiagnosticArraySubscription(n.Node, names.Diagnostics, rosnode.SubOpts(graph.QoSDiagnostics),
+	_, err := diagnostic_msgs_msg.NewDiagnosticArraySubscription(n.Node, names.Diagnostics, rosnode.SubOpts(servosilanode.QoSDiagnostics),
 		func(m *diagnostic_msgs_msg.DiagnosticArray, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return
@@ -110,8 +114,8 @@ func subscribe(n *rosnode.Node, names graph.Names, be *graph.Backend) error {
 
 func subscribeFurbot(n *rosnode.Node, names graph.Names, be *graph.Backend,
 	odom func(string, *rclgo.SubscriptionOptions, func(x, y float64, q geom.Quat, v, w float64)) error, sub func(string, error) error) error {
-	tel := rosnode.SubOpts(graph.QoSFurbotTelemetry)
-	if err := odom(names.FurbotOdom, rosnode.SubOpts(graph.QoSFurbotState), be.OnFurbotOdom); err != nil {
+	tel := rosnode.SubOpts(furbotnode.QoSTelemetry)
+	if err := odom(names.FurbotOdom, rosnode.SubOpts(furbotnode.QoSOdom), be.OnFurbotOdom); err != nil {
 		return err
 	}
 	_, err := telebridge_interfaces_msg.NewTractionDataSubscription(n.Node, names.FurbotTraction, tel, func(m *telebridge_interfaces_msg.TractionData, _ *rclgo.MessageInfo, err error) {
@@ -149,7 +153,7 @@ func subscribeFurbot(n *rosnode.Node, names graph.Names, be *graph.Backend,
 	if err := sub(names.FurbotBMS, err); err != nil {
 		return err
 	}
-	_, err = sensor_msgs_msg.NewBatteryStateSubscription(n.Node, names.FurbotBattery, rosnode.SubOpts(graph.QoSFurbotState), func(m *sensor_msgs_msg.BatteryState, _ *rclgo.MessageInfo, err error) {
+	_, err = sensor_msgs_msg.NewBatteryStateSubscription(n.Node, names.FurbotBattery, rosnode.SubOpts(furbotnode.QoSBattery), func(m *sensor_msgs_msg.BatteryState, _ *rclgo.MessageInfo, err error) {
 		if err == nil {
 			be.OnFurbotBattery(float64(m.Percentage), float64(m.Voltage), float64(m.Current))
 		}

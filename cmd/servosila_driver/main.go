@@ -10,9 +10,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	diagnostic_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/diagnostic_msgs/msg"
@@ -33,43 +31,23 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-func main() { rosnode.Main(servosilanode.Name, run) }
+func main() {
+	rosnode.Run(rosnode.Spec[servosilanode.Config]{
+		Name: servosilanode.Name, Table: servosilanode.ParameterTable(), Load: servosilanode.LoadConfig,
+	}, setup)
+}
 
-func run(ctx context.Context, stop context.CancelFunc) error {
-	// drv is set before the node spins, which is when parameter services
-	// can first call these hooks.
-	var drv *servosila.Driver
-	n, err := rosnode.Start(rosnode.Options{
-		Name: servosilanode.Name, Args: os.Args[1:], Table: servosilanode.ParameterTable(),
-		Validate: func(update []rosparam.Parameter, _ func(string) rosparam.ParameterValue) error {
-			if drv == nil {
-				// The start-up values: servosilanode.LoadConfig and servosila.New
-				// check those as a whole.
-				return nil
-			}
-			_, err := servosilanode.ValidateLive(drv.Config(), servosilanode.DriverUpdate(update))
-			return err
-		},
-		OnChange: func(update []rosparam.Parameter) {
-			if err := servosilanode.Reconfigure(drv, servosilanode.DriverUpdate(update)); err != nil {
-				drv.EStop() // validated a moment ago: a failure here is a bug; stop rather than drive on stale limits
-			}
-		},
-	})
+// setup builds the driver and wires it: subscriptions and services hand
+// commands to it, a loop publishes its state at odom_rate.
+func setup(n *rosnode.Node, cfg servosilanode.Config) error {
+	period, err := rate.Hz(cfg.OdomRate)
 	if err != nil {
 		return err
 	}
-	defer n.Close()
-	cfg, err := servosilanode.LoadConfig(n.Params)
+	drv, err := servosila.New(cfg.Driver)
 	if err != nil {
 		return err
 	}
-	drv, err = servosila.New(cfg.Driver)
-	if err != nil {
-		return err
-	}
-	log := n.Logger()
-
 	if err := subscribe(n, drv); err != nil {
 		drv.Close()
 		return err
@@ -83,27 +61,21 @@ func run(ctx context.Context, stop context.CancelFunc) error {
 		drv.Close()
 		return err
 	}
-
-	driverDone := make(chan error, 1)
-	go func() { driverDone <- drv.Run(ctx) }()
-	spinDone := n.SpinAsync(ctx)
-	log.Infof("driving %s; cmd_vel -> remote control at %g Hz", cfg.Driver.Robot, cfg.Driver.SendRate)
-
-	period, err := rate.Hz(cfg.OdomRate)
-	if err != nil {
+	n.Live(func(update []rosparam.Parameter) error {
+		_, err := servosilanode.ValidateLive(drv.Config(), servosilanode.DriverUpdate(update))
 		return err
-	}
-	loopErr := rate.Run(ctx, period, func(t rate.Tick) error { return pubs.publish(drv, n.Now()) })
-	if loopErr != nil && !errors.Is(loopErr, context.Canceled) {
-		log.Errorf("publish loop: %v", loopErr)
-		stop()
-	}
-	// The driver sends its zero packets before Run returns.
-	if err := <-driverDone; err != nil {
-		log.Errorf("driver: %v", err)
-	}
-	<-spinDone
-	log.Infof("robot told to stop; shutting down")
+	}, func(update []rosparam.Parameter) {
+		if err := servosilanode.Reconfigure(drv, servosilanode.DriverUpdate(update)); err != nil {
+			drv.EStop() // validated a moment ago: a failure here is a bug; stop rather than drive on stale limits
+		}
+	})
+	log := n.Logger()
+	n.Go("driver", drv.Run) // sends the zero packets before it returns
+	n.Go("publish loop", func(ctx context.Context) error {
+		return rate.Run(ctx, period, func(rate.Tick) error { return pubs.publish(drv, n.Now()) })
+	})
+	n.Finally(func() { log.Infof("robot told to stop; shutting down") })
+	log.Infof("driving %s; cmd_vel -> remote control at %g Hz", cfg.Driver.Robot, cfg.Driver.SendRate)
 	return nil
 }
 

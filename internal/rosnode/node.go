@@ -12,10 +12,9 @@ import (
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
-// Options describe a node to start.
-type Options struct {
-	// Name is the node's default name (a launch file or `-r __node:=`
-	// may change it).
+// options describe a node to start.
+type options struct {
+	// Name is the node's default name.
 	Name string
 	// Args are the command-line arguments after the program name.
 	Args []string
@@ -23,12 +22,10 @@ type Options struct {
 	Table rosparam.Table
 	// Validate checks a whole update against the current values (optional).
 	Validate func(update []rosparam.Parameter, current func(string) rosparam.ParameterValue) error
-	// OnChange receives accepted parameter changes (optional). It runs in
-	// a service callback and must only hand the change over.
-	OnChange func(update []rosparam.Parameter)
 }
 
-// Node is a started rclgo node with its parameters.
+// Node is a started rclgo node with its parameters, as Run hands it to a
+// node's setup.
 type Node struct {
 	*rclgo.Node
 	// Params holds the node's parameters; safe for concurrent use.
@@ -38,13 +35,16 @@ type Node struct {
 
 	events  eventPublisher
 	closers []func() error
+	tasks   []task   // Go's, run while the node spins
+	finally []func() // Finally's, run after them
+	live    live     // Live's handlers
 }
 
-// Start initialises rclgo with the ROS arguments in opts.Args, creates the
+// start initialises rclgo with the ROS arguments in opts.Args, creates the
 // node, declares its parameters from the table with the overrides of
 // --params-file and -p, and serves the parameter services. It warns (on the
 // node's logger) about overrides that match no parameter.
-func Start(opts Options) (*Node, error) {
+func start(opts options) (*Node, error) {
 	args, err := rosparam.ParseArgs(opts.Args)
 	if err != nil {
 		return nil, fmt.Errorf("rosnode: %w", err)
@@ -78,8 +78,8 @@ func Start(opts Options) (*Node, error) {
 // Now returns the node's time: the wall clock, or /clock with use_sim_time.
 func (n *Node) Now() time.Time { return n.Params.Clock().Now() }
 
-// Spin runs the node's callbacks until ctx is cancelled.
-func (n *Node) Spin(ctx context.Context) error {
+// spin runs the node's callbacks until ctx is cancelled.
+func (n *Node) spin(ctx context.Context) error {
 	err := n.Node.Context().Spin(ctx)
 	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 		return nil

@@ -21,7 +21,7 @@ type eventPublisher struct {
 // paramQoS is what rclcpp uses for the parameter services and events.
 var paramQoS = qos.Profile{Reliability: qos.Reliable, Durability: qos.Volatile, History: qos.KeepLast, Depth: rosparam.QoSDepthParameters}
 
-func (n *Node) startParams(opts Options, overrides *rosparam.Overrides) error {
+func (n *Node) startParams(opts options, overrides *rosparam.Overrides) error {
 	pub, err := rcl_interfaces_msg.NewParameterEventPublisher(n.Node, rosparam.TopicParameterEvents, PubOpts(paramQoS))
 	if err != nil {
 		return fmt.Errorf("rosnode: %s publisher: %w", rosparam.TopicParameterEvents, err)
@@ -33,8 +33,8 @@ func (n *Node) startParams(opts Options, overrides *rosparam.Overrides) error {
 		Node:      n.FullyQualifiedName(),
 		Table:     opts.Table,
 		Overrides: overrides,
-		Validate:  opts.Validate,
-		OnChange:  opts.OnChange,
+		Validate:  n.live.validate(opts.Validate),
+		OnChange:  n.live.onChange,
 		OnEvent:   n.publishEvent,
 	})
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 // a trajectory of its point and, if it has one, its Next point;
 // header.frame_id frame, header.stamp the target's Stamp if stamp is true,
 // else zero ("start now" for a trajectory controller; see
-// jog.NodeConfig.StampTrajectories).
+// StampTrajectories of pkg/jog/node's Config).
 func JointTrajectory(msg *trajectory_msgs_msg.JointTrajectory, t jog.JointTarget, frame string, stamp bool) {
 	msg.Header.FrameId = frame
 	msg.Header.Stamp = builtin_interfaces_msg.Time{}

@@ -184,14 +184,14 @@ func TestLaunchWithoutDescription(t *testing.T) {
 
 func TestFurbotLaunch(t *testing.T) {
 	r := launch(t, "robot_state_publisher", "furbot.launch.py", "namespace:=f1", "frame_prefix:=f1/")
-	for _, name := range []string{furbotnode.NodeBridge, furbotnode.NodeTwist, furbotnode.NodeOdometry} {
+	for _, name := range []string{furbotnode.BridgeName, furbotnode.TwistName, furbotnode.OdometryName} {
 		n, ok := r.node(name)
 		if !ok || n.Namespace != "f1" {
 			t.Errorf("%s: %+v", name, n)
 		}
 	}
-	odom, _ := r.node(furbotnode.NodeOdometry)
-	bridge, _ := r.node(furbotnode.NodeBridge)
+	odom, _ := r.node(furbotnode.OdometryName)
+	bridge, _ := r.node(furbotnode.BridgeName)
 	def := furbotnode.DefaultOdomNodeConfig()
 	for _, c := range []struct {
 		n          node

@@ -32,7 +32,7 @@ const Env = "TELEBRIDGE_ROS_CONSOLE_TEST"
 // jogSteps is jog_server's parameters file in this test: joint_limits
 // with a 5° step on the first joint, given to the jog stack and the
 // console alike.
-const jogSteps = "../../pkg/console/direct/testdata/jog_steps.yaml"
+const jogSteps = "../../../pkg/console/direct/testdata/jog_steps.yaml"
 
 // deadman is the console's command timeout (pkg/console's default).
 const deadman = 300 * time.Millisecond

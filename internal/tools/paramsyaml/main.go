@@ -34,9 +34,9 @@ var nodes = []struct {
 	table func() rosparam.Table
 }{
 	{servosilanode.Name, servosilanode.ParameterTable},
-	{furbotnode.NodeBridge, furbotnode.BridgeNodeParameterTable},
-	{furbotnode.NodeTwist, furbotnode.TwistNodeParameterTable},
-	{furbotnode.NodeOdometry, furbotnode.OdomNodeParameterTable},
+	{furbotnode.BridgeName, furbotnode.BridgeNodeParameterTable},
+	{furbotnode.TwistName, furbotnode.TwistNodeParameterTable},
+	{furbotnode.OdometryName, furbotnode.OdomNodeParameterTable},
 	{jognode.Name, jognode.ParameterTable},
 	{armsimnode.Name, armsimnode.ParameterTable},
 	{graph.NodeName, graph.NodeParameterTable},

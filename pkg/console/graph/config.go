@@ -54,7 +54,7 @@ type NodeConfig struct {
 	ServosilaNamespace, FurbotNamespace string
 	// ServosilaDriver and FurbotBridge are the driver node names (their
 	// private topics and services hang below them). Defaults
-	// servosilanode.Name and furbotnode.NodeBridge.
+	// servosilanode.Name and furbotnode.BridgeName.
 	ServosilaDriver, FurbotBridge string
 	// JogURDF is the jog arm's URDF file: joint names, limits and the
 	// tool pose (forward kinematics) come from it. Required with Jog.
@@ -85,7 +85,7 @@ type NodeConfig struct {
 func DefaultNodeConfig() NodeConfig {
 	return NodeConfig{
 		Listen: "127.0.0.1:8080", Servosila: true,
-		ServosilaDriver: servosilanode.Name, FurbotBridge: furbotnode.NodeBridge,
+		ServosilaDriver: servosilanode.Name, FurbotBridge: furbotnode.BridgeName,
 		ServiceTimeout: 500 * time.Millisecond, FurbotMaxSpeed: 3, FurbotMaxYawRate: 0.8,
 	}
 }
@@ -224,7 +224,7 @@ func (c NodeConfig) Names() (Names, error) {
 		if _, dup := n.Images[name]; dup {
 			return n, fmt.Errorf("%w: camera %q listed twice", ErrConfig, name)
 		}
-		n.Images[name] = resolve(c.CameraNamespace, "camera_publisher", camnode.TopicsFor(name).Image)
+		n.Images[name] = resolve(c.CameraNamespace, camnode.NodeName, camnode.TopicsFor(name).Image)
 	}
 	if !(c.ServiceTimeout > 0) || !(c.FurbotMaxSpeed > 0) || !(c.FurbotMaxYawRate > 0) {
 		return n, fmt.Errorf("%w: service_timeout %v, furbot_max_speed %g, furbot_max_yaw_rate %g must be positive", ErrConfig, c.ServiceTimeout, c.FurbotMaxSpeed, c.FurbotMaxYawRate)
@@ -257,26 +257,3 @@ func validName(s string) bool {
 	}
 	return !strings.Contains(s, "//")
 }
-
-// QoS of the console's topics and services: for each, the profile of the
-// driver on the other side, so that they match.
-var (
-	// QoSCommands: cmd_vel, joint velocities and joint targets (reliable,
-	// as the drivers subscribe).
-	QoSCommands = servosilanode.QoSCmdVel
-	// QoSServosilaState: odom, joint_states and raw telemetry of the
-	// Servosila driver.
-	QoSServosilaState = servosilanode.QoSTelemetry
-	// QoSFurbotTelemetry: the bridge's per-frame topics (sensor data).
-	QoSFurbotTelemetry = furbotnode.QoSTelemetry
-	// QoSFurbotState: odom and battery.
-	QoSFurbotState = furbotnode.QoSOdom
-	// QoSJogJointStates: the jog arm's joint_states, as jog_server reads them.
-	QoSJogJointStates = jognode.QoSJointStates
-	// QoSImages: camera images (sensor data).
-	QoSImages = camnode.ImageQoS
-	// QoSDiagnostics: /diagnostics.
-	QoSDiagnostics = servosilanode.QoSDiagnostics
-	// QoSServices: every service client.
-	QoSServices = jognode.QoSServices
-)

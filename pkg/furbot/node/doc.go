@@ -1,6 +1,6 @@
 // Package node is the ROS 2 contract of the Furbot stack, in pure Go (no
-// rclgo): the names of the three nodes (NodeBridge furbot_bridge,
-// NodeTwist furbot_twist_control, NodeOdometry furbot_odometry), their
+// rclgo): the names of the three nodes (BridgeName furbot_bridge,
+// TwistName furbot_twist_control, OdometryName furbot_odometry), their
 // topics, services, frames and QoS (Topics, TF), their parameter tables
 // and configurations (BridgeNodeBindings, LoadBridgeNodeConfig, ...), the
 // cores the thin ROS layer in cmd/<node> wires to its callbacks

@@ -17,7 +17,7 @@ import (
 )
 
 // store declares table for node with the parameters given as a params
-// file, as rosnode.Start does.
+// file, as rosnode.Run does.
 func store(t *testing.T, node string, table rosparam.Table, yaml string) *rosparam.Store {
 	t.Helper()
 	var o rosparam.Overrides
@@ -39,9 +39,9 @@ func TestNodeParameterTables(t *testing.T) {
 		name  string
 		table rosparam.Table
 	}{
-		{NodeBridge, BridgeNodeParameterTable()},
-		{NodeTwist, TwistNodeParameterTable()},
-		{NodeOdometry, OdomNodeParameterTable()},
+		{BridgeName, BridgeNodeParameterTable()},
+		{TwistName, TwistNodeParameterTable()},
+		{OdometryName, OdomNodeParameterTable()},
 	} {
 		if err := n.table.Check(); err != nil {
 			t.Errorf("%s: %v", n.name, err)
@@ -56,24 +56,24 @@ func TestNodeParameterTables(t *testing.T) {
 	// Only what the running code applies is settable: the controller's
 	// gains and limits in the twist node; nothing in the bridge and the
 	// odometry (made once at start-up).
-	if len(live[NodeBridge]) != 0 || len(live[NodeOdometry]) != 0 {
-		t.Errorf("settable parameters in nodes that cannot apply them: bridge %v, odometry %v", live[NodeBridge], live[NodeOdometry])
+	if len(live[BridgeName]) != 0 || len(live[OdometryName]) != 0 {
+		t.Errorf("settable parameters in nodes that cannot apply them: bridge %v, odometry %v", live[BridgeName], live[OdometryName])
 	}
 	for _, name := range []string{"kp", "ki", "max_speed", "command_timeout", "max_steer"} {
-		if !live[NodeTwist][name] {
-			t.Errorf("%s: %s should be settable", NodeTwist, name)
+		if !live[TwistName][name] {
+			t.Errorf("%s: %s should be settable", TwistName, name)
 		}
 	}
 	for _, name := range []string{"wheelbase", "rate", "feedback_timeout", "stop_messages"} {
-		if live[NodeTwist][name] {
-			t.Errorf("%s: %s should be read-only", NodeTwist, name)
+		if live[TwistName][name] {
+			t.Errorf("%s: %s should be read-only", TwistName, name)
 		}
 	}
 }
 
 func TestLoadBridgeNodeConfig(t *testing.T) {
 	table := BridgeNodeParameterTable()
-	cfg, err := LoadBridgeNodeConfig(store(t, NodeBridge, table, `
+	cfg, err := LoadBridgeNodeConfig(store(t, BridgeName, table, `
 furbot_bridge:
   ros__parameters:
     vehicle_address: "127.0.0.1:18004"
@@ -95,28 +95,28 @@ furbot_bridge:
 		"furbot_bridge:\n  ros__parameters:\n    vehicle_address: \"127.0.0.1:18004\"\n    status_from: \"x\"\n",
 		"furbot_bridge:\n  ros__parameters:\n    vehicle_address: \"127.0.0.1:18004\"\n    base_frame: \"\"\n",
 	} {
-		if _, err := LoadBridgeNodeConfig(store(t, NodeBridge, table, bad)); !errors.Is(err, control.ErrConfig) {
+		if _, err := LoadBridgeNodeConfig(store(t, BridgeName, table, bad)); !errors.Is(err, control.ErrConfig) {
 			t.Errorf("%q: err %v, want ErrConfig", bad, err)
 		}
 	}
 }
 
 func TestLoadTwistAndOdomNodeConfig(t *testing.T) {
-	tc, err := LoadTwistNodeConfig(store(t, NodeTwist, TwistNodeParameterTable(), "furbot_twist_control:\n  ros__parameters:\n    kp: 2.0\n"))
+	tc, err := LoadTwistNodeConfig(store(t, TwistName, TwistNodeParameterTable(), "furbot_twist_control:\n  ros__parameters:\n    kp: 2.0\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if tc.Controller.Kp != 2 || tc.Controller.Ki != 0.8 || tc.Rate != wire.FrameRate || tc.FeedbackTimeout != 200*time.Millisecond || tc.StopMessages != 3 {
 		t.Errorf("twist config %+v", tc)
 	}
-	oc, err := LoadOdomNodeConfig(store(t, NodeOdometry, OdomNodeParameterTable(), "furbot_odometry:\n  ros__parameters:\n    odom_source: 2\n"))
+	oc, err := LoadOdomNodeConfig(store(t, OdometryName, OdomNodeParameterTable(), "furbot_odometry:\n  ros__parameters:\n    odom_source: 2\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if oc.Odometry.Source != control.OdomBicycle || oc.Odometry.Track != 1.2 || oc.OdomFrame != FrameOdom || oc.BaseFrame != FrameBase || !oc.PublishTF {
 		t.Errorf("odometry config %+v", oc)
 	}
-	if _, err := LoadOdomNodeConfig(store(t, NodeOdometry, OdomNodeParameterTable(), "furbot_odometry:\n  ros__parameters:\n    base_frame: odom\n")); !errors.Is(err, control.ErrConfig) {
+	if _, err := LoadOdomNodeConfig(store(t, OdometryName, OdomNodeParameterTable(), "furbot_odometry:\n  ros__parameters:\n    base_frame: odom\n")); !errors.Is(err, control.ErrConfig) {
 		t.Errorf("odom -> odom accepted: %v", err)
 	}
 }

@@ -54,7 +54,7 @@ func OdomNodeParameterTable() rosparam.Table {
 // LoadOdomNodeConfig builds the odometry node's configuration from its
 // start-up parameters and checks it.
 func LoadOdomNodeConfig(s *rosparam.Store) (OdomNodeConfig, error) {
-	return loadNodeConfig(NodeOdometry, OdomNodeBindings(), DefaultOdomNodeConfig(), s, func(c *OdomNodeConfig) error {
+	return loadNodeConfig(OdometryName, OdomNodeBindings(), DefaultOdomNodeConfig(), s, func(c *OdomNodeConfig) error {
 		if c.OdomFrame == "" || c.BaseFrame == "" || c.OdomFrame == c.BaseFrame {
 			return fmt.Errorf("%w: frames %q -> %q", control.ErrConfig, c.OdomFrame, c.BaseFrame)
 		}

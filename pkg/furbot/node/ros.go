@@ -9,9 +9,9 @@ import (
 // bridge speaks UDP to the vehicle, the twist controller closes the speed
 // loop, the odometry node integrates the wheel speeds.
 const (
-	NodeBridge   = "furbot_bridge"        // UDP <-> ROS for every subsystem
-	NodeTwist    = "furbot_twist_control" // cmd_vel + feedback -> ControlSignals
-	NodeOdometry = "furbot_odometry"      // TractionData -> odom + tf
+	BridgeName   = "furbot_bridge"        // UDP <-> ROS for every subsystem
+	TwistName    = "furbot_twist_control" // cmd_vel + feedback -> ControlSignals
+	OdometryName = "furbot_odometry"      // TractionData -> odom + tf
 )
 
 // Frame ids of the odometry (REP 105): the odometry is the pose of
@@ -63,7 +63,7 @@ var (
 // Topic is one ROS 2 topic of a Furbot node, decided here so that the thin
 // ROS layer only copies values.
 type Topic struct {
-	Node      string      // NodeBridge, NodeTwist or NodeOdometry
+	Node      string      // BridgeName, TwistName or OdometryName
 	Name      string      // relative to the node namespace
 	Type      string      // ROS 2 message type
 	Publish   bool        // true: published by Node; false: subscribed
@@ -81,26 +81,26 @@ const (
 // at the bridge's rate once every subsystem has worked; vendor blocks use
 // the custom messages of telebridge_interfaces, raw fields plus SI.
 var Topics = []Topic{
-	{NodeBridge, TopicTraction, tbi + "TractionData", true, wire.FrameRate, QoSTelemetry, tel},
-	{NodeBridge, TopicSteering, tbi + "SteeringData", true, wire.FrameRate, QoSTelemetry, tel},
-	{NodeBridge, TopicStatus, tbi + "VehicleStatus", true, wire.FrameRate, QoSTelemetry, tel},
-	{NodeBridge, TopicBMS, tbi + "BmsData", true, wire.FrameRate, QoSTelemetry, tel},
-	{NodeBridge, TopicHydraulics, tbi + "HydraulicsData", true, wire.FrameRate, QoSTelemetry, tel},
-	{NodeBridge, TopicSuspension, tbi + "SuspensionData", true, wire.FrameRate, QoSTelemetry, tel},
-	{NodeBridge, TopicForks, tbi + "ForkData", true, wire.FrameRate, QoSTelemetry, tel},
-	{NodeBridge, TopicControlSent, tbi + "ControlSignals", true, wire.FrameRate, QoSTelemetry, "the control frame sent in the period"},
-	{NodeBridge, TopicBattery, "sensor_msgs/msg/BatteryState", true, 1, QoSBattery, "BMS block in SI units"},
-	{NodeBridge, TopicControl, tbi + "ControlSignals", false, 0, QoSControl, "stale after control_timeout: full brake"},
-	{NodeBridge, TopicDiagnostics, "diagnostic_msgs/msg/DiagnosticArray", true, 1, QoSDiagnostics, "link, subsystems and counters"},
-	{NodeTwist, TopicCmdVel, "geometry_msgs/msg/Twist", false, 0, QoSCmdVel, "stale after command_timeout: brake to a stop"},
-	{NodeTwist, TopicTraction, tbi + "TractionData", false, 0, QoSTelemetry, "speed feedback; stale after feedback_timeout: disable"},
-	{NodeTwist, TopicStatus, tbi + "VehicleStatus", false, 0, QoSTelemetry, "motion block: hold while the vehicle's e-stop is latched"},
-	{NodeTwist, TopicControl, tbi + "ControlSignals", true, wire.FrameRate, QoSControl, "controller output every period"},
-	{NodeOdometry, TopicTraction, tbi + "TractionData", false, 0, QoSTelemetry, "rear wheel speeds, vehicle clock"},
-	{NodeOdometry, TopicSteering, tbi + "SteeringData", false, 0, QoSTelemetry, "steering angle (bicycle source)"},
-	{NodeOdometry, TopicOdom, "nav_msgs/msg/Odometry", true, 0, QoSOdom, "per new traction sample, frame odom, child base_link"},
-	{NodeOdometry, TopicTF, "tf2_msgs/msg/TFMessage", true, 0, QoSTF, "odom -> base_link with every odom (publish_tf)"},
-	{NodeOdometry, TopicJointStates, "sensor_msgs/msg/JointState", true, 0, QoSJointStates, "wheel and steering joints of the URDF with every odom (JointStates)"},
+	{BridgeName, TopicTraction, tbi + "TractionData", true, wire.FrameRate, QoSTelemetry, tel},
+	{BridgeName, TopicSteering, tbi + "SteeringData", true, wire.FrameRate, QoSTelemetry, tel},
+	{BridgeName, TopicStatus, tbi + "VehicleStatus", true, wire.FrameRate, QoSTelemetry, tel},
+	{BridgeName, TopicBMS, tbi + "BmsData", true, wire.FrameRate, QoSTelemetry, tel},
+	{BridgeName, TopicHydraulics, tbi + "HydraulicsData", true, wire.FrameRate, QoSTelemetry, tel},
+	{BridgeName, TopicSuspension, tbi + "SuspensionData", true, wire.FrameRate, QoSTelemetry, tel},
+	{BridgeName, TopicForks, tbi + "ForkData", true, wire.FrameRate, QoSTelemetry, tel},
+	{BridgeName, TopicControlSent, tbi + "ControlSignals", true, wire.FrameRate, QoSTelemetry, "the control frame sent in the period"},
+	{BridgeName, TopicBattery, "sensor_msgs/msg/BatteryState", true, 1, QoSBattery, "BMS block in SI units"},
+	{BridgeName, TopicControl, tbi + "ControlSignals", false, 0, QoSControl, "stale after control_timeout: full brake"},
+	{BridgeName, TopicDiagnostics, "diagnostic_msgs/msg/DiagnosticArray", true, 1, QoSDiagnostics, "link, subsystems and counters"},
+	{TwistName, TopicCmdVel, "geometry_msgs/msg/Twist", false, 0, QoSCmdVel, "stale after command_timeout: brake to a stop"},
+	{TwistName, TopicTraction, tbi + "TractionData", false, 0, QoSTelemetry, "speed feedback; stale after feedback_timeout: disable"},
+	{TwistName, TopicStatus, tbi + "VehicleStatus", false, 0, QoSTelemetry, "motion block: hold while the vehicle's e-stop is latched"},
+	{TwistName, TopicControl, tbi + "ControlSignals", true, wire.FrameRate, QoSControl, "controller output every period"},
+	{OdometryName, TopicTraction, tbi + "TractionData", false, 0, QoSTelemetry, "rear wheel speeds, vehicle clock"},
+	{OdometryName, TopicSteering, tbi + "SteeringData", false, 0, QoSTelemetry, "steering angle (bicycle source)"},
+	{OdometryName, TopicOdom, "nav_msgs/msg/Odometry", true, 0, QoSOdom, "per new traction sample, frame odom, child base_link"},
+	{OdometryName, TopicTF, "tf2_msgs/msg/TFMessage", true, 0, QoSTF, "odom -> base_link with every odom (publish_tf)"},
+	{OdometryName, TopicJointStates, "sensor_msgs/msg/JointState", true, 0, QoSJointStates, "wheel and steering joints of the URDF with every odom (JointStates)"},
 }
 
 // TF lists the transforms the stack broadcasts: odom -> base_link, by

@@ -40,8 +40,8 @@ func TestTopicsTable(t *testing.T) {
 	}
 	// Nav2: cmd_vel subscribed by the twist controller, odom published
 	// reliably, both as standard types.
-	if !seen[key{NodeTwist, TopicCmdVel}] || pubs[TopicOdom].Type != "nav_msgs/msg/Odometry" || pubs[TopicOdom].QoS.Reliability != qos.Reliable {
-		t.Errorf("Nav2 needs cmd_vel on %s and a reliable odom: %+v", NodeTwist, pubs[TopicOdom])
+	if !seen[key{TwistName, TopicCmdVel}] || pubs[TopicOdom].Type != "nav_msgs/msg/Odometry" || pubs[TopicOdom].QoS.Reliability != qos.Reliable {
+		t.Errorf("Nav2 needs cmd_vel on %s and a reliable odom: %+v", TwistName, pubs[TopicOdom])
 	}
 	if QoSCmdVel.Reliability != qos.Reliable || QoSTelemetry.Reliability != qos.BestEffort {
 		t.Error("cmd_vel must be reliable and the 100 Hz telemetry sensor data")

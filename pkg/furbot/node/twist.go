@@ -70,7 +70,7 @@ func TwistNodeParameterTable() rosparam.Table {
 // LoadTwistNodeConfig builds the twist node's configuration from its
 // start-up parameters and checks it.
 func LoadTwistNodeConfig(s *rosparam.Store) (TwistNodeConfig, error) {
-	return loadNodeConfig(NodeTwist, TwistNodeBindings(), DefaultTwistNodeConfig(), s, (*TwistNodeConfig).fill)
+	return loadNodeConfig(TwistName, TwistNodeBindings(), DefaultTwistNodeConfig(), s, (*TwistNodeConfig).fill)
 }
 
 // TwistControl is the core of furbot_twist_control: it keeps the latest

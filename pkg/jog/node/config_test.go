@@ -24,7 +24,7 @@ func ur5URDF(t testing.TB) string {
 }
 
 // nodeStore declares the node's table with the overrides of a parameter
-// file, as rosnode.Start does, and hands live changes to *ctrl.
+// file, as rosnode.Run does, and hands live changes to *ctrl.
 func nodeStore(t *testing.T, params map[string]string, ctrl **jog.Controller) *rosparam.Store {
 	t.Helper()
 	var yaml strings.Builder

@@ -4,14 +4,7 @@ package node
 // panel's, so that its GUI and scripts work unchanged. The types are given
 // as "package/kind/Name"; telebridge_interfaces are defined in the
 // repository's interfaces/ folder.
-//
-// QoS (to be expressed with pkg/qos once it is on main): the heartbeat
-// topic is subscribed best effort, volatile, keep last 1, so that a queued
-// or late heartbeat never keeps a motion alive and any publisher matches;
-// joint states are subscribed as sensor data (best effort, keep last 5);
-// joint targets are published reliable, volatile, keep last 1 (only the
-// newest target matters); /tf and /tf_static with tf2's profiles; services
-// with the services profile.
+// Their QoS profiles are in qos.go.
 const (
 	// Name is the ROS 2 node name.
 	Name = "jog_server"
