@@ -2,22 +2,26 @@
 
 // Command arm_sim is a simulated robot arm on ROS 2 (pkg/armsim): it
 // follows the trajectory_msgs/JointTrajectory targets of jog_server (a
-// cycle's point and the next, stamped or not), like an arm behind a
-// ros2_control trajectory controller, and
-// publishes its joints as sensor_msgs/JointState, so that the jog stack runs
-// without hardware. Its joint_states are the simulation's truth.
+// cycle's point and the next, stamped or not) and the goals of its
+// control_msgs/action/FollowJointTrajectory server ~/follow_joint_trajectory
+// (every point with its timing, as a ros2_control
+// joint_trajectory_controller: pkg/trajectory), and publishes its joints
+// as sensor_msgs/JointState, so that the jog stack and MoveIt run without
+// hardware. Its joint_states are the simulation's truth.
 package main
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/telebridge/telebridge/internal/rosfjt"
 	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
 	trajectory_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/trajectory_msgs/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/armsim"
 	armsimnode "github.com/telebridge/telebridge/pkg/armsim/node"
 	"github.com/telebridge/telebridge/pkg/rate"
+	"github.com/telebridge/telebridge/pkg/trajectory/server"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
@@ -40,6 +44,17 @@ func setup(n *rosnode.Node, cfg armsimnode.Config) error {
 		return err
 	}
 	names := arm.Names()
+	// Targets and goals go through the trajectory follower, as to a
+	// ros2_control joint_trajectory_controller: every point with its
+	// timing.
+	srv, err := server.New(server.Config{Arm: arm, Follower: arm.TrajectoryConfig(), Period: period})
+	if err != nil {
+		return err
+	}
+	// Topic targets (jog_server's: a cycle's point and the next, stamped
+	// or not) go to the arm as they are, as before the action server came;
+	// action goals go through the follower. Between goals the follower
+	// leaves the arm alone.
 	_, err = trajectory_msgs_msg.NewJointTrajectorySubscription(n.Node, cfg.TrajectoryTopic, rosnode.SubOpts(armsimnode.QoSTrajectory),
 		func(msg *trajectory_msgs_msg.JointTrajectory, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
@@ -66,6 +81,10 @@ func setup(n *rosnode.Node, cfg armsimnode.Config) error {
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", cfg.TrajectoryTopic, err)
 	}
+	if _, err := rosfjt.Serve(n.Node, srv); err != nil {
+		return err
+	}
+	n.Go("trajectory server", srv.Run)
 	pub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, armsimnode.TopicJointStates, rosnode.PubOpts(armsimnode.QoSJointStates))
 	if err != nil {
 		return fmt.Errorf("publisher %s: %w", armsimnode.TopicJointStates, err)
@@ -77,6 +96,7 @@ func setup(n *rosnode.Node, cfg armsimnode.Config) error {
 			arm.AdvanceTo(t.Now)
 			msg.Header = rosnode.Header(n.Now(), "")
 			msg.Position = arm.Positions()
+			msg.Velocity = arm.Velocities()
 			return pub.Publish(msg)
 		})
 	})
@@ -84,6 +104,6 @@ func setup(n *rosnode.Node, cfg armsimnode.Config) error {
 		v, targets := arm.Violations()
 		log.Infof("arm_sim done: %d targets, %d outside the joint limits, %d ticks with a joint over its velocity limit", targets, v, arm.OverSpeed())
 	})
-	log.Infof("simulating %d joints %v at %g Hz; targets from %s", len(names), names, cfg.Rate, cfg.TrajectoryTopic)
+	log.Infof("simulating %d joints %v at %g Hz; targets from %s and the action %s", len(names), names, cfg.Rate, cfg.TrajectoryTopic, rosfjt.ActionName)
 	return nil
 }

@@ -1,8 +1,10 @@
 //go:build ros2
 
 // Command servosila_driver is the ROS 2 node of the Servosila Engineer
-// driver: cmd_vel, joint commands and joint trajectories (jog_server's)
-// in; odom, tf, joint_states, raw telemetry and diagnostics out; e-stop,
+// driver: cmd_vel, joint commands and joint trajectories (jog_server's
+// topic, and the control_msgs/action/FollowJointTrajectory server
+// ~/follow_joint_trajectory: pkg/trajectory) in; odom, tf, joint_states,
+// raw telemetry and diagnostics out; e-stop,
 // release and headlight services.
 // joint_states names the joints of launch/urdf/servosila_engineer.urdf.
 // Parameters: pkg/servosila/node's Bindings (params/servosila_driver.yaml).
@@ -13,6 +15,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/telebridge/telebridge/internal/rosfjt"
 	diagnostic_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/diagnostic_msgs/msg"
 	geometry_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/geometry_msgs/msg"
 	nav_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/nav_msgs/msg"
@@ -28,6 +31,7 @@ import (
 	servosilaarm "github.com/telebridge/telebridge/pkg/servosila/arm"
 	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
 	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
+	"github.com/telebridge/telebridge/pkg/trajectory/server"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
@@ -135,7 +139,14 @@ func subscribe(n *rosnode.Node, drv *servosila.Driver) error {
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", servosilanode.TopicJointTarget, err)
 	}
-	traj, err := servosilaarm.NewTrajectories(drv)
+	// Trajectories (jog_server's, MoveIt's goals) go through the
+	// trajectory follower on the arm, as to a ros2_control
+	// joint_trajectory_controller: every point with its timing.
+	arm, err := servosilaarm.New(servosilaarm.Config{Driver: drv})
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(server.Config{Arm: arm, Follower: arm.TrajectoryConfig()})
 	if err != nil {
 		return err
 	}
@@ -144,17 +155,22 @@ func subscribe(n *rosnode.Node, drv *servosila.Driver) error {
 			if err != nil {
 				return
 			}
-			t, err := rosnode.JointTargetOf(msg)
-			if err == nil {
-				err = traj.Write(t)
+			g, e := rosfjt.GoalOf(msg)
+			if e != nil {
+				log.Warnf("joint trajectory refused: %v", e)
+				return
 			}
-			if err != nil {
+			if _, err := srv.Submit(&g, time.Now(), nil); err != nil {
 				log.Warnf("joint trajectory refused: %v", err)
 			}
 		})
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", servosilanode.TopicJointTrajectory, err)
 	}
+	if _, err := rosfjt.Serve(n.Node, srv); err != nil {
+		return err
+	}
+	n.Go("trajectory server", srv.Run)
 	return nil
 }
 

@@ -1,0 +1,168 @@
+# FollowJointTrajectory on arm_sim and servosila_driver (sourced by
+# ros2-test.sh). First the action server ~/follow_joint_trajectory of the
+# simulated arm, launched with
+# `ros2 launch telebridge jog.launch.py sim:=true` (the ur5_like arm at
+# 0.2 -1.4 1.6 -1.8 -1.57 0.3 rad), driven with `ros2 action send_goal`.
+# arm_sim's joint_states are the simulation's truth, recorded with their
+# header stamps (arm_sim's wall clock, the clock `date` reads here).
+
+launch fjt jog.launch.py sim:=true
+fjt_action=/arm_sim/follow_joint_trajectory
+fjt_names="[shoulder_pan_joint, shoulder_lift_joint, elbow_joint, wrist_1_joint, wrist_2_joint, wrist_3_joint]"
+
+check "trajectory: arm_sim serves $fjt_action (control_msgs/action/FollowJointTrajectory)" \
+	within 30 bash -c 'ros2 action list -t 2>/dev/null | grep -qx "$0 \[control_msgs/action/FollowJointTrajectory\]"' "$fjt_action"
+
+# fjt_record SECONDS FILE: records joint_states (CSV: stamp sec, nanosec,
+# frame, 6 names, 6 positions, ...) for SECONDS from the first message.
+fjt_record() {
+	PYTHONUNBUFFERED=1 timeout -s INT $((${1%.*} + 20)) ros2 topic echo --csv /joint_states sensor_msgs/msg/JointState >"$2" 2>"$2.err" &
+	local pid=$!
+	for _ in $(seq 150); do
+		[ -s "$2" ] && break
+		sleep 0.1
+	done
+	sleep "$1"
+	kill -INT "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+}
+# fjt_at FILE T: the positions recorded nearest to time T [s] (6 values)
+# and how far from T that record is [s].
+fjt_at() {
+	awk -F, -v t="$2" 'NF >= 15 { ts = $1 + $2 / 1e9; d = ts - t; if (d < 0) d = -d
+		if (best == "" || d < best) { best = d; p = $10 " " $11 " " $12 " " $13 " " $14 " " $15 } }
+		END { print p, best }' "$1"
+}
+# fjt_last FILE: the last recorded positions.
+fjt_last() { awk -F, 'NF >= 15 { p = $10 " " $11 " " $12 " " $13 " " $14 " " $15 } END { print p }' "$1"; }
+
+# A 3-point trajectory stamped 5 s ahead (the CLI takes seconds to start):
+# the truth is within 0.02 rad of each knot at the knot's time, and the
+# goal succeeds with error_code 0.
+fjt_follow() {
+	local rec="$logs/fjt-follow.csv" start sec nsec k knot got off ok=0
+	start=$(awk -v n="$(date +%s.%N)" 'BEGIN { printf "%.3f", n + 5 }')
+	sec=${start%.*} nsec=$(awk -v s="$start" 'BEGIN { printf "%d", (s - int(s)) * 1e9 }')
+	fjt_record 11 "$rec" &
+	local recorder=$!
+	# (YAML: the goal's continuation lines are indented with spaces, not tabs.)
+	timeout 60 ros2 action send_goal "$fjt_action" control_msgs/action/FollowJointTrajectory "{trajectory: {header: {stamp: {sec: $sec, nanosec: $nsec}}, joint_names: $fjt_names, points: [
+  {positions: [0.5, -1.2, 1.6, -1.8, -1.57, 0.6], velocities: [0.3, 0.2, 0, 0, 0, 0.3], time_from_start: {sec: 1}},
+  {positions: [0.8, -1.0, 1.4, -1.8, -1.57, 0.9], velocities: [0.1, 0, 0, 0, 0, 0], time_from_start: {sec: 2}},
+  {positions: [0.4, -1.3, 1.5, -1.8, -1.57, 0.5], velocities: [0, 0, 0, 0, 0, 0], time_from_start: {sec: 3}}]},
+  goal_tolerance: [{name: shoulder_pan_joint, position: 0.001}], goal_time_tolerance: {sec: 1}}" >"$logs/fjt-follow.out" 2>&1
+	wait "$recorder"
+	cat "$logs/fjt-follow.out"
+	grep -q 'SUCCEEDED' "$logs/fjt-follow.out" && grep -q 'error_code: 0' "$logs/fjt-follow.out" || ok=1
+	k=0
+	for knot in "0.5 -1.2 1.6 -1.8 -1.57 0.6" "0.8 -1.0 1.4 -1.8 -1.57 0.9" "0.4 -1.3 1.5 -1.8 -1.57 0.5"; do
+		k=$((k + 1))
+		got=$(fjt_at "$rec" "$(awk -v s="$start" -v k=$k 'BEGIN { printf "%.3f", s + k }')")
+		off=${got##* } got=${got% *}
+		echo "knot $k: truth $got ($off s from the knot's time), knot $knot" | tee -a "$logs/fjt.notes"
+		near "$got" "$knot" 0.02 && awk -v o="$off" 'BEGIN { exit !(o < 0.03) }' || ok=1
+	done
+	return $ok
+}
+check "trajectory: a 3-point goal is followed (truth within 0.02 rad of each knot at its time) and succeeds" fjt_follow
+
+# A goal naming a joint the arm does not have is rejected, and one beyond
+# the joint limits too (INVALID_JOINTS, INVALID_GOAL: arm_sim logs them).
+fjt_reject() {
+	timeout 60 ros2 action send_goal "$fjt_action" control_msgs/action/FollowJointTrajectory \
+		"{trajectory: {joint_names: [nope], points: [{positions: [0.1], time_from_start: {sec: 1}}]}}" >"$logs/fjt-reject.out" 2>&1
+	timeout 60 ros2 action send_goal "$fjt_action" control_msgs/action/FollowJointTrajectory \
+		"{trajectory: {joint_names: $fjt_names, points: [{positions: [9, -1.3, 1.5, -1.8, -1.57, 0.5], time_from_start: {sec: 9}}]}}" >>"$logs/fjt-reject.out" 2>&1
+	cat "$logs/fjt-reject.out"
+	[ "$(grep -c 'Goal was rejected' "$logs/fjt-reject.out")" -eq 2 ] &&
+		grep -aq 'INVALID_JOINTS' "$logs/fjt.log" && grep -aq 'INVALID_GOAL' "$logs/fjt.log"
+}
+check "trajectory: goals with unknown joints or beyond the limits are rejected (INVALID_JOINTS, INVALID_GOAL)" fjt_reject
+
+# A slow goal canceled after 2 s (SIGINT makes the CLI cancel it): the
+# arm stops where it was, short of the goal, and stays.
+fjt_cancel() {
+	local a1 a2
+	PYTHONUNBUFFERED=1 timeout 60 ros2 action send_goal "$fjt_action" control_msgs/action/FollowJointTrajectory \
+		"{trajectory: {joint_names: $fjt_names, points: [{positions: [2.4, -1.3, 1.5, -1.8, -1.57, 0.5], time_from_start: {sec: 10}}]}}" >"$logs/fjt-cancel.out" 2>&1 &
+	local pid=$!
+	for _ in $(seq 150); do
+		grep -q 'Goal accepted' "$logs/fjt-cancel.out" && break
+		sleep 0.1
+	done
+	sleep 2
+	kill -INT "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	cat "$logs/fjt-cancel.out"
+	sleep 1
+	fjt_record 1 "$logs/fjt-cancel1.csv"
+	a1=$(fjt_last "$logs/fjt-cancel1.csv")
+	sleep 1
+	fjt_record 1 "$logs/fjt-cancel2.csv"
+	a2=$(fjt_last "$logs/fjt-cancel2.csv")
+	echo "cancel: truth $a1, then $a2" | tee -a "$logs/fjt.notes"
+	grep -q 'Goal accepted' "$logs/fjt-cancel.out" && near "$a1" "$a2" 1e-6 && ! near "$a1" "2.4 -1.3 1.5 -1.8 -1.57 0.5" 0.1
+}
+check "trajectory: a canceled goal stops the arm where it is" fjt_cancel
+stop_launch
+
+# The same action on servosila_driver (the Servosila arm), launched with
+# its simulator (servosila.launch.py sim:=true), which prints its true
+# joint angles every 50 ms into the launch log; fjt_sa_poll samples them
+# with the wall clock.
+launch fjt_sa servosila.launch.py sim:=true sim_print:=50ms "$sim_servosila"
+fjt_sa_log="$logs/fjt_sa.log"
+fjt_sa_action=/servosila_driver/follow_joint_trajectory
+check "trajectory: servosila_driver serves $fjt_sa_action, the simulator hears the driver" \
+	within 30 bash -c 'ros2 action list 2>/dev/null | grep -qx "$0" && grep -aq "link true" "$1"' "$fjt_sa_action" "$fjt_sa_log"
+# fjt_sa_arm: the simulator's latest waist, shoulder, elbow and neck [rad].
+fjt_sa_arm() {
+	grep -a 'link true' "$fjt_sa_log" | tail -n 1 |
+		sed -n 's/.* waist \([-+0-9.]*\) shoulder \([-+0-9.]*\) elbow \([-+0-9.]*\) neck \([-+0-9.]*\) rad .*/\1 \2 \3 \4/p'
+}
+# fjt_sa_poll SECONDS FILE: lines of wall-clock time and the four joints,
+# every 20 ms.
+fjt_sa_poll() {
+	local end
+	end=$(awk -v n="$(date +%s.%N)" -v s="$1" 'BEGIN { printf "%.3f", n + s }')
+	while awk -v n="$(date +%s.%N)" -v e="$end" 'BEGIN { exit !(n < e) }'; do
+		echo "$(date +%s.%N) $(fjt_sa_arm)" >>"$2"
+		sleep 0.02
+	done
+}
+# A 3-point trajectory of the waist and the shoulder (a partial goal: the
+# elbow and the neck hold), stamped 5 s ahead: the truth is within 0.05 rad
+# of each knot at its time (the simulator prints every 50 ms), the goal
+# succeeds and the arm rests within 0.02 rad of the last point.
+fjt_sa_follow() {
+	local poll="$logs/fjt-sa.txt" start sec nsec k knot got ok=0
+	: >"$poll"
+	start=$(awk -v n="$(date +%s.%N)" 'BEGIN { printf "%.3f", n + 5 }')
+	sec=${start%.*} nsec=$(awk -v s="$start" 'BEGIN { printf "%d", (s - int(s)) * 1e9 }')
+	fjt_sa_poll 12 "$poll" &
+	local poller=$!
+	timeout 60 ros2 action send_goal "$fjt_sa_action" control_msgs/action/FollowJointTrajectory "{trajectory: {header: {stamp: {sec: $sec, nanosec: $nsec}}, joint_names: [waist, shoulder], points: [
+  {positions: [0.3, -0.2], velocities: [0.2, 0], time_from_start: {sec: 1, nanosec: 500000000}},
+  {positions: [0.5, 0.1], velocities: [0, 0.1], time_from_start: {sec: 3}},
+  {positions: [0.2, 0.0], velocities: [0, 0], time_from_start: {sec: 4, nanosec: 500000000}}]},
+  goal_tolerance: [{name: waist, position: 0.02}, {name: shoulder, position: 0.02}], goal_time_tolerance: {sec: 3}}" >"$logs/fjt-sa.out" 2>&1
+	wait "$poller"
+	cat "$logs/fjt-sa.out"
+	grep -q 'SUCCEEDED' "$logs/fjt-sa.out" && grep -q 'error_code: 0' "$logs/fjt-sa.out" || ok=1
+	k=0
+	for knot in "1.5 0.3 -0.2" "3 0.5 0.1" "4.5 0.2 0.0"; do
+		set -- $knot
+		got=$(awk -v t="$(awk -v s="$start" -v k="$1" 'BEGIN { printf "%.3f", s + k }')" 'NF >= 5 { d = $1 - t; if (d < 0) d = -d; if (best == "" || d < best) { best = d; p = $2 " " $3 } } END { print p }' "$poll")
+		echo "servosila knot at $1 s: truth waist, shoulder $got; knot $2 $3" | tee -a "$logs/fjt.notes"
+		near "$got" "$2 $3" 0.05 || ok=1
+	done
+	got=$(fjt_sa_arm)
+	echo "servosila at rest: $got" | tee -a "$logs/fjt.notes"
+	near "$got" "0.2 0.0 0 0" 0.02 || ok=1
+	return $ok
+}
+check "trajectory: servosila_driver follows a 3-point goal (truth within 0.05 rad of each knot at its time) and succeeds" fjt_sa_follow
+check "trajectory: servosila_driver refused no trajectory" \
+	bash -c '! grep -a "goal aborted\|joint trajectory refused" "$0"' "$fjt_sa_log"
+stop_launch
+[ -f "$logs/fjt.notes" ] && sed 's/^/     trajectory figures: /' "$logs/fjt.notes"
