@@ -1,15 +1,12 @@
 package console
 
 import (
-	"context"
 	"crypto/tls"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"log"
 	"log/slog"
 	"math"
 	"net"
@@ -291,150 +288,4 @@ func (s *Server) URL(addr net.Addr) string {
 		u += "?token=" + s.cfg.Token
 	}
 	return u
-}
-
-// ListenAndServe listens on Config.Listen, calls ready with the URL to
-// open, and serves until ctx is cancelled (see Serve).
-func (s *Server) ListenAndServe(ctx context.Context, ready func(url string)) error {
-	ln, err := net.Listen("tcp", s.cfg.Listen)
-	if err != nil {
-		return fmt.Errorf("console: listen: %w", err)
-	}
-	if ready != nil {
-		ready(s.URL(ln.Addr()))
-	}
-	return s.Serve(ctx, ln)
-}
-
-// Serve serves on ln (with TLS if configured) until ctx is cancelled; it
-// then stops every held command, sends every page a close frame
-// (StatusGoingAway), and returns nil (or the error that ended it).
-func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if s.cfg.TLS != nil {
-		ln = tls.NewListener(ln, s.cfg.TLS)
-	}
-	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx },
-		ErrorLog: log.New(httpErrors{s}, "", 0)}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); s.loop(ctx) }()
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	var err error
-	select {
-	case <-ctx.Done():
-	case err = <-errc:
-		cancel()
-	}
-	// The machines stop first, then the pages go, each with a close frame.
-	s.hub.stopAll(context.WithoutCancel(ctx), s.cfg.Clock.Now())
-	s.once.Do(func() { close(s.closing) })
-	sctx, scancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-	defer scancel()
-	_ = hs.Shutdown(sctx)
-	wsDone := make(chan struct{})
-	go func() { s.wsWG.Wait(); close(wsDone) }()
-	select {
-	case <-wsDone:
-	case <-sctx.Done():
-	}
-	wg.Wait()
-	if s.peers != nil {
-		_ = s.peers.Close()
-	}
-	s.journal.flush(s.cfg.Clock.Now(), true)
-	if errors.Is(err, http.ErrServerClosed) {
-		err = nil
-	}
-	return err
-}
-
-// loop runs the deadman tick and the state broadcast while pages are
-// connected; with none it sleeps (a page leaving has stopped what it
-// drove, so nothing can expire).
-func (s *Server) loop(ctx context.Context) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-s.wake:
-		}
-		s.run(ctx)
-	}
-}
-
-func (s *Server) run(ctx context.Context) {
-	dead := time.NewTicker(s.cfg.TickPeriod)
-	defer dead.Stop()
-	state := time.NewTicker(time.Duration(float64(time.Second) / s.cfg.StateRate))
-	defer state.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-dead.C:
-			s.hub.tick(ctx, s.cfg.Clock.Now())
-		case <-state.C:
-			s.journal.flush(s.cfg.Clock.Now(), false)
-			if !s.broadcast(ctx) {
-				// Last tick after the last page left: expire anything
-				// still held, then sleep.
-				s.hub.tick(ctx, s.cfg.Clock.Now())
-				if _, n := s.hub.holder(); n == 0 {
-					return
-				}
-			}
-		}
-	}
-}
-
-type countersMsg struct {
-	BadMessages, ViewOnly, Role, Faster, RateLimited, BackendErrs, Expired, Stops, AuthFails, Throttled, EStopsHeld, Drops uint64
-}
-
-// broadcast sends the state to every page and reports whether there was
-// one. The state has type "state", holder, pages, counters, snap, error
-// and each panel's entries ("limits").
-func (s *Server) broadcast(ctx context.Context) bool {
-	s.mu.Lock()
-	n := len(s.conns)
-	s.mu.Unlock()
-	if n == 0 {
-		return false // nobody watches: no snapshot, no work
-	}
-	m := map[string]any{"type": "state"}
-	m["holder"], m["pages"] = s.hub.holder()
-	s.hub.state(func(k string, v any) { m[k] = v })
-	c := &s.cnt
-	m["counters"] = countersMsg{c.BadMessages.Load(), c.ViewOnly.Load(), c.Role.Load(), c.Faster.Load(), c.RateLimited.Load(), c.BackendErrs.Load(),
-		c.Expired.Load(), c.Stops.Load(), c.AuthFails.Load(), c.Throttled.Load(), c.EStopsHeld.Load(), s.drops.Load()}
-	snap, err := s.cfg.Backend.Snapshot(ctx)
-	if err != nil {
-		m["error"] = err.Error()
-	}
-	m["snap"] = snap
-	s.hub.observe(ctx, s.cfg.Clock.Now(), &snap, func(k string, v any) { m[k] = v })
-	b, err := json.Marshal(m)
-	if err != nil {
-		s.cfg.Logger.Error("console: state", "err", err)
-		return true
-	}
-	s.mu.Lock()
-	for _, c := range s.conns {
-		s.send(c, b)
-	}
-	s.mu.Unlock()
-	return true
-}
-
-// send queues b for c; a page that does not keep up loses state updates
-// (counted), never blocks the console.
-func (s *Server) send(c *conn, b []byte) {
-	select {
-	case c.out <- b:
-	default:
-		s.drops.Add(1)
-	}
 }
