@@ -92,21 +92,8 @@ func StampPlanar(y, u, v []byte, width, height int, c Code) {
 	if !Fits(width, height) {
 		return
 	}
-	bits := c.bits()
+	stampCells(y, width, 1, width, c)
 	s := RowHeight(width)
-	for i, on := range bits {
-		x0, x1 := colSpan(i%Columns, width)
-		lvl := byte(Black)
-		if on {
-			lvl = White
-		}
-		for yy := (i / Columns) * s; yy < (i/Columns+1)*s; yy++ {
-			row := y[yy*width:]
-			for x := x0; x < x1; x++ {
-				row[x] = lvl
-			}
-		}
-	}
 	for yy := 0; yy < Rows*s/2; yy++ {
 		for x := 0; x < width/2; x++ {
 			u[yy*width/2+x], v[yy*width/2+x] = Neutral, Neutral
@@ -121,9 +108,16 @@ func StampYUYV(buf []byte, step, width, height int, c Code) {
 	if !Fits(width, height) || step < 2*width {
 		return
 	}
-	bits := c.bits()
+	stampCells(buf, step, 2, width, c)
+}
+
+// stampCells writes the cells of c into the luma samples of a picture
+// whose rows are step bytes apart and whose luma samples are pixel bytes
+// apart (1: a planar luma plane; 2: packed YUYV, whose chroma byte after
+// each luma sample is set to Neutral).
+func stampCells(buf []byte, step, pixel, width int, c Code) {
 	s := RowHeight(width)
-	for i, on := range bits {
+	for i, on := range c.bits() {
 		x0, x1 := colSpan(i%Columns, width)
 		lvl := byte(Black)
 		if on {
@@ -132,7 +126,10 @@ func StampYUYV(buf []byte, step, width, height int, c Code) {
 		for yy := (i / Columns) * s; yy < (i/Columns+1)*s; yy++ {
 			row := buf[yy*step:]
 			for x := x0; x < x1; x++ {
-				row[2*x], row[2*x+1] = lvl, Neutral
+				row[pixel*x] = lvl
+				if pixel == 2 {
+					row[2*x+1] = Neutral
+				}
 			}
 		}
 	}
