@@ -156,7 +156,7 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter
 	reg.Add(sf)
 	ccf, err := cc.NewInterceptor(func() (cc.BandwidthEstimator, error) {
 		return gcc.NewSendSideBWE(gcc.SendSideBWEInitialBitrate(c.InitialBitrate),
-			gcc.SendSideBWEMinBitrate(c.MinBitrate), gcc.SendSideBWEMaxBitrate(c.MaxBitrate))
+			gcc.SendSideBWEMinBitrate(c.MinBitrate), gcc.SendSideBWEMaxBitrate(c.MaxBitrate), gcc.SendSideBWEPacer(newPacer(c.InitialBitrate)))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("peer: congestion control: %w", err)
