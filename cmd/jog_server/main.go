@@ -64,6 +64,7 @@ func setup(n *rosnode.Node, cfg jognode.Config) error {
 	if err != nil {
 		return err
 	}
+	runner.OnMotionEnd(func(st jog.Status) { log.Infof("motion ended: %s", st.Reason) })
 	if err := subscribe(n, ctrl, joints, frames); err != nil {
 		return err
 	}

@@ -19,9 +19,11 @@ type Runner struct {
 	src  JointSource
 	out  Output
 
-	mu    sync.Mutex // serialises out writes
-	q     []float64
-	stats RunnerStats
+	mu     sync.Mutex // serialises out writes
+	q      []float64
+	stats  RunnerStats
+	moving bool         // the controller was not idle after the last tick
+	onEnd  func(Status) // called when a motion has come to rest
 }
 
 // RunnerStats counts what the loop saw.
@@ -42,6 +44,16 @@ func NewRunner(ctrl *Controller, src JointSource, out Output) (*Runner, error) {
 		return nil, fmt.Errorf("jog: new runner: the controller sends relative commands (Config.Relative): %w", ErrRelativeOutput)
 	}
 	return &Runner{ctrl: ctrl, src: src, out: out, q: make([]float64, ctrl.chain.DOF())}, nil
+}
+
+// OnMotionEnd sets f to be called, from the loop, each time a motion has
+// come to rest, with the controller's status (its Reason says why the
+// motion ended: "goal reached", "heartbeat timeout", a stop...). Set it
+// before Run; f must not block.
+func (r *Runner) OnMotionEnd(f func(Status)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.onEnd = f
 }
 
 // Run loops until ctx is cancelled, then stops the motion, writes the
@@ -79,6 +91,21 @@ func (r *Runner) tick(now, deadline time.Time, missed uint64) {
 		t.Stamp = deadline
 		r.write(t)
 	}
+	r.noteRest()
+}
+
+// noteRest calls the motion-end hook when the controller has just come to
+// rest. Without a hook the status is not read.
+func (r *Runner) noteRest() {
+	if r.onEnd == nil {
+		return
+	}
+	st := r.ctrl.Status()
+	idle := st.Mode == Idle
+	if r.moving && idle {
+		r.onEnd(st)
+	}
+	r.moving = !idle
 }
 
 // write sends a target. If the output refuses it (an e-stop latched, a

@@ -167,3 +167,45 @@ func TestRunnerAbortsOnRefusedOutput(t *testing.T) {
 		t.Fatalf("status %+v, %d writes after the failure, stats %+v", s, after, run.Stats())
 	}
 }
+
+// TestRunnerOnMotionEnd: when the heartbeats stop, the motion comes to
+// rest and the hook hears why, once.
+func TestRunnerOnMotionEnd(t *testing.T) {
+	chain := ur5(t)
+	p := testParams()
+	p.UpdateRate = 100
+	ctrl, err := jog.New(jog.Config{Chain: chain, Params: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := armsim.FromChain(chain, 0.5)
+	cfg.Initial = home
+	arm, _ := armsim.New(cfg)
+	run, _ := jog.NewRunner(ctrl, arm, arm)
+	ends := make(chan jog.Status, 4)
+	run.OnMotionEnd(func(st jog.Status) { ends <- st })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = arm.Run(ctx, 5*time.Millisecond) }()
+	done := make(chan error, 1)
+	go func() { done <- run.Run(ctx) }()
+	if err := ctrl.StartJointMove(time.Now(), jog.JointMoveRequest{MoveDelta: true, JointValues: []float64{1, 0, 0, 0, 0, 0}, Speed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	ctrl.Heartbeat(time.Now()) // and no more
+	select {
+	case st := <-ends:
+		if st.Mode != jog.Idle || !strings.Contains(st.Reason, "heartbeat") {
+			t.Fatalf("motion ended with %+v, want idle for a heartbeat timeout", st)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no motion end reported; controller %+v", ctrl.Status())
+	}
+	cancel()
+	<-done
+	select {
+	case st := <-ends:
+		t.Fatalf("a second motion end reported: %+v", st)
+	default:
+	}
+}
