@@ -21,12 +21,14 @@ type Stats struct {
 	Width, Height  int    // size of the latest picture [px]
 	InputEncoding  string // encoding of the latest frame
 	PassThroughAUs uint64 // access units passed through from an H.264 camera [1]
+	// FramesDecimated counts frames dropped to keep Config.MaxFrameRate [1].
+	FramesDecimated uint64
 }
 
 type counters struct {
-	in, idle, skipped, bad, encoded, keys, keyReq, forced, drops, opens, bytes, pass atomic.Uint64
-	width, height                                                                    atomic.Int64
-	enc                                                                              atomic.Value // string
+	in, idle, skipped, bad, encoded, keys, keyReq, forced, drops, opens, bytes, pass, decimated atomic.Uint64
+	width, height                                                                               atomic.Int64
+	enc                                                                                         atomic.Value // string
 }
 
 // Stats returns the stream's counters.
@@ -41,6 +43,6 @@ func (s *Stream) Stats() Stats {
 		KeyRequests: s.c.keyReq.Load(), ForcedKeys: s.c.forced.Load(), ViewerDrops: s.c.drops.Load(),
 		Bitrate: int(s.target.Load()), EncoderOpens: s.c.opens.Load(), BytesOut: s.c.bytes.Load(),
 		LastErr: lastErr, Width: int(s.c.width.Load()), Height: int(s.c.height.Load()), InputEncoding: enc,
-		PassThroughAUs: s.c.pass.Load(),
+		PassThroughAUs: s.c.pass.Load(), FramesDecimated: s.c.decimated.Load(),
 	}
 }

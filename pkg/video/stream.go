@@ -40,6 +40,17 @@ type Config struct {
 	// never decoded or re-encoded; bitrate and keyframe requests then have
 	// no effect. Default off (frames are pictures, encoded here).
 	PassThrough bool
+	// Width and Height, when set, are the size the pictures are encoded at
+	// [px] (even): larger frames are shrunk to it (area averaging), smaller
+	// ones pass at their own size. Zero: the frames' size. Not for
+	// PassThrough.
+	Width, Height int
+	// MaxFrameRate, when set, is the most pictures a second that are
+	// encoded [Hz]: frames beyond it are dropped by capture time (counted
+	// in Stats.FramesDecimated). It also lowers FrameRate, which the
+	// encoder's rate control uses, to it. Zero: every frame. Not for
+	// PassThrough.
+	MaxFrameRate float64
 	// NewEncoder opens the encoder. Default NewEncoder (x264); tests
 	// substitute their own.
 	NewEncoder func(EncoderConfig) (Encoder, error)
@@ -83,7 +94,10 @@ type Stream struct {
 	emitSplit func([]byte, bool)
 	feedTime  time.Time
 
-	lastEnc string // Feed's goroutine only
+	lastEnc string    // Feed's goroutine only
+	full    I420      // Feed's goroutine only: the frame before shrinking
+	scaler  Scaler    // Feed's goroutine only
+	dec     decimator // Feed's goroutine only
 
 	keyWanted atomic.Bool
 	target    atomic.Int64
@@ -127,6 +141,16 @@ func NewStream(cfg Config) (*Stream, error) {
 		return nil, fmt.Errorf("video: stream %s: bitrate limits %d..%d bit/s: want 10 000 <= min <= max <= 100 000 000: %w", cfg.Name, cfg.MinBitrate, cfg.MaxBitrate, ErrBadConfig)
 	case cfg.KeyInterval < 0 || cfg.KeyMerge < 0:
 		return nil, fmt.Errorf("video: stream %s: negative key interval: %w", cfg.Name, ErrBadConfig)
+	case cfg.Width < 0 || cfg.Height < 0 || cfg.Width%2 != 0 || cfg.Height%2 != 0 || (cfg.Width == 0) != (cfg.Height == 0) ||
+		(cfg.Width != 0 && (cfg.Width < MinSize || cfg.Height < MinSize || cfg.Width > MaxSize || cfg.Height > MaxSize)):
+		return nil, fmt.Errorf("video: stream %s: size %dx%d: want both 0 or even within %d..%d: %w", cfg.Name, cfg.Width, cfg.Height, MinSize, MaxSize, ErrBadConfig)
+	case !(cfg.MaxFrameRate == 0 || cfg.MaxFrameRate >= 0.1 && cfg.MaxFrameRate <= 1000):
+		return nil, fmt.Errorf("video: stream %s: max frame rate %v Hz: want 0 or 0.1..1000: %w", cfg.Name, cfg.MaxFrameRate, ErrBadConfig)
+	case cfg.PassThrough && (cfg.Width != 0 || cfg.MaxFrameRate != 0):
+		return nil, fmt.Errorf("video: stream %s: a pass-through stream cannot be resized or decimated: %w", cfg.Name, ErrBadConfig)
+	}
+	if cfg.MaxFrameRate != 0 {
+		cfg.FrameRate = min(cfg.FrameRate, cfg.MaxFrameRate)
 	}
 	if cfg.NewEncoder == nil {
 		if !H264Available && !cfg.PassThrough {
@@ -137,6 +161,9 @@ func NewStream(cfg Config) (*Stream, error) {
 	s := &Stream{cfg: cfg, viewers: map[*viewer]struct{}{}, free: make(chan *I420, 3)}
 	for i := 0; i < cap(s.free); i++ {
 		s.free <- new(I420)
+	}
+	if cfg.MaxFrameRate != 0 {
+		s.dec.period = time.Duration(float64(time.Second) / cfg.MaxFrameRate)
 	}
 	s.target.Store(int64(s.clamp(cfg.Bitrate)))
 	s.emitSplit = s.publishPassThrough
@@ -176,6 +203,10 @@ func (s *Stream) Feed(f *Frame) {
 		s.split.Push(f.Data, s.emitSplit)
 		return
 	}
+	if !s.dec.keep(f.Capture) {
+		s.c.decimated.Add(1)
+		return
+	}
 	var pic *I420
 	select {
 	case pic = <-s.free:
@@ -183,7 +214,7 @@ func (s *Stream) Feed(f *Frame) {
 		s.c.skipped.Add(1)
 		return
 	}
-	if err := s.conv.Convert(f, pic); err != nil {
+	if err := s.convert(f, pic); err != nil {
 		s.free <- pic
 		s.fail(err)
 		return
@@ -205,6 +236,22 @@ func (s *Stream) Feed(f *Frame) {
 		s.free <- pic
 		s.c.skipped.Add(1)
 	}
+}
+
+// convert turns f into pic at the configured size: directly when the
+// frame is no larger, else through s.full and the scaler.
+func (s *Stream) convert(f *Frame, pic *I420) error {
+	if s.cfg.Width == 0 || f.Width <= s.cfg.Width && f.Height <= s.cfg.Height {
+		return s.conv.Convert(f, pic)
+	}
+	if err := s.conv.Convert(f, &s.full); err != nil {
+		return err
+	}
+	w, h := min(s.cfg.Width, s.full.Width), min(s.cfg.Height, s.full.Height)
+	if err := pic.Resize(w, h); err != nil {
+		return err
+	}
+	return s.scaler.Scale(pic, &s.full)
 }
 
 func (s *Stream) fail(err error) {

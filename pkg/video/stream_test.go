@@ -22,6 +22,7 @@ type fakeFactory struct {
 	forced   int
 	bitrates []int
 	closes   int
+	cfgs     []EncoderConfig // every open's config
 }
 
 func (f *fakeFactory) open(cfg EncoderConfig) (Encoder, error) {
@@ -29,6 +30,7 @@ func (f *fakeFactory) open(cfg EncoderConfig) (Encoder, error) {
 	defer f.mu.Unlock()
 	f.opens++
 	f.bitrates = append(f.bitrates, cfg.Bitrate)
+	f.cfgs = append(f.cfgs, cfg)
 	return &fakeEncoder{f: f, keyEvery: int(cfg.KeyInterval.Seconds() * cfg.FrameRate)}, nil
 }
 
