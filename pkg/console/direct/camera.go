@@ -21,9 +21,11 @@ type cam struct {
 	dev    *camera.Camera
 	stream *mjpeg.Stream
 	video  *video.Stream
-	// viewers of each stream, for the camera's demand
+	// viewers of each stream, for the camera's demand (videoN: of every
+	// H.264 stream, the camera's own and its variants)
 	mjpegN, videoN atomic.Int64
 	code           uint16 // frame counter of the frame code (camera goroutine)
+	variants       variants
 }
 
 func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
@@ -34,7 +36,7 @@ func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
 	}
 	cm := &cam{name: name, stream: st}
 	rate := b.cfg.CameraRate
-	vs, err := video.NewStream(video.Config{Name: name, FrameRate: rate, OnViewers: func(n int) { cm.videoN.Store(int64(n)); cm.demand() }})
+	vs, err := video.NewStream(video.Config{Name: name, FrameRate: rate, OnViewers: cm.countViewers()})
 	switch {
 	case errors.Is(err, video.ErrNoH264):
 		b.noVideo = video.ErrNoH264.Error() // the same for every camera
@@ -58,6 +60,9 @@ func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
 			fr = video.Frame{Encoding: f.Encoding, Width: int(f.Width), Height: int(f.Height), Step: int(f.Step),
 				Data: f.Data, BigEndian: f.IsBigEndian != 0, Capture: f.Header.Stamp}
 			cm.video.Feed(&fr)
+			for _, v := range cm.variants.list() {
+				v.Feed(&fr)
+			}
 			fr.Data = nil
 		}
 	})
@@ -76,6 +81,7 @@ func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
 		defer st.Close()
 		if cm.video != nil {
 			defer cm.video.Close()
+			defer cm.variants.close()
 		}
 		return c.Run(ctx)
 	})
@@ -89,20 +95,46 @@ func (c *cam) demand() {
 	}
 }
 
-// OpenVideo implements console.Video: the camera's one H.264 stream,
-// shared by every page. The camera has one setting (Config's size and
-// rate), so a page's resolution and frame-rate caps do not change it;
-// its bitrate cap bounds the camera's share of the link.
-func (b *Backend) OpenVideo(name string, _ peer.Caps) (video.Source, error) {
+// OpenVideo implements console.Video: the camera's H.264 stream for a
+// page's caps. Pages whose caps the camera meets (no resolution or frame
+// rate below the camera's) share the camera's own encoder; smaller caps
+// get the encoder of their setting (peer.Caps.Fit), shared by every page
+// that asks for the same (at most MaxVariants per camera). A bitrate cap
+// only bounds the page's share of the link.
+func (b *Backend) OpenVideo(name string, caps peer.Caps) (video.Source, error) {
 	for _, c := range b.cams {
 		if c.name == name {
 			if c.video == nil {
 				return nil, fmt.Errorf("camera %s: %s", name, b.VideoUnavailable())
 			}
-			return c.video, nil
+			w, h := b.cfg.CameraWidth, b.cfg.CameraHeight
+			if n, ok := c.dev.Negotiated(); ok {
+				w, h = int(n.Width), int(n.Height)
+			}
+			set := caps.Fit(w, h, b.cfg.CameraRate)
+			if set == (peer.Setting{}) {
+				return c.video, nil
+			}
+			return c.variants.get(set, func() (*video.Stream, error) {
+				return video.NewStream(video.Config{Name: fmt.Sprintf("%s %dx%d %g fps", name, set.Width, set.Height, set.MaxFrameRate),
+					FrameRate: b.cfg.CameraRate, Width: set.Width, Height: set.Height, MaxFrameRate: set.MaxFrameRate,
+					OnViewers: c.countViewers()})
+			})
 		}
 	}
 	return nil, fmt.Errorf("no camera %q", name)
+}
+
+// countViewers returns an OnViewers hook for one of the camera's H.264
+// streams: it keeps videoN the sum over all of them. (A stream's calls
+// are serialised, so its own last count needs no lock.)
+func (c *cam) countViewers() func(int) {
+	var last int64
+	return func(n int) {
+		c.videoN.Add(int64(n) - last)
+		last = int64(n)
+		c.demand()
+	}
 }
 
 // VideoUnavailable implements console.Video: why the cameras cannot be

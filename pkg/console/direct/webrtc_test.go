@@ -137,6 +137,34 @@ func TestWebRTC(t *testing.T) {
 	if got := eval[string](r, p, `document.getElementById('cam-tr-gripper').textContent`); !strings.HasPrefix(got, "WebRTC H.264") {
 		t.Errorf("the Cameras panel's gripper view: %q, want WebRTC", got)
 	}
+
+	// Size and frame-rate caps: the page's rear view switches to an
+	// encoder of 320x240 at 5 fps (the browser decodes pictures of that
+	// size), and the camera's own stays for the other cameras.
+	for _, sel := range [][2]string{{"#capsize-rear", "320x240"}, {"#capfps-rear", "5"}} {
+		r.do(p, chromedp.SetValue(chromedp.CSS(sel[0]), sel[1]))
+		eval[bool](r, p, fmt.Sprintf(`(document.querySelector(%q).dispatchEvent(new Event('change')), true)`, sel[0]))
+	}
+	waitFor(t, 10*time.Second, "rear decoded at 320x240 in the page", func() bool {
+		return eval[string](r, p, `(() => { const v = document.querySelector('#cam-rear video'); return v ? v.videoWidth + 'x' + v.videoHeight : ''; })()`) == "320x240"
+	})
+	waitFor(t, 5*time.Second, "rear's caps on the server", func() bool {
+		for _, s := range r.srv.WebRTCStats() {
+			for _, c := range s.Cameras {
+				if c.Camera == "rear" && c.Caps.Width == 320 && c.Caps.Height == 240 && c.Caps.FrameRate == 5 {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	waitFor(t, 10*time.Second, "rear at about 5 fps from getStats", func() bool {
+		f := eval[float64](r, p, `window.__video.state().figures.rear.fps`)
+		return f > 2 && f < 8
+	})
+	if got := eval[string](r, p, `(() => { const v = document.querySelector('#cam-front video'); return v ? v.videoWidth + 'x' + v.videoHeight : ''; })()`); got != "640x480" {
+		t.Errorf("front, uncapped: %q, want 640x480", got)
+	}
 }
 
 // chosenOnServer returns the camera the page's session has chosen.

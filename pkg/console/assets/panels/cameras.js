@@ -60,10 +60,32 @@ export function caption(c) {
 
 let set = null;
 
-// The bitrate caps a page may set per camera over WebRTC [bit/s] (0: the
-// link's share decides alone); kept in this browser.
-const CAPS = [0, 250000, 500000, 1000000, 2000000, 4000000];
+// The caps a page may set per camera over WebRTC, kept in this browser:
+// the most of the link it may take [bit/s], the largest picture and the
+// most frames a second (0 or '': the link's share and the camera decide).
+// A smaller size or rate gets an encoder of its own on the robot, shared
+// by every page that asks for the same.
+const BITRATES = [0, 250000, 500000, 1000000, 2000000, 4000000];
+const SIZES = ['', '320x240', '160x120'];
+const RATES = [0, 15, 10, 5];
 const CAPS_STORE = 'telebridge.video.caps';
+
+/** capsOf turns a camera's saved choice into the peer's caps message. */
+export function capsOf(saved) {
+  const c = {};
+  if (saved.b) c.maxBitrate = saved.b;
+  if (saved.s) { const [w, h] = saved.s.split('x').map(Number); c.width = w; c.height = h; }
+  if (saved.f) c.frameRate = saved.f;
+  return c;
+}
+
+function select(id, values, label, value, onChange) {
+  const sel = el('select', { id });
+  for (const v of values) sel.append(el('option', { value: String(v) }, label(v)));
+  sel.value = String(values.includes(value) ? value : values[0]);
+  sel.addEventListener('change', () => onChange(sel.value));
+  return sel;
+}
 
 function build() {
   set = cameraSet($('camgrid'), 'cam-', 'capt-', () => render(ctx.st));
@@ -71,16 +93,21 @@ function build() {
   try { saved = JSON.parse(localStorage.getItem(CAPS_STORE) || '{}'); } catch { saved = {}; }
   const row = $('camcaps');
   for (const c of set.names) {
-    const sel = el('select', { id: 'capsel-' + c, 'data-cam': c });
-    for (const v of CAPS) sel.append(el('option', { value: String(v) }, v ? `${v / 1000} kbit/s` : 'no cap'));
-    sel.value = String(CAPS.includes(saved[c]) ? saved[c] : 0);
-    sel.addEventListener('change', () => {
-      saved[c] = Number(sel.value);
+    // (an older page kept only a number: the bitrate)
+    const mine = typeof saved[c] === 'number' ? { b: saved[c] } : (saved[c] || {});
+    saved[c] = mine;
+    const apply = () => {
       try { localStorage.setItem(CAPS_STORE, JSON.stringify(saved)); } catch { /* private mode */ }
-      setCaps(c, saved[c] ? { maxBitrate: saved[c] } : {});
-    });
-    if (saved[c]) setCaps(c, { maxBitrate: saved[c] });
-    row.append(el('label', {}, el('span', {}, c + ' '), sel));
+      setCaps(c, capsOf(mine));
+    };
+    const bit = select('capsel-' + c, BITRATES, (v) => (v ? `${v / 1000} kbit/s` : 'no cap'), mine.b || 0,
+      (v) => { mine.b = Number(v); apply(); });
+    const size = select('capsize-' + c, SIZES, (v) => v ? v.replace('x', '×') : 'camera size', mine.s || '',
+      (v) => { mine.s = v; apply(); });
+    const fps = select('capfps-' + c, RATES, (v) => (v ? `${v} fps` : 'camera fps'), mine.f || 0,
+      (v) => { mine.f = Number(v); apply(); });
+    if (mine.b || mine.s || mine.f) setCaps(c, capsOf(mine));
+    row.append(el('label', {}, el('span', {}, c + ' '), bit, size, fps));
   }
 }
 
@@ -97,7 +124,7 @@ const html = `
   <div class="cams">
     <div id="camgrid" class="camgrid"></div>
     <div id="camlargecap" class="cap"></div>
-    <div id="camcaps" class="camcaps" title="the most each camera may take of the link over WebRTC"><span>H.264 bitrate cap:</span></div>
+    <div id="camcaps" class="camcaps" title="per camera over WebRTC: the most it may take of the link, its largest picture and frame rate"><span>H.264 caps:</span></div>
   </div>
 `;
 
