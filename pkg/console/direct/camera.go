@@ -20,13 +20,16 @@ type cam struct {
 	name   string
 	dev    *camera.Camera
 	stream *mjpeg.Stream
-	video  *video.Stream
+	video  *video.Family
 	// viewers of each stream, for the camera's demand (videoN: of every
-	// H.264 stream, the camera's own and its variants)
+	// H.264 stream of the family)
 	mjpegN, videoN atomic.Int64
 	code           uint16 // frame counter of the frame code (camera goroutine)
-	variants       variants
 }
+
+// MaxVariants is how many settings besides its own a camera encodes at
+// most (each a separate encoder while watched).
+const MaxVariants = 4
 
 func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
 	name := cameraName(i, dev)
@@ -36,7 +39,7 @@ func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
 	}
 	cm := &cam{name: name, stream: st}
 	rate := b.cfg.CameraRate
-	vs, err := video.NewStream(video.Config{Name: name, FrameRate: rate, OnViewers: cm.countViewers()})
+	vs, err := video.NewFamily(video.Config{Name: name, FrameRate: rate, OnViewers: func(n int) { cm.videoN.Store(int64(n)); cm.demand() }}, MaxVariants)
 	switch {
 	case errors.Is(err, video.ErrNoH264):
 		b.noVideo = video.ErrNoH264.Error() // the same for every camera
@@ -60,9 +63,6 @@ func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
 			fr = video.Frame{Encoding: f.Encoding, Width: int(f.Width), Height: int(f.Height), Step: int(f.Step),
 				Data: f.Data, BigEndian: f.IsBigEndian != 0, Capture: f.Header.Stamp}
 			cm.video.Feed(&fr)
-			for _, v := range cm.variants.list() {
-				v.Feed(&fr)
-			}
 			fr.Data = nil
 		}
 	})
@@ -81,7 +81,6 @@ func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
 		defer st.Close()
 		if cm.video != nil {
 			defer cm.video.Close()
-			defer cm.variants.close()
 		}
 		return c.Run(ctx)
 	})
@@ -111,30 +110,14 @@ func (b *Backend) OpenVideo(name string, caps peer.Caps) (video.Source, error) {
 			if n, ok := c.dev.Negotiated(); ok {
 				w, h = int(n.Width), int(n.Height)
 			}
-			set := caps.Fit(w, h, b.cfg.CameraRate)
-			if set == (peer.Setting{}) {
-				return c.video, nil
+			s, err := c.video.Source(caps.Fit(w, h, b.cfg.CameraRate))
+			if err != nil {
+				return nil, fmt.Errorf("camera %s: %w", name, err)
 			}
-			return c.variants.get(set, func() (*video.Stream, error) {
-				return video.NewStream(video.Config{Name: fmt.Sprintf("%s %dx%d %g fps", name, set.Width, set.Height, set.MaxFrameRate),
-					FrameRate: b.cfg.CameraRate, Width: set.Width, Height: set.Height, MaxFrameRate: set.MaxFrameRate,
-					OnViewers: c.countViewers()})
-			})
+			return s, nil
 		}
 	}
 	return nil, fmt.Errorf("no camera %q", name)
-}
-
-// countViewers returns an OnViewers hook for one of the camera's H.264
-// streams: it keeps videoN the sum over all of them. (A stream's calls
-// are serialised, so its own last count needs no lock.)
-func (c *cam) countViewers() func(int) {
-	var last int64
-	return func(n int) {
-		c.videoN.Add(int64(n) - last)
-		last = int64(n)
-		c.demand()
-	}
 }
 
 // VideoUnavailable implements console.Video: why the cameras cannot be

@@ -3,6 +3,8 @@ package peer
 import (
 	"fmt"
 	"math"
+
+	"github.com/telebridge/telebridge/pkg/video"
 )
 
 // Caps are a page's limits for one camera. A zero field means "no limit
@@ -68,22 +70,14 @@ func (w *CapsWire) Caps() (Caps, error) {
 	return c, nil
 }
 
-// Setting is what one encoder of a camera produces: a picture size and a
-// frame-rate limit. The zero Setting is the camera's own (every frame at
-// its size).
-type Setting struct {
-	Width, Height int     // [px], even; 0: the camera's size
-	MaxFrameRate  float64 // [frames/s]; 0: every frame
-}
-
 // Fit returns the setting that serves caps c from a camera delivering
 // width x height pictures at fps frames/s: the largest even size within
 // c's box that keeps the camera's aspect ratio (never larger than the
 // camera's, never below 16 px a side), and c's frame rate if it is below
-// the camera's. A cap the camera already meets gives the zero Setting, so
+// the camera's. A cap the camera already meets gives the zero video.Setting, so
 // pages that ask for no less than the camera gives share its encoder.
-func (c Caps) Fit(width, height int, fps float64) Setting {
-	var s Setting
+func (c Caps) Fit(width, height int, fps float64) video.Setting {
+	var s video.Setting
 	if c.Width > 0 && c.Height > 0 && width > 0 && height > 0 && (c.Width < width || c.Height < height) {
 		scale := min(float64(c.Width)/float64(width), float64(c.Height)/float64(height))
 		even := func(v float64) int { return max(16, int(v)/2*2) }
