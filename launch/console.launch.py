@@ -48,6 +48,14 @@ def nodes(context):
         "jog_tip_link": arg("jog_tip_link"),
         "camera_namespace": arg("camera_namespace"),
         "use_sim_time": truth(arg("use_sim_time")),
+        "tokens_file": arg("tokens_file"),
+        "tls": truth(arg("tls")),
+        "cert_file": arg("cert_file"),
+        "key_file": arg("key_file"),
+        "insecure": truth(arg("insecure")),
+        "ice_servers": arg("ice_servers"),
+        "webrtc": truth(arg("webrtc")),
+        "webrtc_loopback": truth(arg("webrtc_loopback")),
     }
     cams = [c.strip() for c in arg("cameras").strip("[] ").split(",") if c.strip()]
     if cams:
@@ -81,6 +89,14 @@ def generate_launch_description():
         ("cameras", "", "camera names, e.g. [front, rear]"),
         ("camera_namespace", "", "namespace of camera_publisher"),
         ("use_sim_time", "false", "follow /clock"),
+        ("tokens_file", "", "operators' tokens and roles (YAML, mode 0600; empty: the one token)"),
+        ("tls", "false", "HTTPS with a self-signed certificate (the default off loopback)"),
+        ("cert_file", "", "HTTPS with this certificate (PEM, with key_file)"),
+        ("key_file", "", "key of cert_file (PEM)"),
+        ("insecure", "false", "allow plain HTTP off loopback"),
+        ("ice_servers", "", "STUN/TURN servers for WebRTC, comma separated (empty: host candidates only)"),
+        ("webrtc", "true", "cameras as H.264 over WebRTC where the page connects (false: MJPEG only)"),
+        ("webrtc_loopback", "false", "loopback ICE candidates only (a page on this machine: tests)"),
     ]
     return LaunchDescription(
         [DeclareLaunchArgument(n, default_value=d, description=h) for n, d, h in args]

@@ -4,8 +4,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
@@ -14,6 +16,7 @@ import (
 	camnode "github.com/telebridge/telebridge/pkg/camera/node"
 	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/mjpeg"
+	"github.com/telebridge/telebridge/pkg/video"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
@@ -25,36 +28,75 @@ type cameras struct {
 	cams []*rosCamera
 }
 
-// rosCamera is one camera: its MJPEG stream and the subscription that
-// feeds it. Only its run goroutine creates and closes the subscription.
+// rosCamera is one camera: its MJPEG stream, its H.264 streams (nil in a
+// build without H.264) and the subscription that feeds them. Only its run
+// goroutine creates and closes the subscription.
 type rosCamera struct {
-	name, topic string
-	stream      *mjpeg.Stream
-	viewers     chan int
+	name, topic    string
+	stream         *mjpeg.Stream
+	video          *video.Family
+	mjpegN, videoN atomic.Int64
+	viewers        chan int // the latest total of both kinds of viewers
+}
+
+// demand posts the total of both kinds of viewers to the run goroutine
+// (latest count wins; the streams are never blocked).
+func (c *rosCamera) demand() {
+	select {
+	case <-c.viewers:
+	default:
+	}
+	c.viewers <- int(c.mjpegN.Load() + c.videoN.Load())
 }
 
 func newCameras(n *rosnode.Node, cfg graph.NodeConfig, names graph.Names) (*cameras, error) {
 	cs := &cameras{n: n}
 	for _, name := range cfg.Cameras {
-		s, err := mjpeg.NewStream(name, mjpeg.Config{})
+		c, err := newROSCamera(name, names.Images[name])
 		if err != nil {
-			for _, c := range cs.cams {
-				_ = c.stream.Close()
-			}
-			return nil, fmt.Errorf("camera %s: %w", name, err)
+			cs.close()
+			return nil, err
 		}
-		c := &rosCamera{name: name, topic: names.Images[name], stream: s, viewers: make(chan int, 1)}
-		s.OnViewers(func(v int) {
-			// Latest count wins; the run goroutine never blocks the stream.
-			select {
-			case <-c.viewers:
-			default:
-			}
-			c.viewers <- v
-		})
 		cs.cams = append(cs.cams, c)
 	}
 	return cs, nil
+}
+
+func newROSCamera(name, topic string) (*rosCamera, error) {
+	s, err := mjpeg.NewStream(name, mjpeg.Config{})
+	if err != nil {
+		return nil, fmt.Errorf("camera %s: %w", name, err)
+	}
+	c := &rosCamera{name: name, topic: topic, stream: s, viewers: make(chan int, 1)}
+	s.OnViewers(func(v int) { c.mjpegN.Store(int64(v)); c.demand() })
+	c.video, err = video.NewFamily(video.Config{Name: name, OnViewers: func(v int) { c.videoN.Store(int64(v)); c.demand() }}, graph.MaxVariants)
+	if err != nil && !errors.Is(err, video.ErrNoH264) {
+		_ = s.Close()
+		return nil, fmt.Errorf("camera %s: %w", name, err)
+	}
+	return c, nil
+}
+
+// close closes every camera's streams.
+func (cs *cameras) close() {
+	for _, c := range cs.cams {
+		_ = c.stream.Close()
+		if c.video != nil {
+			_ = c.video.Close()
+		}
+	}
+}
+
+// families returns each camera's H.264 streams, or why there are none.
+func (cs *cameras) families() (map[string]*video.Family, string) {
+	m := make(map[string]*video.Family, len(cs.cams))
+	for _, c := range cs.cams {
+		if c.video == nil {
+			return nil, video.ErrNoH264.Error()
+		}
+		m[c.name] = c.video
+	}
+	return m, ""
 }
 
 func (cs *cameras) streams() map[string]*mjpeg.Stream {
@@ -79,9 +121,7 @@ func (cs *cameras) run(ctx context.Context) error {
 	}
 	<-ctx.Done()
 	wg.Wait()
-	for _, c := range cs.cams {
-		_ = c.stream.Close()
-	}
+	cs.close()
 	return nil
 }
 
@@ -127,6 +167,7 @@ func (c *rosCamera) run(ctx context.Context, n *rosnode.Node) {
 // starts) and closes it when ctx ends, then closes done.
 func (c *rosCamera) subscribe(ctx context.Context, n *rosnode.Node, done chan struct{}) error {
 	var f camera.Frame
+	var vf video.Frame
 	sub, err := sensor_msgs_msg.NewImageSubscription(n.Node, c.topic, rosnode.SubOpts(camnode.ImageQoS),
 		func(m *sensor_msgs_msg.Image, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
@@ -137,6 +178,11 @@ func (c *rosCamera) subscribe(ctx context.Context, n *rosnode.Node, done chan st
 				Height: m.Height, Width: m.Width, Encoding: m.Encoding, IsBigEndian: m.IsBigendian, Step: m.Step, Data: m.Data,
 			}
 			c.stream.Feed(&f)
+			if c.video != nil && c.videoN.Load() > 0 {
+				vf = video.Frame{Encoding: m.Encoding, Width: int(m.Width), Height: int(m.Height), Step: int(m.Step),
+					Data: m.Data, BigEndian: m.IsBigendian != 0, Capture: f.Header.Stamp}
+				c.video.Feed(&vf)
+			}
 		})
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", c.topic, err)

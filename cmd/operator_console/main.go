@@ -10,6 +10,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net"
 	"strings"
 
 	"github.com/telebridge/telebridge/internal/rosnode"
@@ -46,10 +47,15 @@ func setup(n *rosnode.Node, cfg graph.NodeConfig) error {
 		return err
 	}
 	be.SetCameras(cams.streams())
+	be.SetVideo(cams.families())
 
 	ccfg := console.Config{Backend: be, Listen: cfg.Listen, Logger: slog.Default(), BalanceThreshold: cfg.BalanceThreshold}
 	opts := console.Options{Token: cfg.Token, TokensFile: cfg.TokensFile, TLS: cfg.TLS, CertFile: cfg.CertFile, KeyFile: cfg.KeyFile,
-		Insecure: cfg.Insecure, StateDir: cfg.StateDir, AuditFile: cfg.AuditFile, ICEServers: splitList(cfg.ICEServers)}
+		Insecure: cfg.Insecure, StateDir: cfg.StateDir, AuditFile: cfg.AuditFile, ICEServers: splitList(cfg.ICEServers), NoWebRTC: !cfg.WebRTC}
+	if cfg.WebRTCLoopback {
+		ccfg.WebRTC.Loopback, ccfg.WebRTC.NoMDNS = true, true
+		ccfg.WebRTC.IPFilter = func(ip net.IP) bool { return ip.IsLoopback() }
+	}
 	setup, err := opts.Apply(&ccfg)
 	if err != nil {
 		return err

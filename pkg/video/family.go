@@ -35,6 +35,7 @@ type Family struct {
 	by       map[Setting]*Stream
 	all      atomic.Pointer[[]*Stream] // the others, read by Feed without a lock
 	closed   bool
+	size     atomic.Uint64 // the last frame's width<<32 | height
 }
 
 // NewFamily returns the family of cfg's stream, with at most maxOthers
@@ -106,12 +107,20 @@ func (f *Family) Viewers() int { return int(f.total.Load()) }
 
 // Feed feeds fr to every stream (see Stream.Feed).
 func (f *Family) Feed(fr *Frame) {
+	f.size.Store(uint64(fr.Width)<<32 | uint64(uint32(fr.Height)))
 	f.own.Feed(fr)
 	if p := f.all.Load(); p != nil {
 		for _, s := range *p {
 			s.Feed(fr)
 		}
 	}
+}
+
+// FrameSize returns the size of the last frame fed [px] (0, 0 before
+// the first).
+func (f *Family) FrameSize() (width, height int) {
+	v := f.size.Load()
+	return int(v >> 32), int(uint32(v))
 }
 
 // Stats returns the own stream's counters.

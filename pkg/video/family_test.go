@@ -44,6 +44,9 @@ func TestFamily(t *testing.T) {
 		t.Fatalf("viewers %d, want 2", n)
 	}
 	f.Feed(greyFrame) // 64x48 mono8
+	if w, h := f.FrameSize(); w != 64 || h != 48 {
+		t.Errorf("FrameSize %dx%d, want 64x48", w, h)
+	}
 	for _, v := range []Viewer{v1, v2} {
 		select {
 		case <-v.AccessUnits():

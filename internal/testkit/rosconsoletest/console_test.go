@@ -94,7 +94,8 @@ func newRig(t *testing.T) *rig {
 	r.launch("jog", "jog.launch.py", "sim:=true", "params_file:="+steps)
 	r.launch("cameras", "cameras.launch.py", "sim:=true")
 	r.launch("console", "console.launch.py", fmt.Sprintf("listen:=127.0.0.1:%d", port), "furbot:=true",
-		"furbot_namespace:=/furbot", "jog:=true", "jog_params_file:="+steps, "cameras:=[front_left, front_right, rear, zoom]")
+		"furbot_namespace:=/furbot", "jog:=true", "jog_params_file:="+steps, "cameras:=[front_left, front_right, rear, zoom]",
+		"webrtc_loopback:=true")
 	browsertest.WaitFor(t, 60*time.Second, "the console node to serve "+r.url, func() bool {
 		res, err := http.Get(r.url)
 		if err != nil {
@@ -104,7 +105,7 @@ func newRig(t *testing.T) *rig {
 		res.Body.Close()
 		return res.StatusCode == http.StatusOK
 	})
-	r.browser = browsertest.Start(t, ctx)
+	r.browser = browsertest.Start(t, ctx, browsertest.AllowLoopbackWebRTC)
 	r.art = browsertest.Artifacts(t)
 	return r
 }
@@ -236,6 +237,23 @@ func TestROSConsole(t *testing.T) {
 		})
 	})
 
+	t.Run("the 3-D view draws the robot from /robot_description and follows the waist", func(t *testing.T) {
+		r.t = t
+		p3, close3 := browsertest.Page(t, r.browser, r.url+"robot3d.html")
+		defer close3()
+		browsertest.WaitFor(t, 30*time.Second, "the 3-D view drawn with the Servosila's joints", func() bool {
+			return browsertest.Eval[bool](t, p3, `!!(window.robot3d && window.robot3d.frames > 0 && window.robot3d.robot && window.robot3d.robot.joints.waist)`)
+		})
+		if e := browsertest.Eval[string](t, p3, `document.getElementById('msg').textContent`); e != "" {
+			t.Errorf("3-D view message: %q", e)
+		}
+		want := r.truth().Joints[servosilawire.Waist] // moved by the subtest before
+		browsertest.WaitFor(t, 10*time.Second, fmt.Sprintf("the view's waist at the simulator's %.3f rad", want), func() bool {
+			return browsertest.Eval[bool](t, p3, fmt.Sprintf(`Math.abs(window.robot3d.robot.joints.waist.angle - (%g)) < 0.05`, want))
+		})
+		browsertest.Shot(t, p3, r.art, "ros-robot3d")
+	})
+
 	t.Run("Space latches the e-stop through a held key, release works", func(t *testing.T) {
 		r.t = t
 		r.do(p1, browsertest.Key("w", true))
@@ -278,14 +296,46 @@ func TestROSConsole(t *testing.T) {
 		_ = os.WriteFile(filepath.Join(r.art, "ros-latency.txt"), fmt.Appendf(nil, "n %d p50 %v p99 %v min %v max %v\n", n, p50, p99, lat[0], lat[n-1]), 0o644)
 	})
 
-	t.Run("cameras show four non-blank images", func(t *testing.T) {
+	t.Run("cameras play over WebRTC, H.264 encoded from the image topics", func(t *testing.T) {
 		r.t = t
 		browsertest.Tab(t, p1, "cameras")
-		browsertest.WaitFor(t, 30*time.Second, "four camera images with content", func() bool {
-			return browsertest.Eval[bool](t, p1, browsertest.CamerasShowImages(4))
+		cams := []string{"front_left", "front_right", "rear", "zoom"}
+		browsertest.WaitFor(t, 30*time.Second, "four cameras decoded over WebRTC", func() bool {
+			for _, c := range cams {
+				if !browsertest.Eval[bool](t, p1, fmt.Sprintf(`(() => { const f = document.getElementById('cam-%s'); const v = f && f.querySelector('video');
+					const s = window.__video.state().figures[%q];
+					return !!(f && f.dataset.transport === 'webrtc' && v && v.videoWidth > 0 && s && s.fps > 0); })()`, c, c)) {
+					return false
+				}
+			}
+			return true
 		})
-		browsertest.Shot(t, p1, r.art, "ros-cameras")
+		browsertest.Shot(t, p1, r.art, "ros-cameras-webrtc")
 		browsertest.Tab(t, p1, "servosila")
+	})
+
+	t.Run("cameras show four non-blank MJPEG images on a console without WebRTC", func(t *testing.T) {
+		r.t = t
+		port := freePort(t, "tcp")
+		url := fmt.Sprintf("http://127.0.0.1:%d/", port)
+		r.launch("console_mjpeg", "console.launch.py", fmt.Sprintf("listen:=127.0.0.1:%d", port), "servosila:=false",
+			"cameras:=[front_left, front_right, rear, zoom]", "webrtc:=false")
+		browsertest.WaitFor(t, 60*time.Second, "the second console node to serve "+url, func() bool {
+			res, err := http.Get(url)
+			if err != nil {
+				time.Sleep(200 * time.Millisecond) // retry spacing, not a synchronisation
+				return false
+			}
+			res.Body.Close()
+			return res.StatusCode == http.StatusOK
+		})
+		pm, closeM := browsertest.Page(t, r.browser, url)
+		defer closeM()
+		browsertest.Tab(t, pm, "cameras")
+		browsertest.WaitFor(t, 30*time.Second, "four camera images with content", func() bool {
+			return browsertest.Eval[bool](t, pm, browsertest.CamerasShowImages(4))
+		})
+		browsertest.Shot(t, pm, r.art, "ros-cameras")
 	})
 
 	t.Run("jog moves the arm only while held", func(t *testing.T) {

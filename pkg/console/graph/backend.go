@@ -17,6 +17,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/mjpeg"
 	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
+	"github.com/telebridge/telebridge/pkg/video"
 )
 
 // Port is what the ROS layer does for the Backend: publish on topics and
@@ -61,6 +62,10 @@ type Backend struct {
 
 	// cameras serve the image topics; set by SetCameras before serving.
 	cameras map[string]*mjpeg.Stream
+	// video: the cameras' H.264 streams, or noVideo says why there are
+	// none; set by SetVideo before serving.
+	video   map[string]*video.Family
+	noVideo string
 
 	beating atomic.Bool // a heartbeat call is in flight
 

@@ -48,6 +48,13 @@ type NodeConfig struct {
 	// separated (console.ParseICEServer's forms); empty: host candidates
 	// only. Default "".
 	ICEServers string
+	// WebRTC sends the cameras as H.264 over WebRTC where a page can
+	// connect (MJPEG otherwise, and always when false). Default true.
+	WebRTC bool
+	// WebRTCLoopback offers loopback ICE candidates only: for a page on
+	// this machine whose browser gathers loopback candidates (tests), as
+	// Chromium does not by default. Default false.
+	WebRTCLoopback bool
 	// Servosila, Furbot and Jog switch each machine's panel on. Defaults
 	// true, false, false: one robot per graph is the common case; the
 	// launch file (launch/console.launch.py) switches the others on.
@@ -93,7 +100,7 @@ type NodeConfig struct {
 // DefaultNodeConfig returns the node's defaults.
 func DefaultNodeConfig() NodeConfig {
 	return NodeConfig{
-		Listen: "127.0.0.1:8080", Servosila: true,
+		Listen: "127.0.0.1:8080", Servosila: true, WebRTC: true,
 		ServosilaDriver: servosilanode.Name, FurbotBridge: furbotnode.BridgeName,
 		ServiceTimeout: 500 * time.Millisecond, FurbotMaxSpeed: 3, FurbotMaxYawRate: 0.8,
 		BalanceThreshold: console.DefaultBalanceThreshold,
@@ -114,6 +121,8 @@ func NodeBindings() rosparam.Bindings[NodeConfig] {
 		rosparam.BindBool("insecure", "allow plain HTTP off loopback", func(c *NodeConfig) *bool { return &c.Insecure }, ro),
 		rosparam.BindString("state_dir", "directory of the self-signed certificate and the audit log (empty: os.UserConfigDir()/telebridge)", func(c *NodeConfig) *string { return &c.StateDir }, ro),
 		rosparam.BindString("ice_servers", "STUN/TURN servers for the cameras' WebRTC, comma separated: stun:HOST[:PORT], turn:USER:SECRET@HOST[:PORT] (empty: host candidates only)", func(c *NodeConfig) *string { return &c.ICEServers }, ro),
+		rosparam.BindBool("webrtc", "send the cameras as H.264 over WebRTC where a page can connect (false: MJPEG only)", func(c *NodeConfig) *bool { return &c.WebRTC }, ro),
+		rosparam.BindBool("webrtc_loopback", "offer loopback ICE candidates only (a page on this machine whose browser gathers them: tests)", func(c *NodeConfig) *bool { return &c.WebRTCLoopback }, ro),
 		rosparam.BindString("audit_file", "audit log, JSON lines (empty: audit.jsonl in state_dir; off: none)", func(c *NodeConfig) *string { return &c.AuditFile }, ro),
 		rosparam.BindBool("servosila", "show and drive the Servosila Engineer", func(c *NodeConfig) *bool { return &c.Servosila }, ro),
 		rosparam.BindBool("furbot", "show and drive the Furbot", func(c *NodeConfig) *bool { return &c.Furbot }, ro),
