@@ -97,7 +97,7 @@ between() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= 
 pub_start() {
 	local name=$1
 	shift
-	PYTHONUNBUFFERED=1 timeout 60 ros2 topic pub "$@" >"$logs/$name.pub" 2>&1 &
+	PYTHONUNBUFFERED=1 ${pub_prio:+chrt -r "$pub_prio"} timeout 60 ros2 topic pub "$@" >"$logs/$name.pub" 2>&1 &
 	pub_pid=$!
 	for _ in $(seq 150); do
 		grep -q 'publishing #1' "$logs/$name.pub" && return 0
@@ -109,6 +109,58 @@ pub_start() {
 pub_stop() {
 	kill -INT "$pub_pid" 2>/dev/null || true
 	wait "$pub_pid" 2>/dev/null || true
+}
+
+# js_record SECONDS FILE: records joint_states as CSV lines (stamp sec,
+# nanosec, frame, names..., positions..., velocities..., efforts...); jn()
+# in the awk programs of the stacks counts the names (the fields after the frame
+# that are not numbers).
+# The SECONDS count from the first message: the CLI takes a second or more
+# to start on a busy machine (at most 15 s are waited for it); its stderr
+# goes to FILE.err.
+js_record() {
+	PYTHONUNBUFFERED=1 timeout -s INT $((${1%.*} + 20)) ros2 topic echo --csv /joint_states sensor_msgs/msg/JointState >"$2" 2>"$2.err" &
+	local pid=$!
+	for _ in $(seq 150); do
+		[ -s "$2" ] && break
+		sleep 0.1
+	done
+	sleep "$1"
+	kill -INT "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+}
+# js_last FILE: the last recorded positions, space-separated.
+js_last() {
+	awk -F, 'function jn(  i) { for (i = 4; i <= NF && $i !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/; i++) ; return i - 4 } NF > 3 { n = jn(); s = ""; for (i = 4 + n; i < 4 + 2 * n; i++) s = s " " $i; last = s } END { print substr(last, 2) }' "$1"
+}
+
+# js_record_motion FILE: starts recording joint_states into FILE (as
+# js_record) and returns once the first message is in; js_motion_wait
+# ends it. A motion is so recorded whole however long the CLI calls that
+# start it take on a busy machine.
+js_record_motion() {
+	PYTHONUNBUFFERED=1 timeout -s INT 50 ros2 topic echo --csv /joint_states sensor_msgs/msg/JointState >"$1" 2>"$1.err" &
+	js_motion_pid=$!
+	for _ in $(seq 150); do
+		[ -s "$1" ] && break
+		sleep 0.1
+	done
+}
+# js_motion_wait FILE: ends the recording js_record_motion started once
+# the arm moved and then held still for 1 s by joint_states' own stamps
+# (a recorder starved of CPU does not count as the arm at rest), or after
+# 30 s.
+js_motion_wait() {
+	local end=$((SECONDS + 30))
+	while [ $SECONDS -lt $end ]; do
+		sleep 0.5
+		awk -F, 'function jn(  i) { for (i = 4; i <= NF && $i !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/; i++) ; return i - 4 }
+			NF > 3 { n = jn(); s = ""; for (i = 4 + n; i < 4 + 2 * n; i++) s = s " " $i; ts = $1 + $2 / 1e9
+				if (prev != "" && s != prev) changed = ts; prev = s; last = ts }
+			END { exit !(changed != "" && last - changed >= 1.0) }' "$1" && break
+	done
+	kill -INT "$js_motion_pid" 2>/dev/null || true
+	wait "$js_motion_pid" 2>/dev/null || true
 }
 
 # near A B TOL: every element of the space-separated lists A and B within
@@ -123,8 +175,12 @@ near() {
 # $logs/beats.pub). A move must not start before they flow: after the
 # first one out, 1 s more for discovery to match jog_server's
 # subscription. beats_stop ends them.
+# The publisher runs at a real-time priority (chrt -r 10), as an operator's
+# deadman source would: on a loaded machine a normal-priority Python
+# publisher can pause longer than the 0.2 s timeout, and jog_server then
+# rightly stops the arm ("motion ended: heartbeat timeout" in its log).
 beats_start() {
-	pub_start beats -r 20 /heartbeat std_msgs/msg/Bool "{data: true}"
+	pub_prio=10 pub_start beats -r 20 /heartbeat std_msgs/msg/Bool "{data: true}"
 	beats_pid=$pub_pid
 	sleep 1
 }

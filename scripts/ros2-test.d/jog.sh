@@ -7,25 +7,7 @@
 
 launch jog jog.launch.py sim:=true
 
-# jg_record SECONDS FILE: records joint_states as CSV lines (stamp sec,
-# nanosec, frame, names..., positions..., velocities..., efforts...); jn()
-# in the awk programs below counts the names (the fields after the frame
-# that are not numbers).
-# The SECONDS count from the first message: the CLI takes a second or more
-# to start on a busy machine (at most 15 s are waited for it); its stderr
-# goes to FILE.err.
-jg_record() {
-	PYTHONUNBUFFERED=1 timeout -s INT $((${1%.*} + 20)) ros2 topic echo --csv /joint_states sensor_msgs/msg/JointState >"$2" 2>"$2.err" &
-	local pid=$!
-	for _ in $(seq 150); do
-		[ -s "$2" ] && break
-		sleep 0.1
-	done
-	sleep "$1"
-	kill -INT "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
-}
-# jg_started FILE: waits (at most 15 s) until a background jg_record has
+# jg_started FILE: waits (at most 15 s) until a background js_record has
 # its first message, so that what follows is recorded.
 jg_started() {
 	for _ in $(seq 150); do
@@ -37,10 +19,6 @@ jg_started() {
 }
 # jg_now: the wall clock [s].
 jg_now() { date +%s.%N; }
-# jg_last FILE: the last recorded positions, space-separated.
-jg_last() {
-	awk -F, 'function jn(  i) { for (i = 4; i <= NF && $i !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/; i++) ; return i - 4 } NF > 3 { n = jn(); s = ""; for (i = 4 + n; i < 4 + 2 * n; i++) s = s " " $i; last = s } END { print substr(last, 2) }' "$1"
-}
 # jg_motion FILE T: when the positions last changed (by more than 1e-9 rad
 # from one message to the next) relative to T [s], how much they moved in
 # the 0.3 s before T, and how many messages came; "none" without changes.
@@ -98,13 +76,13 @@ check "jog: arm_sim publishes joint_states" \
 # the arm at joints_delta_velocity (5 % of 3.15 rad/s: 0.1575 rad/s).
 jg_incremental() {
 	local rec="$logs/jog-incremental.csv" before after
-	jg_record 1.5 "$rec"
-	before=$(jg_last "$rec")
+	js_record 1.5 "$rec"
+	before=$(js_last "$rec")
 	beats_start
 	joint_move true "1,0,0,0,0,0" || { beats_stop; return 1; }
 	sleep 2
-	jg_record 1.5 "$rec"
-	after=$(jg_last "$rec")
+	js_record 1.5 "$rec"
+	after=$(js_last "$rec")
 	echo "joints before: $before"
 	echo "joints after about 3 s of heartbeats: $after" | tee -a "$logs/jog-figures.txt"
 	# joint 1 advanced, the others did not move
@@ -121,7 +99,7 @@ check "jog: heartbeats on /heartbeat and an incremental joint move move arm_sim'
 # heartbeats is 0.4 s.
 jg_lapse() {
 	local rec="$logs/jog-lapse.csv" t m
-	jg_record 4 "$rec" &
+	js_record 4 "$rec" &
 	local recorder=$!
 	jg_started "$rec"
 	sleep 2
@@ -137,7 +115,7 @@ check "jog: without heartbeats the motion stops within the timeout plus one cycl
 
 jg_quiet() {
 	local rec="$logs/jog-quiet.csv" m
-	jg_record 1.5 "$rec"
+	js_record 1.5 "$rec"
 	m=$(jg_motion "$rec" 0)
 	echo "after the lapse: $m"
 	[ "$(echo "$m" | cut -d' ' -f1)" = none ]
@@ -150,12 +128,12 @@ jg_service_beats() {
 	ros2 service call -r 20 /dnb_remote_robot_control/heartbeat std_srvs/srv/Trigger >"$logs/jog-heartbeat-service.log" 2>&1 &
 	local beats=$!
 	sleep 2
-	jg_record 1.5 "$rec"
-	before=$(jg_last "$rec")
+	js_record 1.5 "$rec"
+	before=$(js_last "$rec")
 	joint_move true "0,0,0,0,0,-1" || { kill -TERM "$beats"; return 1; }
 	sleep 2
-	jg_record 1.5 "$rec"
-	after=$(jg_last "$rec")
+	js_record 1.5 "$rec"
+	after=$(js_last "$rec")
 	kill -TERM "$beats" 2>/dev/null
 	wait "$beats" 2>/dev/null
 	echo "wrist_3 $(echo "$before" | cut -d' ' -f6) -> $(echo "$after" | cut -d' ' -f6) rad with heartbeats from the service" | tee -a "$logs/jog-figures.txt"
@@ -174,7 +152,7 @@ jg_stop_now() {
 	local rec="$logs/jog-stop.csv" t m
 	beats_start
 	joint_move true "0,0,-1,0,0,0" || { beats_stop; return 1; }
-	jg_record 5 "$rec" &
+	js_record 5 "$rec" &
 	local recorder=$!
 	jg_started "$rec"
 	sleep 2.5
@@ -198,8 +176,8 @@ jg_goal() {
 	joint_move false "$(echo "$goal" | tr ' ' ,)" || { beats_stop; return 1; }
 	local end=$((SECONDS + 20))
 	while [ $SECONDS -lt $end ]; do
-		jg_record 1.5 "$rec"
-		got=$(jg_last "$rec")
+		js_record 1.5 "$rec"
+		got=$(js_last "$rec")
 		near "$got" "$goal" 2e-3 && break
 	done
 	beats_stop
@@ -255,7 +233,7 @@ jg_accel() {
 	PYTHONUNBUFFERED=1 timeout -s INT 30 ros2 topic echo --csv /joint_trajectory_controller/joint_trajectory \
 		trajectory_msgs/msg/JointTrajectory >"$logs/jog-trajectory.csv" 2>"$logs/jog-trajectory.err" &
 	local targets=$!
-	jg_record 6 "$rec" &
+	js_record 6 "$rec" &
 	local recorder=$!
 	jg_started "$rec"
 	sleep 1
@@ -278,7 +256,7 @@ jg_accel() {
 	# The stamps must be on arm_sim's clock, or they are ignored.
 	local off
 	off=$(grep -ac "stamp off the arm's clock" "$logs/jog.log" || true)
-	if jg_le "$1" 1.3 && jg_le "$2" 2.04 && gt "$2" 1.5 && near "$(jg_last "$rec")" "$goal" 2e-3 && gt "$two" 5 && [ "$off" -eq 0 ]; then
+	if jg_le "$1" 1.3 && jg_le "$2" 2.04 && gt "$2" 1.5 && near "$(js_last "$rec")" "$goal" 2e-3 && gt "$two" 5 && [ "$off" -eq 0 ]; then
 		return 0
 	fi
 	echo "arm_sim's late targets: $(grep -ac 'late target' "$logs/jog.log" || true); stamps off its clock: $off"
@@ -298,8 +276,8 @@ jg_fk() {
 jg_wait_still() {
 	local rec=$1 prev="" got end=$((SECONDS + 30))
 	while [ $SECONDS -lt $end ]; do
-		jg_record 1.5 "$rec"
-		got=$(jg_last "$rec")
+		js_record 1.5 "$rec"
+		got=$(js_last "$rec")
 		[ -n "$prev" ] && near "$got" "$prev" 1e-6 && break
 		prev=$got
 	done
@@ -310,11 +288,12 @@ jg_wait_still() {
 jg_reach() {
 	local got end=$((SECONDS + 25))
 	while [ $SECONDS -lt $end ]; do
-		jg_record 1.5 "$2"
-		got=$(jg_fk "$(jg_last "$2")")
-		near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$1" | cut -d' ' -f1-3)" 3e-3 && break
+		js_record 1.5 "$2"
+		got=$(jg_fk "$(js_last "$2")")
+		near "$(echo "$got" | cut -d' ' -f1-3)" "$(echo "$1" | cut -d' ' -f1-3)" 3e-3 && { echo "$got"; return 0; }
 	done
 	echo "$got"
+	echo "jg_reach: not reached; jog_server: $(grep -a 'motion ended' "$logs/jog.log" | tail -n 2 | tr '\n' ' ')" >&2
 }
 check "jog: telebridge builds (forward kinematics for the Cartesian checks)" \
 	bash -c "cd '$repo' && go build -o '$logs/telebridge' ./cmd/telebridge"
@@ -401,16 +380,14 @@ jg_lin() {
 	goal=$(echo "$pose" | awk '{ printf "%.6f %.6f %.6f %.6f %.6f %.6f", $1 - 0.08, $2, $3 + 0.04, $4, $5, $6 }')
 	set -- $goal
 	beats_start
-	jg_record 4 "$rec" &
-	local recorder=$!
-	jg_started "$rec"
+	js_record_motion "$rec"
 	ros2 service call /remotecontrol_start_move_cartesian telebridge_interfaces/srv/StartCartesianMove \
 		"{pose_reference: '', move_delta: false, pose: {x: $1, y: $2, z: $3, rz: $4, ry: $5, rx: $6}, speed: 1.0}" |
-		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { beats_stop; wait "$recorder"; return 1; }
-	wait "$recorder"
+		tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null || { beats_stop; js_motion_wait "$rec"; return 1; }
+	js_motion_wait "$rec"
 	beats_stop
 	ros2 param set /jog_server cartesian_goal_command_type_translational_movement PTP >/dev/null
-	got=$(jg_fk "$(jg_last "$rec")")
+	got=$(jg_fk "$(js_last "$rec")")
 	dev=$(awk -F, 'function jn(  i) { for (i = 4; i <= NF && $i !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/; i++) ; return i - 4 } NF > 3 { n = jn(); s = ""; for (i = 4 + n; i < 4 + 2 * n; i++) s = s (s == "" ? "" : ",") $i; print s }' "$rec" |
 		while read -r q; do jg_fk "$(echo "$q" | tr , ' ')"; done |
 		awk -v a="$pose" -v b="$goal" 'BEGIN { split(a, p, " "); split(b, g, " "); for (i = 1; i <= 3; i++) { d[i] = g[i] - p[i]; dd += d[i] * d[i] } }
@@ -431,7 +408,7 @@ jg_sigterm() {
 	[ -n "$pid" ] || { echo "no jog_server pid in the launch log"; return 1; }
 	beats_start
 	joint_move true "-1,0,0,0,0,0" || { beats_stop; return 1; }
-	jg_record 4 "$rec" &
+	js_record 4 "$rec" &
 	local recorder=$!
 	jg_started "$rec"
 	sleep 2.5

@@ -13,19 +13,6 @@ fjt_names="[shoulder_pan_joint, shoulder_lift_joint, elbow_joint, wrist_1_joint,
 check "trajectory: arm_sim serves $fjt_action (control_msgs/action/FollowJointTrajectory)" \
 	within 30 bash -c 'ros2 action list -t 2>/dev/null | grep -qx "$0 \[control_msgs/action/FollowJointTrajectory\]"' "$fjt_action"
 
-# fjt_record SECONDS FILE: records joint_states (CSV: stamp sec, nanosec,
-# frame, 6 names, 6 positions, ...) for SECONDS from the first message.
-fjt_record() {
-	PYTHONUNBUFFERED=1 timeout -s INT $((${1%.*} + 20)) ros2 topic echo --csv /joint_states sensor_msgs/msg/JointState >"$2" 2>"$2.err" &
-	local pid=$!
-	for _ in $(seq 150); do
-		[ -s "$2" ] && break
-		sleep 0.1
-	done
-	sleep "$1"
-	kill -INT "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
-}
 # fjt_at FILE T: the positions recorded nearest to time T [s] (6 values)
 # and how far from T that record is [s].
 fjt_at() {
@@ -33,8 +20,6 @@ fjt_at() {
 		if (best == "" || d < best) { best = d; p = $10 " " $11 " " $12 " " $13 " " $14 " " $15 } }
 		END { print p, best }' "$1"
 }
-# fjt_last FILE: the last recorded positions.
-fjt_last() { awk -F, 'NF >= 15 { p = $10 " " $11 " " $12 " " $13 " " $14 " " $15 } END { print p }' "$1"; }
 
 # A 3-point trajectory stamped 5 s ahead (the CLI takes seconds to start):
 # the truth is within 0.02 rad of each knot at the knot's time, and the
@@ -43,7 +28,7 @@ fjt_follow() {
 	local rec="$logs/fjt-follow.csv" start sec nsec k knot got off ok=0
 	start=$(awk -v n="$(date +%s.%N)" 'BEGIN { printf "%.3f", n + 5 }')
 	sec=${start%.*} nsec=$(awk -v s="$start" 'BEGIN { printf "%d", (s - int(s)) * 1e9 }')
-	fjt_record 11 "$rec" &
+	js_record 11 "$rec" &
 	local recorder=$!
 	# (YAML: the goal's continuation lines are indented with spaces, not tabs.)
 	timeout 60 ros2 action send_goal "$fjt_action" control_msgs/action/FollowJointTrajectory "{trajectory: {header: {stamp: {sec: $sec, nanosec: $nsec}}, joint_names: $fjt_names, points: [
@@ -79,31 +64,68 @@ fjt_reject() {
 }
 check "trajectory: goals with unknown joints or beyond the limits are rejected (INVALID_JOINTS, INVALID_GOAL)" fjt_reject
 
-# A slow goal canceled after 2 s (SIGINT makes the CLI cancel it): the
-# arm stops where it was, short of the goal, and stays.
+# fjt_cancel_client ACTION: an rclpy action client sends a slow goal
+# (joint 1 to 2.4 rad in 10 s), cancels it 2 s after it was accepted and
+# prints the cancel response and the goal's final status. (The CLI's own
+# cancel on SIGINT is not used: it cancels only if the goal's status
+# message reached it first, a race it loses under load.)
+fjt_cancel_client() {
+	PYTHONUNBUFFERED=1 timeout 60 /usr/bin/python3 - "$@" <<'PY'
+import sys, time
+import rclpy
+from rclpy.action import ActionClient
+from control_msgs.action import FollowJointTrajectory
+from trajectory_msgs.msg import JointTrajectoryPoint
+from builtin_interfaces.msg import Duration
+rclpy.init()
+node = rclpy.create_node("fjt_cancel_client")
+client = ActionClient(node, FollowJointTrajectory, sys.argv[1])
+if not client.wait_for_server(timeout_sec=20):
+    sys.exit("no action server " + sys.argv[1])
+goal = FollowJointTrajectory.Goal()
+goal.trajectory.joint_names = ["shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint", "wrist_1_joint", "wrist_2_joint", "wrist_3_joint"]
+goal.trajectory.points = [JointTrajectoryPoint(positions=[2.4, -1.3, 1.5, -1.8, -1.57, 0.5], time_from_start=Duration(sec=10))]
+sent = client.send_goal_async(goal)
+rclpy.spin_until_future_complete(node, sent, timeout_sec=20)
+handle = sent.result()
+if handle is None or not handle.accepted:
+    sys.exit("goal not accepted")
+print("goal accepted")
+result = handle.get_result_async()
+end = time.monotonic() + 2
+while time.monotonic() < end:
+    rclpy.spin_once(node, timeout_sec=0.05)
+canceling = handle.cancel_goal_async()
+rclpy.spin_until_future_complete(node, canceling, timeout_sec=10)
+r = canceling.result()
+if r is None:
+    sys.exit("no cancel response within 10 s")
+print(f"cancel response: return_code {r.return_code}, goals canceling {len(r.goals_canceling)}")
+rclpy.spin_until_future_complete(node, result, timeout_sec=10)
+if result.result() is None:
+    sys.exit("no result within 10 s of the cancel")
+print(f"final status {result.result().status} (5 is CANCELED)")
+sys.exit(0 if r.return_code == 0 and len(r.goals_canceling) == 1 and result.result().status == 5 else 1)
+PY
+}
+
+# A slow goal canceled 2 s after it was accepted by an rclpy client: the
+# cancel is accepted, the goal ends CANCELED, and the arm stops where it
+# was, short of the goal, and stays.
 fjt_cancel() {
-	local a1 a2
-	PYTHONUNBUFFERED=1 timeout 60 ros2 action send_goal "$fjt_action" control_msgs/action/FollowJointTrajectory \
-		"{trajectory: {joint_names: $fjt_names, points: [{positions: [2.4, -1.3, 1.5, -1.8, -1.57, 0.5], time_from_start: {sec: 10}}]}}" >"$logs/fjt-cancel.out" 2>&1 &
-	local pid=$!
-	for _ in $(seq 150); do
-		grep -q 'Goal accepted' "$logs/fjt-cancel.out" && break
-		sleep 0.1
-	done
-	sleep 2
-	kill -INT "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
+	local a1 a2 ok=0
+	fjt_cancel_client "$fjt_action" >"$logs/fjt-cancel.out" 2>&1 || ok=1
 	cat "$logs/fjt-cancel.out"
 	sleep 1
-	fjt_record 1 "$logs/fjt-cancel1.csv"
-	a1=$(fjt_last "$logs/fjt-cancel1.csv")
+	js_record 1 "$logs/fjt-cancel1.csv"
+	a1=$(js_last "$logs/fjt-cancel1.csv")
 	sleep 1
-	fjt_record 1 "$logs/fjt-cancel2.csv"
-	a2=$(fjt_last "$logs/fjt-cancel2.csv")
+	js_record 1 "$logs/fjt-cancel2.csv"
+	a2=$(js_last "$logs/fjt-cancel2.csv")
 	echo "cancel: truth $a1, then $a2" | tee -a "$logs/fjt.notes"
-	grep -q 'Goal accepted' "$logs/fjt-cancel.out" && near "$a1" "$a2" 1e-6 && ! near "$a1" "2.4 -1.3 1.5 -1.8 -1.57 0.5" 0.1
+	[ $ok -eq 0 ] && near "$a1" "$a2" 1e-6 && ! near "$a1" "2.4 -1.3 1.5 -1.8 -1.57 0.5" 0.1
 }
-check "trajectory: a canceled goal stops the arm where it is" fjt_cancel
+check "trajectory: a goal canceled by an rclpy client ends CANCELED and the arm stops where it is" fjt_cancel
 stop_launch
 
 # The same action on servosila_driver (the Servosila arm), launched with
