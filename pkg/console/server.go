@@ -161,7 +161,7 @@ func New(cfg Config) (*Server, error) {
 		ops = append(ops, Operator{Name: "operator", Token: cfg.Token, Roles: RoleAdmin | RoleDrive | RoleArm | RoleView})
 	}
 	if cfg.CommandTimeout == 0 {
-		cfg.CommandTimeout = 300 * time.Millisecond
+		cfg.CommandTimeout = DefaultCommandTimeout
 	}
 	if cfg.TickPeriod == 0 {
 		cfg.TickPeriod = 20 * time.Millisecond
@@ -289,3 +289,7 @@ func (s *Server) URL(addr net.Addr) string {
 	}
 	return u
 }
+
+// DefaultCommandTimeout is Config.CommandTimeout's default: the deadman
+// of a held command [s].
+const DefaultCommandTimeout = 300 * time.Millisecond

@@ -282,7 +282,7 @@ func (b *Backend) fillInfo() {
 		if in.FurbotMaxSpeed == 0 {
 			in.FurbotMaxSpeed = 5
 		}
-		in.FurbotMaxYawRate = 1.0
+		in.FurbotMaxYawRate = console.DefaultFurbotMaxYawRate
 	}
 	if b.chain != nil {
 		in.JogJoints = b.chain.JointNames()

@@ -102,7 +102,7 @@ func DefaultNodeConfig() NodeConfig {
 	return NodeConfig{
 		Listen: "127.0.0.1:8080", Servosila: true, WebRTC: true,
 		ServosilaDriver: servosilanode.Name, FurbotBridge: furbotnode.BridgeName,
-		ServiceTimeout: 500 * time.Millisecond, FurbotMaxSpeed: 3, FurbotMaxYawRate: 0.8,
+		ServiceTimeout: 500 * time.Millisecond, FurbotMaxSpeed: 3, FurbotMaxYawRate: console.DefaultFurbotMaxYawRate,
 		BalanceThreshold: console.DefaultBalanceThreshold,
 	}
 }

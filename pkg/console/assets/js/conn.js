@@ -30,9 +30,21 @@ export function setChannel(c) { dc = c; }
 /** channel reports the transport of held commands now: 'webrtc' or 'websocket'. */
 export function channel() { return dc && dc.readyState === 'open' ? 'webrtc' : 'websocket'; }
 
+// The longest time between two non-zero held commands this page sent
+// [ms] (gaps over 2 s are a new hold): a page the browser starves sends
+// late, and the server's deadman rightly stops the robot; tests read it
+// to tell that from a transport that lost commands.
+const gaps = { last: 0, max: 0 };
+window.__conn = { maxHeldGap: () => gaps.max, resetHeldGap: () => { gaps.max = 0; gaps.last = 0; } };
+
 /** send sends message m (an object): held commands on the command channel when it is open, the rest on the socket if open; else drops it. */
 export function send(m) {
   const b = JSON.stringify(m);
+  if (HELD.has(m.type) && !isZero(m)) {
+    const now = performance.now();
+    if (gaps.last && now - gaps.last < 2000) gaps.max = Math.max(gaps.max, now - gaps.last);
+    gaps.last = now;
+  }
   const onDC = dc && dc.readyState === 'open' && (HELD.has(m.type) || m.type === 'estop');
   if (onDC) {
     try { dc.send(b); } catch { /* closing: the socket below */ }
