@@ -12,9 +12,10 @@ import (
 	"github.com/telebridge/telebridge/pkg/jog"
 )
 
-// TestRunnerRealTime runs the real-time loop against the simulated arm
-// for a short while: targets flow, and cancelling the loop leaves a hold.
-func TestRunnerRealTime(t *testing.T) {
+// realTimeRig is a controller at 100 Hz, the simulated arm at home and a
+// runner between them.
+func realTimeRig(t *testing.T) (*jog.Controller, *armsim.Arm, *jog.Runner) {
+	t.Helper()
 	chain := ur5(t)
 	p := testParams()
 	p.UpdateRate = 100
@@ -29,6 +30,13 @@ func TestRunnerRealTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ctrl, arm, run
+}
+
+// TestRunnerRealTime runs the real-time loop against the simulated arm
+// for a short while: targets flow, and cancelling the loop leaves a hold.
+func TestRunnerRealTime(t *testing.T) {
+	ctrl, arm, run := realTimeRig(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	armDone := make(chan error, 1)
 	go func() { armDone <- arm.Run(ctx, 5*time.Millisecond) }()
@@ -171,17 +179,7 @@ func TestRunnerAbortsOnRefusedOutput(t *testing.T) {
 // TestRunnerOnMotionEnd: when the heartbeats stop, the motion comes to
 // rest and the hook hears why, once.
 func TestRunnerOnMotionEnd(t *testing.T) {
-	chain := ur5(t)
-	p := testParams()
-	p.UpdateRate = 100
-	ctrl, err := jog.New(jog.Config{Chain: chain, Params: p})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := armsim.FromChain(chain, 0.5)
-	cfg.Initial = home
-	arm, _ := armsim.New(cfg)
-	run, _ := jog.NewRunner(ctrl, arm, arm)
+	ctrl, arm, run := realTimeRig(t)
 	ends := make(chan jog.Status, 4)
 	run.OnMotionEnd(func(st jog.Status) { ends <- st })
 	ctx, cancel := context.WithCancel(context.Background())
