@@ -28,6 +28,7 @@ import (
 func main() {
 	rosnode.Run(rosnode.Spec[armsimnode.Config]{
 		Name: armsimnode.Name, Table: armsimnode.ParameterTable(), Load: armsimnode.LoadConfig,
+		Publishers: armsimnode.Publishers,
 	}, setup)
 }
 
@@ -85,7 +86,11 @@ func setup(n *rosnode.Node, cfg armsimnode.Config) error {
 		return err
 	}
 	n.Go("trajectory server", srv.Run)
-	pub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, armsimnode.TopicJointStates, rosnode.PubOpts(armsimnode.QoSJointStates))
+	opts, err := n.PublisherOpts(armsimnode.TopicJointStates)
+	if err != nil {
+		return err
+	}
+	pub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, armsimnode.TopicJointStates, opts)
 	if err != nil {
 		return fmt.Errorf("publisher %s: %w", armsimnode.TopicJointStates, err)
 	}

@@ -25,6 +25,7 @@ import (
 func main() {
 	rosnode.Run(rosnode.Spec[furbotnode.OdomNodeConfig]{
 		Name: furbotnode.OdometryName, Table: furbotnode.OdomNodeParameterTable(), Load: furbotnode.LoadOdomNodeConfig,
+		Publishers: furbotnode.OdometryPublishers,
 	}, setup)
 }
 
@@ -41,7 +42,15 @@ func setup(n *rosnode.Node, cfg furbotnode.OdomNodeConfig) error {
 		return err
 	}
 	log := n.Logger()
-	odomPub, err := nav_msgs_msg.NewOdometryPublisher(n.Node, furbotnode.TopicOdom, rosnode.PubOpts(furbotnode.QoSOdom))
+	odomOpts, err := n.PublisherOpts(furbotnode.TopicOdom)
+	if err != nil {
+		return err
+	}
+	jointOpts, err := n.PublisherOpts(furbotnode.TopicJointStates)
+	if err != nil {
+		return err
+	}
+	odomPub, err := nav_msgs_msg.NewOdometryPublisher(n.Node, furbotnode.TopicOdom, odomOpts)
 	if err != nil {
 		return fmt.Errorf("publisher %s: %w", furbotnode.TopicOdom, err)
 	}
@@ -51,7 +60,7 @@ func setup(n *rosnode.Node, cfg furbotnode.OdomNodeConfig) error {
 			return fmt.Errorf("publisher %s: %w", furbotnode.TopicTF, err)
 		}
 	}
-	jointPub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, furbotnode.TopicJointStates, rosnode.PubOpts(furbotnode.QoSJointStates))
+	jointPub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, furbotnode.TopicJointStates, jointOpts)
 	if err != nil {
 		return fmt.Errorf("publisher %s: %w", furbotnode.TopicJointStates, err)
 	}
@@ -60,7 +69,7 @@ func setup(n *rosnode.Node, cfg furbotnode.OdomNodeConfig) error {
 	odomMsg := nav_msgs_msg.NewOdometry()
 	tfMsg := tf2_msgs_msg.NewTFMessage()
 	jointMsg := sensor_msgs_msg.NewJointState()
-	_, err = tbi.NewSteeringDataSubscription(n.Node, furbotnode.TopicSteering, rosnode.SubOpts(furbotnode.QoSTelemetry),
+	_, err = tbi.NewSteeringDataSubscription(n.Node, furbotnode.TopicSteering, rosnode.SubOpts(furbotnode.QoSTelemetrySub),
 		func(msg *tbi.SteeringData, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
 				s := rosnode.FurbotSteeringOf(msg)
@@ -71,7 +80,7 @@ func setup(n *rosnode.Node, cfg furbotnode.OdomNodeConfig) error {
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicSteering, err)
 	}
-	_, err = tbi.NewTractionDataSubscription(n.Node, furbotnode.TopicTraction, rosnode.SubOpts(furbotnode.QoSTelemetry),
+	_, err = tbi.NewTractionDataSubscription(n.Node, furbotnode.TopicTraction, rosnode.SubOpts(furbotnode.QoSTelemetrySub),
 		func(msg *tbi.TractionData, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return

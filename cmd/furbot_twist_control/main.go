@@ -115,7 +115,7 @@ func subscribe(n *rosnode.Node, tc *furbotnode.TwistControl) error {
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicCmdVel, err)
 	}
-	_, err = tbi.NewTractionDataSubscription(n.Node, furbotnode.TopicTraction, rosnode.SubOpts(furbotnode.QoSTelemetry),
+	_, err = tbi.NewTractionDataSubscription(n.Node, furbotnode.TopicTraction, rosnode.SubOpts(furbotnode.QoSTelemetrySub),
 		func(msg *tbi.TractionData, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return
@@ -126,7 +126,7 @@ func subscribe(n *rosnode.Node, tc *furbotnode.TwistControl) error {
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicTraction, err)
 	}
-	_, err = tbi.NewVehicleStatusSubscription(n.Node, furbotnode.TopicStatus, rosnode.SubOpts(furbotnode.QoSTelemetry),
+	_, err = tbi.NewVehicleStatusSubscription(n.Node, furbotnode.TopicStatus, rosnode.SubOpts(furbotnode.QoSTelemetrySub),
 		func(msg *tbi.VehicleStatus, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
 				tc.SetMotion(rosnode.FurbotMotionOf(msg), time.Now())

@@ -8,6 +8,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/diag"
 	"github.com/telebridge/telebridge/pkg/qos"
 	"github.com/telebridge/telebridge/pkg/rosparam"
+	"github.com/telebridge/telebridge/pkg/rosqos"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	"github.com/telebridge/telebridge/pkg/servosila/wire"
 )
@@ -72,6 +73,15 @@ var (
 	QoSTF          = qos.Default
 	QoSDiagnostics = qos.Default
 )
+
+// Publishers are the driver's sensor publishers (odom, joint_states,
+// telemetry), whose QoS the qos_overrides.<topic>.publisher.* parameters
+// override; by default REP-2003's system default (the profiles above).
+var Publishers = []rosqos.Publisher{
+	{Topic: TopicOdom, Default: QoSOdom},
+	{Topic: TopicJointStates, Default: QoSJointStates},
+	{Topic: TopicTelemetry, Default: QoSTelemetry},
+}
 
 // Bindings is the node's parameter table: its own rows (read-only),
 // then the driver's (DriverBindings), whose live rows the node applies with
