@@ -109,7 +109,7 @@ func setup(n *rosnode.Node, plan node.NodePlan) error {
 					statuses[i] = c.diagnose(now, now.Sub(lastDiag))
 				}
 				lastDiag = now
-				if err := diagPub.Publish(rosnode.Diagnostics(n.Now(), statuses...)); err != nil {
+				if err := diagPub.Publish(rosnode.Diagnostics(n.FullyQualifiedName(), n.Now(), statuses...)); err != nil {
 					log.Warnf("publish diagnostics: %v", err)
 				}
 			}

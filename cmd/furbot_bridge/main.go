@@ -127,6 +127,7 @@ func wire(n *rosnode.Node, br *furbot.Bridge) error {
 
 // publishers owns the node's outputs and their reused messages.
 type publishers struct {
+	node       string // fully qualified, names the diagnostics
 	cfg        furbotnode.BridgeNodeConfig
 	traction   *tbi.TractionDataPublisher
 	steering   *tbi.SteeringDataPublisher
@@ -154,7 +155,7 @@ type publishers struct {
 }
 
 func newPublishers(n *rosnode.Node, cfg furbotnode.BridgeNodeConfig) (*publishers, error) {
-	p := &publishers{cfg: cfg, log: n.Logger()}
+	p := &publishers{cfg: cfg, log: n.Logger(), node: n.FullyQualifiedName()}
 	var err error
 	fail := func(topic string, err error) (*publishers, error) {
 		return nil, fmt.Errorf("publisher %s: %w", topic, err)
@@ -234,7 +235,7 @@ func (p *publishers) slow(br *furbot.Bridge, now time.Time) error {
 		}
 	}
 	d := furbotnode.DiagnoseBridge(p.cfg, snap, ok, br.Stats(), time.Now())
-	if err := p.diag.Publish(rosnode.Diagnostics(now, d...)); err != nil {
+	if err := p.diag.Publish(rosnode.Diagnostics(p.node, now, d...)); err != nil {
 		return fmt.Errorf("publish diagnostics: %w", err)
 	}
 	return nil

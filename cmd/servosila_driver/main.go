@@ -219,6 +219,7 @@ func serve(n *rosnode.Node, drv *servosila.Driver) error {
 
 // publishers owns the node's outputs and their reused messages.
 type publishers struct {
+	node      string // fully qualified, names the diagnostics
 	cfg       servosilanode.Config
 	odom      *nav_msgs_msg.OdometryPublisher
 	tf        *tf2_msgs_msg.TFMessagePublisher
@@ -235,7 +236,7 @@ type publishers struct {
 }
 
 func newPublishers(n *rosnode.Node, cfg servosilanode.Config) (*publishers, error) {
-	p := &publishers{cfg: cfg, odomMsg: nav_msgs_msg.NewOdometry(),
+	p := &publishers{node: n.FullyQualifiedName(), cfg: cfg, odomMsg: nav_msgs_msg.NewOdometry(),
 		jointStates: servosilanode.NewJointStates(), jointMsg: sensor_msgs_msg.NewJointState()}
 	// odom, joint_states and telemetry take qos_overrides
 	// (servosilanode.Publishers).
@@ -301,7 +302,7 @@ func (p *publishers) publish(drv *servosila.Driver, now time.Time) error {
 	if now.Sub(p.lastDiag) >= p.cfg.DiagnosticsPeriod {
 		p.lastDiag = now
 		d := servosilanode.Diagnose(p.cfg.Driver, st, at, ok, time.Now())
-		if err := p.diag.Publish(rosnode.Diagnostics(now, d)); err != nil {
+		if err := p.diag.Publish(rosnode.Diagnostics(p.node, now, d)); err != nil {
 			return fmt.Errorf("publish diagnostics: %w", err)
 		}
 	}
