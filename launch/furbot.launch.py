@@ -28,6 +28,7 @@ from launch_ros.actions import Node
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import telebridge_console as console  # noqa: E402  (launch/telebridge_console.py)
+import telebridge_diagnostics as diagnostics  # noqa: E402  (launch/telebridge_diagnostics.py)
 import telebridge_description as description  # noqa: E402  (launch/telebridge_description.py)
 
 # The protocol's ports, on loopback for the simulator (sim_vehicle_port,
@@ -71,7 +72,7 @@ def generate_launch_description():
             parameters=[params(name), {"use_sim_time": use_sim_time, **frames[name]}],
         )
 
-    args = description.arguments(DESCRIPTION) + console.arguments() + [
+    args = description.arguments(DESCRIPTION) + console.arguments() + diagnostics.arguments() + [
         DeclareLaunchArgument("sim", default_value="false",
                               description="also start the simulated vehicle on loopback and drive it"),
         DeclareLaunchArgument("vehicle_address", default_value="192.168.1.10:18004",
@@ -99,4 +100,5 @@ def generate_launch_description():
         node("furbot_odometry"),
         description.state_publisher(),
         console.include(furbot="true", furbot_namespace=namespace),
+        diagnostics.aggregator(),
     ])

@@ -27,6 +27,7 @@ from launch_ros.actions import Node
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import telebridge_console as console  # noqa: E402  (launch/telebridge_console.py)
+import telebridge_diagnostics as diagnostics  # noqa: E402  (launch/telebridge_diagnostics.py)
 import telebridge_description as description  # noqa: E402  (launch/telebridge_description.py)
 
 SIM_PORT = "10000"  # the simulator's UDP port on loopback (sim_port)
@@ -56,7 +57,7 @@ def generate_launch_description():
             condition=condition,
         )
 
-    return LaunchDescription(description.arguments(DESCRIPTION) + console.arguments() + [
+    return LaunchDescription(description.arguments(DESCRIPTION) + console.arguments() + diagnostics.arguments() + [
         DeclareLaunchArgument("sim", default_value="false",
                               description="also start the simulated robot and drive it"),
         DeclareLaunchArgument("robot_address", default_value="10.42.0.1:10000",
@@ -77,4 +78,5 @@ def generate_launch_description():
         driver(UnlessCondition(sim), LaunchConfiguration("robot_address")),
         description.state_publisher(),
         console.include(servosila="true", servosila_namespace=LaunchConfiguration("namespace")),
+        diagnostics.aggregator(),
     ])
