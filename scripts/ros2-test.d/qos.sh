@@ -140,8 +140,9 @@ diag_ok() {
 check "diagnostics: f2's bridge reports its own vehicle OK" within 30 diag_ok "/f2/furbot_bridge: vehicle link"
 check "diagnostics: f1's odometry integrates its traction data (OK)" within 30 diag_ok "/f1/furbot_odometry: odometry"
 
-# diag_agg NAME...: the next /diagnostics_agg holds every NAME (a status
-# name there is the analyzer's path, then the status's own name).
+# diag_agg NAME...: the latest /diagnostics_agg within 15 s holds every
+# NAME (a status name there is the analyzer's path, then the status's own
+# name without its leading '/', the other '/' turned into spaces).
 diag_agg() {
 	/usr/bin/python3 - "$@" <<'PY'
 import sys, time
@@ -166,8 +167,9 @@ PY
 }
 check "diagnostics: /diagnostics_agg groups both vehicles under Furbot, the arm under Arm" \
 	within 30 diag_agg "/Telebridge/Furbot" "/Telebridge/Furbot/Bridge" \
-	"/Telebridge/Furbot/Bridge/f1/furbot_bridge: vehicle link" "/Telebridge/Furbot/Bridge/f2/furbot_bridge: vehicle link" \
-	"/Telebridge/Furbot/Odometry/f2/furbot_odometry: odometry" "/Telebridge/Arm/Jog/jog_server: jog"
+	"/Telebridge/Furbot/Bridge/f1 furbot_bridge: vehicle link" "/Telebridge/Furbot/Bridge/f2 furbot_bridge: vehicle link" \
+	"/Telebridge/Furbot/Odometry/f2 furbot_odometry: odometry" "/Telebridge/Arm/Jog/jog_server: jog" \
+	"/Telebridge/Arm/Simulated arm/arm_sim: simulation"
 stop_launch
 stop_launch
 stop_launch
