@@ -18,6 +18,8 @@ source (device "pattern:<camera>", pkg/camera): frames of the configured
 format, size and rate generated in memory, published through the same code
 as a real camera. It is for testing the ROS side without cameras; it says
 nothing about the real devices.
+diagnostics:=true also starts diagnostic_aggregator with
+params/diagnostics_analyzers.yaml (one per graph; launch/telebridge_diagnostics.py).
 """
 import os
 import sys

@@ -15,6 +15,8 @@ the description's frames through robot_state_publisher's frame_prefix), so
 that two vehicles can share one ROS graph and one tf tree. console:=true
 also starts the operator console with the Furbot panel (console.launch.py;
 console_listen:=HOST:PORT, default 127.0.0.1:8080).
+diagnostics:=true also starts diagnostic_aggregator with
+params/diagnostics_analyzers.yaml (one per graph; launch/telebridge_diagnostics.py).
 """
 import os
 import sys

@@ -13,6 +13,8 @@ joint_state_broadcaster) and the targets go to its trajectory controller.
 console:=true also starts the operator console with the jog panel on the
 same URDF, frames and parameters file (console.launch.py;
 console_listen:=HOST:PORT, default 127.0.0.1:8080).
+diagnostics:=true also starts diagnostic_aggregator with
+params/diagnostics_analyzers.yaml (one per graph; launch/telebridge_diagnostics.py).
 """
 import os
 import sys

@@ -14,6 +14,8 @@ robot_state_publisher's frame_prefix), so that two robots can share one
 ROS graph and one tf tree. Use the same values for cameras.launch.py.
 console:=true also starts the operator console with the Servosila panel
 (console.launch.py; console_listen:=HOST:PORT, default 127.0.0.1:8080).
+diagnostics:=true also starts diagnostic_aggregator with
+params/diagnostics_analyzers.yaml (one per graph; launch/telebridge_diagnostics.py).
 """
 import os
 import sys
