@@ -59,7 +59,7 @@ type KeyValue struct {
 // Status is the health of one component.
 type Status struct {
 	Level      Level      // OK, WARN, ERROR or STALE
-	Name       string     // the component ("robot link"); on /diagnostics StatusName's "<node>: <component>" (Qualify)
+	Name       string     // the component ("robot link"); on /diagnostics StatusName's "<node>: <component>"
 	Message    string     // one line for operators
 	HardwareID string     // e.g. the robot's address
 	Values     []KeyValue // named values for the operator, in display order

@@ -33,12 +33,10 @@ func TestAddFormats(t *testing.T) {
 }
 
 func TestNamesCarryTheNode(t *testing.T) {
-	f1 := Qualify("/f1/furbot_bridge", []Status{{Name: "vehicle link"}, {Name: "subsystems"}})
-	f2 := Qualify("/f2/furbot_bridge", []Status{{Name: "vehicle link"}})
-	root := Qualify("/furbot_bridge", []Status{{Name: "vehicle link"}})
-	if f1[0].Name != "/f1/furbot_bridge: vehicle link" || f1[1].Name != "/f1/furbot_bridge: subsystems" ||
-		f2[0].Name != "/f2/furbot_bridge: vehicle link" || root[0].Name != "/furbot_bridge: vehicle link" {
-		t.Errorf("names %q %q %q %q", f1[0].Name, f1[1].Name, f2[0].Name, root[0].Name)
+	f1, f2 := StatusName("/f1/furbot_bridge", "vehicle link"), StatusName("/f2/furbot_bridge", "vehicle link")
+	root := StatusName("/furbot_bridge", "vehicle link")
+	if f1 != "/f1/furbot_bridge: vehicle link" || f2 != "/f2/furbot_bridge: vehicle link" || root != "/furbot_bridge: vehicle link" {
+		t.Errorf("names %q %q %q", f1, f2, root)
 	}
 	for _, tc := range []struct {
 		name, node, component string

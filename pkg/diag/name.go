@@ -8,21 +8,12 @@ import (
 
 // StatusName returns the name of the status that node (its fully
 // qualified name, e.g. "/f1/furbot_bridge") reports about component:
-// "/f1/furbot_bridge: vehicle link". Two robots in namespaces f1 and f2 thus
+// "/f1/furbot_bridge: vehicle link". A core's Diagnose gives Status.Name as
+// the component; the ROS layer names the status with StatusName as it
+// publishes it. Two robots in namespaces f1 and f2 thus
 // report under distinct names, and an aggregator can group them by the
 // node's name (a GenericAnalyzer's startswith).
 func StatusName(node, component string) string { return node + ": " + component }
-
-// Qualify names every status after node: a core's Diagnose gives Name as
-// the component ("vehicle link"), and the node that publishes it calls
-// Qualify with its fully qualified name just before. It changes and
-// returns statuses.
-func Qualify(node string, statuses []Status) []Status {
-	for i := range statuses {
-		statuses[i].Name = StatusName(node, statuses[i].Name)
-	}
-	return statuses
-}
 
 // Component returns the component of a status named by StatusName, and
 // whether node reported it.

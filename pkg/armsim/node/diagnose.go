@@ -15,11 +15,11 @@ type Counts struct {
 	OffClock   uint64 // stamps too far from the arm's clock, ignored
 }
 
-// Diagnose reports arm_sim's health as the status "simulation" (diag.Qualify
-// adds the node): WARN when, since the previous report (prev), a target
-// was outside the joint limits, late or stamped off the arm's clock (the
-// sender's timing or limits are wrong); OK otherwise. The counters go in
-// the values.
+// Diagnose reports arm_sim's health as the status "simulation" (named on
+// /diagnostics by diag.StatusName): WARN when, since the previous report
+// (prev), a target was outside the joint limits, late or stamped off the
+// arm's clock (the sender's timing or limits are wrong); OK otherwise.
+// The counters go in the values.
 func Diagnose(cfg Config, joints int, cur, prev Counts) diag.Status {
 	s := diag.Status{Name: "simulation"}
 	s.Raise(diag.OK, fmt.Sprintf("simulating %d joints at %g Hz", joints, cfg.Rate))

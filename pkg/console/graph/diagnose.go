@@ -12,7 +12,7 @@ import (
 const InputTimeout = 3 * time.Second
 
 // Diagnose reports the console's health at now as the status "console"
-// (diag.Qualify adds the node): WARN while a machine switched on in the
+// (named on /diagnostics by diag.StatusName): WARN while a machine switched on in the
 // configuration has sent nothing yet, or nothing for InputTimeout (the
 // Servosila's telemetry, the Furbot's vehicle status): the operator would
 // see a stale state; OK otherwise. Safe for concurrent use with the On*

@@ -13,7 +13,7 @@ import (
 const OdomInputTimeout = 500 * time.Millisecond
 
 // DiagnoseOdometry reports furbot_odometry's health at now as the status
-// "odometry" (diag.Qualify adds the node): ERROR while no TractionData has
+// "odometry" (named on /diagnostics by diag.StatusName): ERROR while no TractionData has
 // arrived or the latest is older than OdomInputTimeout (odom and tf are
 // not updated); OK otherwise. The tracker's counters go in the values.
 func DiagnoseOdometry(traction diag.Input, st OdomStats, now time.Time) diag.Status {

@@ -14,7 +14,7 @@ import (
 const JointStatesTimeout = 500 * time.Millisecond
 
 // Diagnose reports jog_server's health at now as the status "jog"
-// (diag.Qualify adds the node): WARN while no joint_states of the arm has
+// (named on /diagnostics by diag.StatusName): WARN while no joint_states of the arm has
 // arrived or the latest is older than JointStatesTimeout (a jog would not
 // start, or stops); OK otherwise. The controller's mode, the reason the
 // last motion ended, the runner's and the joint source's counters go in

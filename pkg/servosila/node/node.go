@@ -159,7 +159,7 @@ func JointCommand(names []string, values []float64) (joints []wire.Joint, out []
 // within the telemetry timeout (link lost or wrong address), WARN while the
 // emergency stop is latched, OK otherwise; the counters go in the values.
 func Diagnose(cfg servosila.Config, st servosila.Status, telemetryAt time.Time, haveTelemetry bool, now time.Time) diag.Status {
-	s := diag.Status{Name: "robot link", HardwareID: cfg.Robot} // diag.Qualify adds the node
+	s := diag.Status{Name: "robot link", HardwareID: cfg.Robot} // the publishing node prefixes its name, diag.StatusName
 	s.Raise(diag.OK, "receiving telemetry")
 	// The lost link comes first: it says what the driver does about it.
 	switch age := now.Sub(telemetryAt); {
