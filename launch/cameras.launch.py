@@ -18,6 +18,8 @@ source (device "pattern:<camera>", pkg/camera): frames of the configured
 format, size and rate generated in memory, published through the same code
 as a real camera. It is for testing the ROS side without cameras; it says
 nothing about the real devices.
+diagnostics:=true also starts diagnostic_aggregator with
+params/diagnostics_analyzers.yaml (one per graph; launch/telebridge_diagnostics.py).
 """
 import os
 import sys
@@ -31,6 +33,7 @@ from launch_ros.actions import Node
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import telebridge_description as description  # noqa: E402  (launch/telebridge_description.py)
+import telebridge_diagnostics as diagnostics  # noqa: E402  (launch/telebridge_diagnostics.py)
 
 NODE = "camera_publisher"
 DESCRIPTION = "servosila_engineer.urdf"
@@ -81,7 +84,7 @@ def publisher(context):
 
 def generate_launch_description():
     share = get_package_share_directory("telebridge")
-    return LaunchDescription(description.arguments(DESCRIPTION, description_default="false") + [
+    return LaunchDescription(description.arguments(DESCRIPTION, description_default="false") + diagnostics.arguments() + [
         DeclareLaunchArgument("sim", default_value="false",
                               description="use the synthetic test source instead of /dev/video* (no calibration)"),
         DeclareLaunchArgument("params_file", default_value=os.path.join(share, "params", "camera_publisher.yaml"),
@@ -90,4 +93,5 @@ def generate_launch_description():
                               description="take node time from /clock (image stamps stay the capture times)"),
         OpaqueFunction(function=publisher),
         description.state_publisher(),
+        diagnostics.aggregator(),
     ])

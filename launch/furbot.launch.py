@@ -15,6 +15,8 @@ the description's frames through robot_state_publisher's frame_prefix), so
 that two vehicles can share one ROS graph and one tf tree. console:=true
 also starts the operator console with the Furbot panel (console.launch.py;
 console_listen:=HOST:PORT, default 127.0.0.1:8080).
+diagnostics:=true also starts diagnostic_aggregator with
+params/diagnostics_analyzers.yaml (one per graph; launch/telebridge_diagnostics.py).
 """
 import os
 import sys
@@ -28,6 +30,7 @@ from launch_ros.actions import Node
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import telebridge_console as console  # noqa: E402  (launch/telebridge_console.py)
+import telebridge_diagnostics as diagnostics  # noqa: E402  (launch/telebridge_diagnostics.py)
 import telebridge_description as description  # noqa: E402  (launch/telebridge_description.py)
 
 # The protocol's ports, on loopback for the simulator (sim_vehicle_port,
@@ -71,7 +74,7 @@ def generate_launch_description():
             parameters=[params(name), {"use_sim_time": use_sim_time, **frames[name]}],
         )
 
-    args = description.arguments(DESCRIPTION) + console.arguments() + [
+    args = description.arguments(DESCRIPTION) + console.arguments() + diagnostics.arguments() + [
         DeclareLaunchArgument("sim", default_value="false",
                               description="also start the simulated vehicle on loopback and drive it"),
         DeclareLaunchArgument("vehicle_address", default_value="192.168.1.10:18004",
@@ -99,4 +102,5 @@ def generate_launch_description():
         node("furbot_odometry"),
         description.state_publisher(),
         console.include(furbot="true", furbot_namespace=namespace),
+        diagnostics.aggregator(),
     ])

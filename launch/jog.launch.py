@@ -13,6 +13,8 @@ joint_state_broadcaster) and the targets go to its trajectory controller.
 console:=true also starts the operator console with the jog panel on the
 same URDF, frames and parameters file (console.launch.py;
 console_listen:=HOST:PORT, default 127.0.0.1:8080).
+diagnostics:=true also starts diagnostic_aggregator with
+params/diagnostics_analyzers.yaml (one per graph; launch/telebridge_diagnostics.py).
 """
 import os
 import sys
@@ -26,6 +28,7 @@ from launch_ros.actions import Node
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import telebridge_console as console  # noqa: E402  (launch/telebridge_console.py)
+import telebridge_diagnostics as diagnostics  # noqa: E402  (launch/telebridge_diagnostics.py)
 
 # A comfortable start pose of the default arm (ur5_like), away from its
 # singularities, for arm_sim.
@@ -87,7 +90,7 @@ DEFAULT_URDF = [None]
 def generate_launch_description():
     share = get_package_share_directory("telebridge")
     DEFAULT_URDF[0] = os.path.join(share, "launch", "urdf", "ur5_like.urdf")
-    return LaunchDescription(console.arguments() + [
+    return LaunchDescription(console.arguments() + diagnostics.arguments() + [
         DeclareLaunchArgument("sim", default_value="false",
                               description="also start the simulated arm (arm_sim)"),
         DeclareLaunchArgument("urdf", default_value=DEFAULT_URDF[0],
@@ -110,4 +113,5 @@ def generate_launch_description():
                         jog_base_link=LaunchConfiguration("fixed_frame"),
                         jog_tip_link=LaunchConfiguration("flange_frame"),
                         jog_params_file=LaunchConfiguration("params_file")),
+        diagnostics.aggregator(),
     ])

@@ -14,6 +14,8 @@ robot_state_publisher's frame_prefix), so that two robots can share one
 ROS graph and one tf tree. Use the same values for cameras.launch.py.
 console:=true also starts the operator console with the Servosila panel
 (console.launch.py; console_listen:=HOST:PORT, default 127.0.0.1:8080).
+diagnostics:=true also starts diagnostic_aggregator with
+params/diagnostics_analyzers.yaml (one per graph; launch/telebridge_diagnostics.py).
 """
 import os
 import sys
@@ -27,6 +29,7 @@ from launch_ros.actions import Node
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import telebridge_console as console  # noqa: E402  (launch/telebridge_console.py)
+import telebridge_diagnostics as diagnostics  # noqa: E402  (launch/telebridge_diagnostics.py)
 import telebridge_description as description  # noqa: E402  (launch/telebridge_description.py)
 
 SIM_PORT = "10000"  # the simulator's UDP port on loopback (sim_port)
@@ -56,7 +59,7 @@ def generate_launch_description():
             condition=condition,
         )
 
-    return LaunchDescription(description.arguments(DESCRIPTION) + console.arguments() + [
+    return LaunchDescription(description.arguments(DESCRIPTION) + console.arguments() + diagnostics.arguments() + [
         DeclareLaunchArgument("sim", default_value="false",
                               description="also start the simulated robot and drive it"),
         DeclareLaunchArgument("robot_address", default_value="10.42.0.1:10000",
@@ -77,4 +80,5 @@ def generate_launch_description():
         driver(UnlessCondition(sim), LaunchConfiguration("robot_address")),
         description.state_publisher(),
         console.include(servosila="true", servosila_namespace=LaunchConfiguration("namespace")),
+        diagnostics.aggregator(),
     ])

@@ -198,6 +198,37 @@ joint_move() {
 		"{move_delta: $1, joint_values: [$2], speed: 1.0}" | tee -a "$logs/jog-calls.log" | grep 'success=True' >/dev/null
 }
 
+# diag_status NAME [SECONDS]: the first status named NAME (every node
+# names its statuses "<fully qualified node name>: <component>") on
+# /diagnostics within SECONDS (default 10), printed as "level N",
+# "message TEXT" and one "key: value" line per value; fails without one.
+# Several nodes publish /diagnostics, so one `ros2 topic echo --once`
+# may not hold it.
+diag_status() {
+	/usr/bin/python3 - "$1" "${2:-10}" <<'PY'
+import sys, time
+import rclpy
+from diagnostic_msgs.msg import DiagnosticArray
+name, limit = sys.argv[1], float(sys.argv[2])
+rclpy.init()
+node = rclpy.create_node("diag_status")
+found = []
+node.create_subscription(DiagnosticArray, "/diagnostics",
+    lambda m: found.extend(s for s in m.status if s.name == name and not found), 50)
+end = time.monotonic() + limit
+while not found and time.monotonic() < end:
+    rclpy.spin_once(node, timeout_sec=0.1)
+if not found:
+    print(f"no status named {name!r} on /diagnostics within {limit:g} s")
+    sys.exit(1)
+s = found[0]
+print(f"level {s.level[0] if isinstance(s.level, bytes) else s.level}")
+print(f"message {s.message}")
+for kv in s.values:
+    print(f"{kv.key}: {kv.value}")
+PY
+}
+
 # launch NAME ARGS...: starts `ros2 launch telebridge ARGS...` in the
 # background, logging to $logs/NAME.log.
 launch() {

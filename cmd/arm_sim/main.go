@@ -13,6 +13,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/telebridge/telebridge/internal/rosfjt"
 	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
@@ -20,6 +21,7 @@ import (
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/armsim"
 	armsimnode "github.com/telebridge/telebridge/pkg/armsim/node"
+	"github.com/telebridge/telebridge/pkg/diag"
 	"github.com/telebridge/telebridge/pkg/rate"
 	"github.com/telebridge/telebridge/pkg/trajectory/server"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
@@ -28,6 +30,7 @@ import (
 func main() {
 	rosnode.Run(rosnode.Spec[armsimnode.Config]{
 		Name: armsimnode.Name, Table: armsimnode.ParameterTable(), Load: armsimnode.LoadConfig,
+		Publishers: armsimnode.Publishers,
 	}, setup)
 }
 
@@ -85,7 +88,11 @@ func setup(n *rosnode.Node, cfg armsimnode.Config) error {
 		return err
 	}
 	n.Go("trajectory server", srv.Run)
-	pub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, armsimnode.TopicJointStates, rosnode.PubOpts(armsimnode.QoSJointStates))
+	opts, err := n.PublisherOpts(armsimnode.TopicJointStates)
+	if err != nil {
+		return err
+	}
+	pub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, armsimnode.TopicJointStates, opts)
 	if err != nil {
 		return fmt.Errorf("publisher %s: %w", armsimnode.TopicJointStates, err)
 	}
@@ -100,6 +107,18 @@ func setup(n *rosnode.Node, cfg armsimnode.Config) error {
 			return pub.Publish(msg)
 		})
 	})
+	var prev armsimnode.Counts // touched by the diagnostics loop only
+	err = n.PublishDiagnostics(func(time.Time) []diag.Status {
+		var cur armsimnode.Counts
+		cur.Violations, cur.Targets = arm.Violations()
+		cur.Late, cur.OffClock = arm.Timing()
+		s := armsimnode.Diagnose(cfg, len(names), cur, prev)
+		prev = cur
+		return []diag.Status{s}
+	})
+	if err != nil {
+		return err
+	}
 	n.Finally(func() {
 		v, targets := arm.Violations()
 		log.Infof("arm_sim done: %d targets, %d outside the joint limits, %d ticks with a joint over its velocity limit", targets, v, arm.OverSpeed())

@@ -39,7 +39,7 @@ func main() {
 		rosnode.Exit(node.NodeName, err)
 	}
 	rosnode.Run(rosnode.Spec[node.NodePlan]{
-		Name: node.NodeName, Table: plan.Table,
+		Name: node.NodeName, Table: plan.Table, Publishers: node.Publishers(plan.Config.Cameras),
 		Load: func(*rosparam.Store) (node.NodePlan, error) { return plan, nil },
 	}, setup)
 }
@@ -109,7 +109,7 @@ func setup(n *rosnode.Node, plan node.NodePlan) error {
 					statuses[i] = c.diagnose(now, now.Sub(lastDiag))
 				}
 				lastDiag = now
-				if err := diagPub.Publish(rosnode.Diagnostics(n.Now(), statuses...)); err != nil {
+				if err := diagPub.Publish(rosnode.Diagnostics(n.FullyQualifiedName(), n.Now(), statuses...)); err != nil {
 					log.Warnf("publish diagnostics: %v", err)
 				}
 			}
@@ -171,15 +171,29 @@ func newCameraNode(n *rosnode.Node, cfg camera.Config) (*cameraNode, error) {
 		infoMsg: sensor_msgs_msg.NewCameraInfo(), prevAt: time.Now(),
 	}
 	topics := node.TopicsFor(cfg.Name)
-	opts := rosnode.PubOpts(node.ImageQoS)
+	// Images and camera_info take qos_overrides (node.Publishers).
 	if c.compressed {
+		opts, err := n.PublisherOpts(topics.Compressed)
+		if err != nil {
+			return nil, err
+		}
 		if c.comp, err = sensor_msgs_msg.NewCompressedImagePublisher(n.Node, topics.Compressed, opts); err != nil {
 			return nil, fmt.Errorf("publisher %s: %w", topics.Compressed, err)
 		}
-	} else if c.image, err = sensor_msgs_msg.NewImagePublisher(n.Node, topics.Image, opts); err != nil {
-		return nil, fmt.Errorf("publisher %s: %w", topics.Image, err)
+	} else {
+		opts, err := n.PublisherOpts(topics.Image)
+		if err != nil {
+			return nil, err
+		}
+		if c.image, err = sensor_msgs_msg.NewImagePublisher(n.Node, topics.Image, opts); err != nil {
+			return nil, fmt.Errorf("publisher %s: %w", topics.Image, err)
+		}
 	}
-	if c.infoPub, err = sensor_msgs_msg.NewCameraInfoPublisher(n.Node, topics.CameraInfo, opts); err != nil {
+	infoOpts, err := n.PublisherOpts(topics.CameraInfo)
+	if err != nil {
+		return nil, err
+	}
+	if c.infoPub, err = sensor_msgs_msg.NewCameraInfoPublisher(n.Node, topics.CameraInfo, infoOpts); err != nil {
 		return nil, fmt.Errorf("publisher %s: %w", topics.CameraInfo, err)
 	}
 	srv := node.ServiceSetCameraInfo(cfg.Name)

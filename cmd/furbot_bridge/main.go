@@ -29,6 +29,7 @@ import (
 func main() {
 	rosnode.Run(rosnode.Spec[furbotnode.BridgeNodeConfig]{
 		Name: furbotnode.BridgeName, Table: furbotnode.BridgeNodeParameterTable(), Load: furbotnode.LoadBridgeNodeConfig,
+		Publishers: furbotnode.BridgePublishers,
 	}, setup)
 }
 
@@ -126,6 +127,7 @@ func wire(n *rosnode.Node, br *furbot.Bridge) error {
 
 // publishers owns the node's outputs and their reused messages.
 type publishers struct {
+	node       string // fully qualified, names the diagnostics
 	cfg        furbotnode.BridgeNodeConfig
 	traction   *tbi.TractionDataPublisher
 	steering   *tbi.SteeringDataPublisher
@@ -153,37 +155,44 @@ type publishers struct {
 }
 
 func newPublishers(n *rosnode.Node, cfg furbotnode.BridgeNodeConfig) (*publishers, error) {
-	p := &publishers{cfg: cfg, log: n.Logger()}
-	tel := rosnode.PubOpts(furbotnode.QoSTelemetry)
+	p := &publishers{cfg: cfg, log: n.Logger(), node: n.FullyQualifiedName()}
 	var err error
 	fail := func(topic string, err error) (*publishers, error) {
 		return nil, fmt.Errorf("publisher %s: %w", topic, err)
 	}
-	if p.traction, err = tbi.NewTractionDataPublisher(n.Node, furbotnode.TopicTraction, tel); err != nil {
+	// Every publisher but /diagnostics is a sensor publisher with
+	// qos_overrides (furbotnode.BridgePublishers).
+	opts := map[string]*rclgo.PublisherOptions{}
+	for _, pub := range furbotnode.BridgePublishers {
+		if opts[pub.Topic], err = n.PublisherOpts(pub.Topic); err != nil {
+			return nil, err
+		}
+	}
+	if p.traction, err = tbi.NewTractionDataPublisher(n.Node, furbotnode.TopicTraction, opts[furbotnode.TopicTraction]); err != nil {
 		return fail(furbotnode.TopicTraction, err)
 	}
-	if p.steering, err = tbi.NewSteeringDataPublisher(n.Node, furbotnode.TopicSteering, tel); err != nil {
+	if p.steering, err = tbi.NewSteeringDataPublisher(n.Node, furbotnode.TopicSteering, opts[furbotnode.TopicSteering]); err != nil {
 		return fail(furbotnode.TopicSteering, err)
 	}
-	if p.status, err = tbi.NewVehicleStatusPublisher(n.Node, furbotnode.TopicStatus, tel); err != nil {
+	if p.status, err = tbi.NewVehicleStatusPublisher(n.Node, furbotnode.TopicStatus, opts[furbotnode.TopicStatus]); err != nil {
 		return fail(furbotnode.TopicStatus, err)
 	}
-	if p.bms, err = tbi.NewBmsDataPublisher(n.Node, furbotnode.TopicBMS, tel); err != nil {
+	if p.bms, err = tbi.NewBmsDataPublisher(n.Node, furbotnode.TopicBMS, opts[furbotnode.TopicBMS]); err != nil {
 		return fail(furbotnode.TopicBMS, err)
 	}
-	if p.hydraulics, err = tbi.NewHydraulicsDataPublisher(n.Node, furbotnode.TopicHydraulics, tel); err != nil {
+	if p.hydraulics, err = tbi.NewHydraulicsDataPublisher(n.Node, furbotnode.TopicHydraulics, opts[furbotnode.TopicHydraulics]); err != nil {
 		return fail(furbotnode.TopicHydraulics, err)
 	}
-	if p.suspension, err = tbi.NewSuspensionDataPublisher(n.Node, furbotnode.TopicSuspension, tel); err != nil {
+	if p.suspension, err = tbi.NewSuspensionDataPublisher(n.Node, furbotnode.TopicSuspension, opts[furbotnode.TopicSuspension]); err != nil {
 		return fail(furbotnode.TopicSuspension, err)
 	}
-	if p.forks, err = tbi.NewForkDataPublisher(n.Node, furbotnode.TopicForks, tel); err != nil {
+	if p.forks, err = tbi.NewForkDataPublisher(n.Node, furbotnode.TopicForks, opts[furbotnode.TopicForks]); err != nil {
 		return fail(furbotnode.TopicForks, err)
 	}
-	if p.sent, err = tbi.NewControlSignalsPublisher(n.Node, furbotnode.TopicControlSent, tel); err != nil {
+	if p.sent, err = tbi.NewControlSignalsPublisher(n.Node, furbotnode.TopicControlSent, opts[furbotnode.TopicControlSent]); err != nil {
 		return fail(furbotnode.TopicControlSent, err)
 	}
-	if p.battery, err = sensor_msgs_msg.NewBatteryStatePublisher(n.Node, furbotnode.TopicBattery, rosnode.PubOpts(furbotnode.QoSBattery)); err != nil {
+	if p.battery, err = sensor_msgs_msg.NewBatteryStatePublisher(n.Node, furbotnode.TopicBattery, opts[furbotnode.TopicBattery]); err != nil {
 		return fail(furbotnode.TopicBattery, err)
 	}
 	if p.diag, err = diagnostic_msgs_msg.NewDiagnosticArrayPublisher(n.Node, furbotnode.TopicDiagnostics, rosnode.PubOpts(furbotnode.QoSDiagnostics)); err != nil {
@@ -226,7 +235,7 @@ func (p *publishers) slow(br *furbot.Bridge, now time.Time) error {
 		}
 	}
 	d := furbotnode.DiagnoseBridge(p.cfg, snap, ok, br.Stats(), time.Now())
-	if err := p.diag.Publish(rosnode.Diagnostics(now, d...)); err != nil {
+	if err := p.diag.Publish(rosnode.Diagnostics(p.node, now, d...)); err != nil {
 		return fmt.Errorf("publish diagnostics: %w", err)
 	}
 	return nil

@@ -12,12 +12,15 @@ package main
 
 import (
 	"fmt"
+	"sync"
+	"time"
 
 	nav_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/nav_msgs/msg"
 	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
 	tbi "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
 	tf2_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/tf2_msgs/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
+	"github.com/telebridge/telebridge/pkg/diag"
 	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
@@ -25,6 +28,7 @@ import (
 func main() {
 	rosnode.Run(rosnode.Spec[furbotnode.OdomNodeConfig]{
 		Name: furbotnode.OdometryName, Table: furbotnode.OdomNodeParameterTable(), Load: furbotnode.LoadOdomNodeConfig,
+		Publishers: furbotnode.OdometryPublishers,
 	}, setup)
 }
 
@@ -41,7 +45,15 @@ func setup(n *rosnode.Node, cfg furbotnode.OdomNodeConfig) error {
 		return err
 	}
 	log := n.Logger()
-	odomPub, err := nav_msgs_msg.NewOdometryPublisher(n.Node, furbotnode.TopicOdom, rosnode.PubOpts(furbotnode.QoSOdom))
+	odomOpts, err := n.PublisherOpts(furbotnode.TopicOdom)
+	if err != nil {
+		return err
+	}
+	jointOpts, err := n.PublisherOpts(furbotnode.TopicJointStates)
+	if err != nil {
+		return err
+	}
+	odomPub, err := nav_msgs_msg.NewOdometryPublisher(n.Node, furbotnode.TopicOdom, odomOpts)
 	if err != nil {
 		return fmt.Errorf("publisher %s: %w", furbotnode.TopicOdom, err)
 	}
@@ -51,16 +63,23 @@ func setup(n *rosnode.Node, cfg furbotnode.OdomNodeConfig) error {
 			return fmt.Errorf("publisher %s: %w", furbotnode.TopicTF, err)
 		}
 	}
-	jointPub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, furbotnode.TopicJointStates, rosnode.PubOpts(furbotnode.QoSJointStates))
+	jointPub, err := sensor_msgs_msg.NewJointStatePublisher(n.Node, furbotnode.TopicJointStates, jointOpts)
 	if err != nil {
 		return fmt.Errorf("publisher %s: %w", furbotnode.TopicJointStates, err)
 	}
 	// Both callbacks run on the spinning goroutine, one at a time: the
 	// tracker, the joint states and the reused messages need no lock.
+	// The diagnostics loop reads the traction arrivals and a copy of the
+	// tracker's counters, both guarded (the tracker is not).
+	var (
+		traction diag.Arrivals
+		statsMu  sync.Mutex
+		stats    furbotnode.OdomStats
+	)
 	odomMsg := nav_msgs_msg.NewOdometry()
 	tfMsg := tf2_msgs_msg.NewTFMessage()
 	jointMsg := sensor_msgs_msg.NewJointState()
-	_, err = tbi.NewSteeringDataSubscription(n.Node, furbotnode.TopicSteering, rosnode.SubOpts(furbotnode.QoSTelemetry),
+	_, err = tbi.NewSteeringDataSubscription(n.Node, furbotnode.TopicSteering, rosnode.SubOpts(furbotnode.QoSTelemetrySub),
 		func(msg *tbi.SteeringData, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
 				s := rosnode.FurbotSteeringOf(msg)
@@ -71,11 +90,12 @@ func setup(n *rosnode.Node, cfg furbotnode.OdomNodeConfig) error {
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicSteering, err)
 	}
-	_, err = tbi.NewTractionDataSubscription(n.Node, furbotnode.TopicTraction, rosnode.SubOpts(furbotnode.QoSTelemetry),
+	_, err = tbi.NewTractionDataSubscription(n.Node, furbotnode.TopicTraction, rosnode.SubOpts(furbotnode.QoSTelemetrySub),
 		func(msg *tbi.TractionData, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return
 			}
+			traction.Mark(time.Now())
 			tr, ms := rosnode.FurbotTractionOf(msg)
 			stamp := rosnode.Time(msg.Header.Stamp)
 			// The joints carry the odom's stamp, so that robot_state_publisher's
@@ -88,6 +108,9 @@ func setup(n *rosnode.Node, cfg furbotnode.OdomNodeConfig) error {
 				}
 			}
 			st, ok := tracker.Traction(tr, ms, stamp)
+			statsMu.Lock()
+			stats = tracker.Stats()
+			statsMu.Unlock()
 			if !ok {
 				return
 			}
@@ -104,6 +127,15 @@ func setup(n *rosnode.Node, cfg furbotnode.OdomNodeConfig) error {
 		})
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicTraction, err)
+	}
+	err = n.PublishDiagnostics(func(now time.Time) []diag.Status {
+		statsMu.Lock()
+		st := stats
+		statsMu.Unlock()
+		return []diag.Status{furbotnode.DiagnoseOdometry(traction.Input(furbotnode.TopicTraction, 0), st, now)}
+	})
+	if err != nil {
+		return err
 	}
 	n.Finally(func() {
 		s := tracker.Stats()

@@ -13,11 +13,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	geometry_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/geometry_msgs/msg"
 	tbi "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
+	"github.com/telebridge/telebridge/pkg/diag"
 	furbotcontrol "github.com/telebridge/telebridge/pkg/furbot/control"
 	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
 	"github.com/telebridge/telebridge/pkg/rate"
@@ -49,7 +52,8 @@ func setup(n *rosnode.Node, cfg furbotnode.TwistNodeConfig) error {
 			log.Warnf("parameter change not applied: %v", err)
 		}
 	})
-	if err := subscribe(n, tc); err != nil {
+	var in inputs
+	if err := subscribe(n, tc, &in); err != nil {
 		return err
 	}
 	pub, err := tbi.NewControlSignalsPublisher(n.Node, furbotnode.TopicControl, rosnode.PubOpts(furbotnode.QoSControl))
@@ -71,6 +75,9 @@ func setup(n *rosnode.Node, cfg furbotnode.TwistNodeConfig) error {
 				}
 			}
 			last = out
+			in.mu.Lock()
+			in.last = out
+			in.mu.Unlock()
 			rosnode.FurbotControl(&msg, last, n.Now())
 			if err := pub.Publish(&msg); err != nil {
 				return fmt.Errorf("publish %s: %w", furbotnode.TopicControl, err)
@@ -90,14 +97,34 @@ func setup(n *rosnode.Node, cfg furbotnode.TwistNodeConfig) error {
 		log.Infof("full-brake control signals published; shutting down")
 		return err
 	})
+	err = n.PublishDiagnostics(func(now time.Time) []diag.Status {
+		in.mu.Lock()
+		out := in.last // disabled until the first step
+		in.mu.Unlock()
+		cmd := in.cmd.Input(furbotnode.TopicCmdVel, cfg.Controller.CommandTimeout)
+		return []diag.Status{furbotnode.DiagnoseTwist(out, cmd, in.refused.Load(), now)}
+	})
+	if err != nil {
+		return err
+	}
 	log.Infof("cmd_vel -> %s at %g Hz", furbotnode.TopicControl, cfg.Rate)
 	return nil
+}
+
+// inputs is what the diagnostics loop reads of the node: cmd_vel's
+// arrivals and refusals (subscription callbacks) and the latest output
+// (control loop).
+type inputs struct {
+	cmd     diag.Arrivals
+	refused atomic.Uint64
+	mu      sync.Mutex
+	last    furbotcontrol.Output // guarded by mu
 }
 
 // subscribe hands cmd_vel, the traction feedback and the vehicle's motion
 // block (its e-stop) to the core. Callbacks never block: the core keeps
 // only the latest of each.
-func subscribe(n *rosnode.Node, tc *furbotnode.TwistControl) error {
+func subscribe(n *rosnode.Node, tc *furbotnode.TwistControl, in *inputs) error {
 	log := n.Logger()
 	var refused uint64
 	_, err := geometry_msgs_msg.NewTwistSubscription(n.Node, furbotnode.TopicCmdVel, rosnode.SubOpts(furbotnode.QoSCmdVel),
@@ -105,7 +132,9 @@ func subscribe(n *rosnode.Node, tc *furbotnode.TwistControl) error {
 			if err != nil {
 				return
 			}
+			in.cmd.Mark(time.Now())
 			if err := tc.SetCommand(furbotcontrol.Twist{V: msg.Linear.X, W: msg.Angular.Z}, time.Now()); err != nil {
+				in.refused.Add(1)
 				refused++
 				if refused&(refused-1) == 0 {
 					log.Warnf("cmd_vel refused (%d so far): %v", refused, err)
@@ -115,7 +144,7 @@ func subscribe(n *rosnode.Node, tc *furbotnode.TwistControl) error {
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicCmdVel, err)
 	}
-	_, err = tbi.NewTractionDataSubscription(n.Node, furbotnode.TopicTraction, rosnode.SubOpts(furbotnode.QoSTelemetry),
+	_, err = tbi.NewTractionDataSubscription(n.Node, furbotnode.TopicTraction, rosnode.SubOpts(furbotnode.QoSTelemetrySub),
 		func(msg *tbi.TractionData, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return
@@ -126,7 +155,7 @@ func subscribe(n *rosnode.Node, tc *furbotnode.TwistControl) error {
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicTraction, err)
 	}
-	_, err = tbi.NewVehicleStatusSubscription(n.Node, furbotnode.TopicStatus, rosnode.SubOpts(furbotnode.QoSTelemetry),
+	_, err = tbi.NewVehicleStatusSubscription(n.Node, furbotnode.TopicStatus, rosnode.SubOpts(furbotnode.QoSTelemetrySub),
 		func(msg *tbi.VehicleStatus, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
 				tc.SetMotion(rosnode.FurbotMotionOf(msg), time.Now())

@@ -23,6 +23,7 @@ import (
 	tf2_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/tf2_msgs/msg"
 	trajectory_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/trajectory_msgs/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
+	"github.com/telebridge/telebridge/pkg/diag"
 	"github.com/telebridge/telebridge/pkg/jog"
 	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/rosparam"
@@ -65,13 +66,21 @@ func setup(n *rosnode.Node, cfg jognode.Config) error {
 		return err
 	}
 	runner.OnMotionEnd(func(st jog.Status) { log.Infof("motion ended: %s", st.Reason) })
-	if err := subscribe(n, ctrl, joints, frames); err != nil {
+	var arrivals diag.Arrivals // joint_states, for the diagnostics
+	if err := subscribe(n, ctrl, joints, frames, &arrivals); err != nil {
 		return err
 	}
 	if err := serve(n, ctrl, runner); err != nil {
 		return err
 	}
 	n.Go("jog loop", runner.Run) // ends with a stop: its rest point goes out before the node does
+	err = n.PublishDiagnostics(func(now time.Time) []diag.Status {
+		in := arrivals.Input(jognode.JointStatesTopic, jognode.JointStatesTimeout)
+		return []diag.Status{jognode.Diagnose(ctrl.Status(), in, runner.Stats(), joints.Refused(), joints.Foreign(), now)}
+	})
+	if err != nil {
+		return err
+	}
 	n.Finally(func() {
 		st := runner.Stats()
 		log.Infof("arm told to hold; shutting down (%d targets, %d holds, %d refused joint states, %d of other robots)", st.Written, st.Holds, joints.Refused(), joints.Foreign())
@@ -104,13 +113,15 @@ func (o *trajectoryOutput) WriteJointTarget(t jog.JointTarget) error {
 
 // subscribe hands joint states, heartbeats and transforms to the core;
 // the callbacks never block.
-func subscribe(n *rosnode.Node, ctrl *jog.Controller, joints *jog.JointStates, frames *tf.Buffer) error {
+func subscribe(n *rosnode.Node, ctrl *jog.Controller, joints *jog.JointStates, frames *tf.Buffer, arrivals *diag.Arrivals) error {
 	log := n.Logger()
 	_, err := sensor_msgs_msg.NewJointStateSubscription(n.Node, jognode.JointStatesTopic, rosnode.SubOpts(jognode.QoSJointStates),
 		func(msg *sensor_msgs_msg.JointState, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
 				// Refused messages are counted by joints.
-				_ = joints.Store(msg.Name, msg.Position, time.Now())
+				if joints.Store(msg.Name, msg.Position, time.Now()) == nil {
+					arrivals.Mark(time.Now())
+				}
 			}
 		})
 	if err != nil {

@@ -168,7 +168,7 @@ func (c *rosCamera) run(ctx context.Context, n *rosnode.Node) {
 func (c *rosCamera) subscribe(ctx context.Context, n *rosnode.Node, done chan struct{}) error {
 	var f camera.Frame
 	var vf video.Frame
-	sub, err := sensor_msgs_msg.NewImageSubscription(n.Node, c.topic, rosnode.SubOpts(camnode.ImageQoS),
+	sub, err := sensor_msgs_msg.NewImageSubscription(n.Node, c.topic, rosnode.SubOpts(camnode.ImageSubQoS),
 		func(m *sensor_msgs_msg.Image, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return

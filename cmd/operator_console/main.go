@@ -12,10 +12,12 @@ import (
 	"log/slog"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/graph"
+	"github.com/telebridge/telebridge/pkg/diag"
 )
 
 func main() {
@@ -48,6 +50,9 @@ func setup(n *rosnode.Node, cfg graph.NodeConfig) error {
 	}
 	be.SetCameras(cams.streams())
 	be.SetVideo(cams.families())
+	if err := n.PublishDiagnostics(func(now time.Time) []diag.Status { return []diag.Status{be.Diagnose(now)} }); err != nil {
+		return err
+	}
 
 	ccfg := console.Config{Backend: be, Listen: cfg.Listen, Logger: slog.Default(), BalanceThreshold: cfg.BalanceThreshold}
 	opts := console.Options{Token: cfg.Token, TokensFile: cfg.TokensFile, TLS: cfg.TLS, CertFile: cfg.CertFile, KeyFile: cfg.KeyFile,

@@ -125,7 +125,7 @@ func subscribe(n *rosnode.Node, names graph.Names, be *graph.Backend) error {
 
 func subscribeFurbot(n *rosnode.Node, names graph.Names, be *graph.Backend,
 	odom func(string, *rclgo.SubscriptionOptions, func(x, y float64, q geom.Quat, v, w float64)) error, sub func(string, error) error) error {
-	tel := rosnode.SubOpts(furbotnode.QoSTelemetry)
+	tel := rosnode.SubOpts(furbotnode.QoSTelemetrySub)
 	if err := odom(names.FurbotOdom, rosnode.SubOpts(furbotnode.QoSOdom), be.OnFurbotOdom); err != nil {
 		return err
 	}

@@ -38,6 +38,7 @@ import (
 func main() {
 	rosnode.Run(rosnode.Spec[servosilanode.Config]{
 		Name: servosilanode.Name, Table: servosilanode.ParameterTable(), Load: servosilanode.LoadConfig,
+		Publishers: servosilanode.Publishers,
 	}, setup)
 }
 
@@ -218,6 +219,7 @@ func serve(n *rosnode.Node, drv *servosila.Driver) error {
 
 // publishers owns the node's outputs and their reused messages.
 type publishers struct {
+	node      string // fully qualified, names the diagnostics
 	cfg       servosilanode.Config
 	odom      *nav_msgs_msg.OdometryPublisher
 	tf        *tf2_msgs_msg.TFMessagePublisher
@@ -234,10 +236,18 @@ type publishers struct {
 }
 
 func newPublishers(n *rosnode.Node, cfg servosilanode.Config) (*publishers, error) {
-	p := &publishers{cfg: cfg, odomMsg: nav_msgs_msg.NewOdometry(),
+	p := &publishers{node: n.FullyQualifiedName(), cfg: cfg, odomMsg: nav_msgs_msg.NewOdometry(),
 		jointStates: servosilanode.NewJointStates(), jointMsg: sensor_msgs_msg.NewJointState()}
+	// odom, joint_states and telemetry take qos_overrides
+	// (servosilanode.Publishers).
+	opts := map[string]*rclgo.PublisherOptions{}
 	var err error
-	if p.odom, err = nav_msgs_msg.NewOdometryPublisher(n.Node, servosilanode.TopicOdom, rosnode.PubOpts(servosilanode.QoSOdom)); err != nil {
+	for _, pub := range servosilanode.Publishers {
+		if opts[pub.Topic], err = n.PublisherOpts(pub.Topic); err != nil {
+			return nil, err
+		}
+	}
+	if p.odom, err = nav_msgs_msg.NewOdometryPublisher(n.Node, servosilanode.TopicOdom, opts[servosilanode.TopicOdom]); err != nil {
 		return nil, fmt.Errorf("publisher %s: %w", servosilanode.TopicOdom, err)
 	}
 	if cfg.PublishTF {
@@ -245,10 +255,10 @@ func newPublishers(n *rosnode.Node, cfg servosilanode.Config) (*publishers, erro
 			return nil, fmt.Errorf("publisher %s: %w", servosilanode.TopicTF, err)
 		}
 	}
-	if p.joints, err = sensor_msgs_msg.NewJointStatePublisher(n.Node, servosilanode.TopicJointStates, rosnode.PubOpts(servosilanode.QoSJointStates)); err != nil {
+	if p.joints, err = sensor_msgs_msg.NewJointStatePublisher(n.Node, servosilanode.TopicJointStates, opts[servosilanode.TopicJointStates]); err != nil {
 		return nil, fmt.Errorf("publisher %s: %w", servosilanode.TopicJointStates, err)
 	}
-	if p.telemetry, err = telebridge_interfaces_msg.NewServosilaTelemetryPublisher(n.Node, servosilanode.TopicTelemetry, rosnode.PubOpts(servosilanode.QoSTelemetry)); err != nil {
+	if p.telemetry, err = telebridge_interfaces_msg.NewServosilaTelemetryPublisher(n.Node, servosilanode.TopicTelemetry, opts[servosilanode.TopicTelemetry]); err != nil {
 		return nil, fmt.Errorf("publisher %s: %w", servosilanode.TopicTelemetry, err)
 	}
 	if p.diag, err = diagnostic_msgs_msg.NewDiagnosticArrayPublisher(n.Node, servosilanode.TopicDiagnostics, rosnode.PubOpts(servosilanode.QoSDiagnostics)); err != nil {
@@ -292,7 +302,7 @@ func (p *publishers) publish(drv *servosila.Driver, now time.Time) error {
 	if now.Sub(p.lastDiag) >= p.cfg.DiagnosticsPeriod {
 		p.lastDiag = now
 		d := servosilanode.Diagnose(p.cfg.Driver, st, at, ok, time.Now())
-		if err := p.diag.Publish(rosnode.Diagnostics(now, d)); err != nil {
+		if err := p.diag.Publish(rosnode.Diagnostics(p.node, now, d)); err != nil {
 			return fmt.Errorf("publish diagnostics: %w", err)
 		}
 	}

@@ -39,11 +39,14 @@ func OdomTransform(st odometry.State, stamp time.Time, odomFrame, baseFrame stri
 	}
 }
 
-// Diagnostics builds a diagnostic_msgs/DiagnosticArray from statuses.
-func Diagnostics(stamp time.Time, statuses ...diag.Status) *diagnostic_msgs_msg.DiagnosticArray {
+// Diagnostics builds a diagnostic_msgs/DiagnosticArray from statuses
+// reported by node (its fully qualified name, Node.FullyQualifiedName):
+// each status is named diag.StatusName(node, its component).
+func Diagnostics(node string, stamp time.Time, statuses ...diag.Status) *diagnostic_msgs_msg.DiagnosticArray {
 	msg := diagnostic_msgs_msg.NewDiagnosticArray()
 	msg.Header = Header(stamp, "")
 	for _, s := range statuses {
+		s.Name = diag.StatusName(node, s.Name)
 		d := diagnostic_msgs_msg.DiagnosticStatus{Level: byte(s.Level), Name: s.Name, Message: s.Message, HardwareId: s.HardwareID}
 		for _, kv := range s.Values {
 			d.Values = append(d.Values, diagnostic_msgs_msg.KeyValue{Key: kv.Key, Value: kv.Value})

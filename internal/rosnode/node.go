@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/telebridge/telebridge/pkg/qos"
 	"github.com/telebridge/telebridge/pkg/rosparam"
+	"github.com/telebridge/telebridge/pkg/rosqos"
 	"github.com/tiiuae/rclgo/pkg/rclgo"
 )
 
@@ -22,6 +24,8 @@ type options struct {
 	Table rosparam.Table
 	// Validate checks a whole update against the current values (optional).
 	Validate func(update []rosparam.Parameter, current func(string) rosparam.ParameterValue) error
+	// Publishers take qos_overrides parameters (optional).
+	Publishers []rosqos.Publisher
 }
 
 // Node is a started rclgo node with its parameters, as Run hands it to a
@@ -34,6 +38,7 @@ type Node struct {
 	Args []string
 
 	events  eventPublisher
+	qos     map[string]qos.Profile // Publishers' profiles, by topic as given
 	closers []func() error
 	tasks   []task   // Go's, run while the node spins
 	finally []func() // Finally's, run after them
@@ -65,7 +70,16 @@ func start(opts options) (*Node, error) {
 	}
 	n.Node = node
 	n.closers = append(n.closers, node.Close)
+	resolved, err := n.qosParams(&opts, args.Remaps)
+	if err != nil {
+		n.Close()
+		return nil, err
+	}
 	if err := n.startParams(opts, &args.Overrides); err != nil {
+		n.Close()
+		return nil, err
+	}
+	if err := n.qosProfiles(opts.Publishers, resolved); err != nil {
 		n.Close()
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/telebridge/telebridge/pkg/rosparam"
+	"github.com/telebridge/telebridge/pkg/rosqos"
 )
 
 // Spec is what Run needs to know of a node; every field but Validate comes
@@ -27,6 +28,11 @@ type Spec[C any] struct {
 	// Load builds the node's configuration from its start-up parameters
 	// and checks it.
 	Load func(*rosparam.Store) (C, error)
+	// Publishers are the node's publishers whose QoS the
+	// qos_overrides.<topic>.publisher.* parameters override (its sensor
+	// publishers, from its core package); setup creates them with
+	// Node.PublisherOpts.
+	Publishers []rosqos.Publisher
 }
 
 // Run is a node's whole process. It starts rclgo and the node from the
@@ -65,7 +71,7 @@ func Exit(name string, err error) {
 type errLogged struct{ error }
 
 func run[C any](ctx context.Context, spec Spec[C], setup func(*Node, C) error) error {
-	n, err := start(options{Name: spec.Name, Args: os.Args[1:], Table: spec.Table, Validate: spec.Validate})
+	n, err := start(options{Name: spec.Name, Args: os.Args[1:], Table: spec.Table, Validate: spec.Validate, Publishers: spec.Publishers})
 	if err != nil {
 		return err
 	}

@@ -1,14 +1,29 @@
 // Package diag holds a node's health report in the shape of
 // diagnostic_msgs/DiagnosticStatus, so that what a driver reports (level,
 // message, key values) is decided and tested in its core package and the
-// ROS layer only copies it onto /diagnostics.
+// ROS layer only copies it onto /diagnostics, each status named after the
+// node that reports it ("/f1/furbot_bridge: vehicle link", StatusName).
 package diag
 
 import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/qos"
 )
+
+// Topic is where every node publishes its statuses
+// (diagnostic_msgs/DiagnosticArray), and Period how often: once a second,
+// as diagnostic_updater does by default.
+const (
+	Topic  = "/diagnostics"
+	Period = time.Second
+)
+
+// QoS is the profile of Topic: reliable, volatile, keep last 10, as
+// diagnostic_updater publishes and diagnostic_aggregator subscribes.
+var QoS = qos.Default
 
 // Level is the severity of a status, with diagnostic_msgs' values.
 type Level uint8
@@ -44,7 +59,7 @@ type KeyValue struct {
 // Status is the health of one component.
 type Status struct {
 	Level      Level      // OK, WARN, ERROR or STALE
-	Name       string     // e.g. "servosila_driver: link"
+	Name       string     // the component ("robot link"); on /diagnostics StatusName's "<node>: <component>"
 	Message    string     // one line for operators
 	HardwareID string     // e.g. the robot's address
 	Values     []KeyValue // named values for the operator, in display order

@@ -142,10 +142,12 @@ func (p Param) check() error {
 	return nil
 }
 
-// validParamName: non-empty '.'-separated tokens of letters, digits, '_'.
+// validParamName: non-empty '.'-separated tokens of letters, digits, '_'
+// and '/' (topic names inside a name, as in rclcpp's
+// "qos_overrides./ns/topic.publisher.depth").
 func validParamName(name string) bool {
 	for _, tok := range strings.Split(name, ".") {
-		if !isToken(tok) {
+		if !isToken(strings.ReplaceAll(tok, "/", "_")) {
 			return false
 		}
 	}

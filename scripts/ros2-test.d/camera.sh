@@ -8,16 +8,10 @@
 launch camera cameras.launch.py sim:=true
 cam_log="$logs/camera.log"
 
-# cam_diag CAMERA KEY: the camera's value of KEY in the next /diagnostics.
+# cam_diag CAMERA KEY: the camera's value of KEY in its next status on
+# /diagnostics ("/camera_publisher: CAMERA").
 cam_diag() {
-	timeout 10 ros2 topic echo --once /diagnostics diagnostic_msgs/msg/DiagnosticArray 2>/dev/null |
-		python3 -c '
-import sys, yaml
-doc = next(yaml.safe_load_all(sys.stdin))
-for s in doc["status"]:
-    if s["name"] == "camera_publisher: " + sys.argv[1]:
-        print({kv["key"]: kv["value"] for kv in s["values"]}[sys.argv[2]])
-' "$1" "$2"
+	diag_status "/camera_publisher: $1" | sed -n "s/^$2: //p"
 }
 # cam_echo TOPIC: one message of TOPIC, arrays elided.
 cam_echo() { timeout 15 ros2 topic echo --once "$1" --no-arr 2>/dev/null; }

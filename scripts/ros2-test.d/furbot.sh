@@ -67,7 +67,7 @@ check "furbot: every subsystem works (VehicleStatus.all_working)" \
 check "furbot: sensor_msgs/BatteryState from the BMS" \
 	bash -c 'timeout 10 ros2 topic echo --once /furbot/battery sensor_msgs/msg/BatteryState | grep -q "^present: true"'
 check "furbot: /diagnostics reports the vehicle link" \
-	bash -c 'timeout 10 ros2 topic echo --once /diagnostics diagnostic_msgs/msg/DiagnosticArray | grep -q "furbot_bridge: vehicle link"'
+	diag_status "/furbot_bridge: vehicle link"
 
 fb_drive() {
 	local x0 x1 v

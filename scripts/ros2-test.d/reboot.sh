@@ -56,7 +56,7 @@ rb_servosila() {
 	# While the robot is gone: diagnostics say so, and the dead reckoning
 	# has stopped (read here, the odometry must gain no more than what the
 	# rebooted robot drives).
-	diag=$(timeout 5 ros2 topic echo --once /diagnostics diagnostic_msgs/msg/DiagnosticArray 2>/dev/null | grep -ai 'link lost' | head -n 1)
+	diag=$(diag_status "/servosila_driver: robot link" 5 | grep -ai 'link lost' | head -n 1)
 	odom0=$(rb_odom_x)
 	rb_sim reboot_servosila_2 "$rb_bin/servosila-sim" --listen 127.0.0.1:$rb_servosila_port --telemetry-rate 5 --print 200ms
 	sleep 5

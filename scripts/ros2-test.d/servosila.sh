@@ -93,7 +93,7 @@ check "servosila: ros2 param set refuses an invalid value" \
 	bash -c 'ros2 param set /servosila_driver max_linear 50.0 2>&1 | grep -q "failed"'
 
 check "servosila: /diagnostics reports the robot link" \
-	bash -c 'out=$(timeout 10 ros2 topic echo --once /diagnostics diagnostic_msgs/msg/DiagnosticArray 2>&1); grep -q "servosila_driver: robot link" <<<"$out"'
+	diag_status "/servosila_driver: robot link"
 
 sv_shutdown() {
 	pub_start sv_turn -r 10 /cmd_vel geometry_msgs/msg/Twist "{angular: {z: 0.5}}" || { pub_stop; return 1; }

@@ -10,6 +10,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/qos"
 	"github.com/telebridge/telebridge/pkg/rosparam"
+	"github.com/telebridge/telebridge/pkg/rosqos"
 )
 
 // Names of the arm_sim ROS 2 node, which stands in for an arm and its
@@ -30,6 +31,10 @@ var (
 	QoSJointStates = qos.Default
 	QoSTrajectory  = jognode.QoSTrajectory
 )
+
+// Publishers is arm_sim's sensor publisher (joint_states), whose QoS the
+// qos_overrides.<topic>.publisher.* parameters override.
+var Publishers = []rosqos.Publisher{{Topic: TopicJointStates, Default: QoSJointStates}}
 
 // Config configures arm_sim.
 type Config struct {

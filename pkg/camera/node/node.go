@@ -160,7 +160,7 @@ type Health struct {
 // when frames were dropped or corrupted in the interval, when a control
 // change failed, or when streaming yields no frame; OK otherwise.
 func Diagnose(h Health, prev camera.Stats, dt time.Duration) diag.Status {
-	s := diag.Status{Name: NodeName + ": " + h.Config.Name, HardwareID: h.Config.Device, Message: "idle: no subscriber, stream off"}
+	s := diag.Status{Name: h.Config.Name, HardwareID: h.Config.Device, Message: "idle: no subscriber, stream off"}
 	st := h.Stats
 	frames := st.Frames - min(prev.Frames, st.Frames)
 	fps := 0.0

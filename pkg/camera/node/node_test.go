@@ -156,7 +156,7 @@ func TestDiagnose(t *testing.T) {
 		if s.Level != tc.level || !strings.Contains(s.Message, tc.msg) {
 			t.Errorf("%s: %v %q, want %v %q", tc.name, s.Level, s.Message, tc.level, tc.msg)
 		}
-		if s.Name != "camera_publisher: zoom" || s.HardwareID != "/dev/video3" {
+		if s.Name != "zoom" || s.HardwareID != "/dev/video3" {
 			t.Errorf("%s: name %q hardware %q", tc.name, s.Name, s.HardwareID)
 		}
 		if got := value(s, "fps"); got != tc.fps {

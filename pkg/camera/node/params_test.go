@@ -173,7 +173,10 @@ func TestTopicsAndQoS(t *testing.T) {
 	if tp.Image != "front_left/image_raw" || tp.CameraInfo != "front_left/camera_info" || tp.Compressed != "front_left/image_raw/compressed" {
 		t.Errorf("topics %+v", tp)
 	}
-	if ImageQoS != qos.SensorData || ImageQoS.Reliability != qos.BestEffort || ImageQoS.Depth != 5 {
-		t.Errorf("ImageQoS = %+v", ImageQoS)
+	if ImageQoS != qos.Default || ImageQoS.Reliability != qos.Reliable || ImageQoS.Depth != 10 {
+		t.Errorf("ImageQoS = %+v, want REP-2003's system default", ImageQoS)
+	}
+	if !qos.Compatible(ImageQoS, ImageSubQoS) || ImageSubQoS.Reliability != qos.BestEffort {
+		t.Errorf("ImageSubQoS = %+v", ImageSubQoS)
 	}
 }

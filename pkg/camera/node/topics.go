@@ -1,6 +1,11 @@
 package node
 
-import "github.com/telebridge/telebridge/pkg/qos"
+import (
+	"github.com/telebridge/telebridge/pkg/camera"
+	"github.com/telebridge/telebridge/pkg/camera/wire"
+	"github.com/telebridge/telebridge/pkg/qos"
+	"github.com/telebridge/telebridge/pkg/rosqos"
+)
 
 // ControlPrefix starts the name of a V4L2 control parameter
 // ("controls.gain"); see ControlParam.
@@ -23,7 +28,32 @@ func TopicsFor(name string) Topics {
 	}
 }
 
-// ImageQoS is the profile images (raw and compressed) and camera info go
-// out with: ROS 2's sensor-data profile (best effort, volatile, keep last
-// 5). A late or lost frame is replaced by the next one, never resent.
-var ImageQoS = qos.SensorData
+// ImageQoS is the default profile images (raw and compressed) and camera
+// info go out with: ROS 2's system default (reliable, volatile, keep last
+// 10), as REP-2003 asks of sensor drivers, so that reliable subscribers
+// (image_pipeline, RViz) and best-effort ones both receive. The
+// qos_overrides parameters change it per topic (Publishers).
+var ImageQoS = rosqos.SensorProfile
+
+// ImageSubQoS is what a viewer subscribes to images with: ROS 2's
+// sensor-data profile (best effort, keep last 5), which matches a
+// publisher of any reliability; a late frame is replaced by the next one.
+var ImageSubQoS = qos.SensorData
+
+// Publishers lists the publishers of cameras whose QoS the node's
+// qos_overrides parameters override: per camera, image_raw (or
+// image_raw/compressed for a compressed pixel format) and camera_info,
+// each with ImageQoS by default. A camera whose pixel format does not
+// parse gets image_raw (the node refuses it later, when it opens).
+func Publishers(cameras []camera.Config) []rosqos.Publisher {
+	var out []rosqos.Publisher
+	for _, c := range cameras {
+		t := TopicsFor(c.Name)
+		image := t.Image
+		if f, err := wire.ParsePixelFormat(c.PixelFormat); err == nil && f.Compressed {
+			image = t.Compressed
+		}
+		out = append(out, rosqos.Publisher{Topic: image, Default: ImageQoS}, rosqos.Publisher{Topic: t.CameraInfo, Default: ImageQoS})
+	}
+	return out
+}

@@ -339,9 +339,11 @@ func TestSnapshotFromMessages(t *testing.T) {
 	b.OnServosilaJointStates([]string{"waist", "shoulder", "bogus", "flippers"}, []float64{0.3, -0.2, 9, 0.25})
 	b.OnServosilaTelemetry(graph.Telemetry{Tick: 42, Motors: []console.MotorState{{ID: 1, Position: 16384, Current: 2}}})
 	b.OnServosilaOdom(1, 2, geom.FromEulerZYX(0.5, 0, 0), 0.2, 0.1)
-	b.OnDiagnostics(diag.Status{Name: "servosila_driver: robot link", Values: []diag.KeyValue{
+	b.OnDiagnostics(diag.Status{Name: "/servosila_driver: robot link", Values: []diag.KeyValue{
 		{Key: "emergency stop", Value: "true"}, {Key: "packets sent", Value: "77"}, {Key: "dropped: malformed", Value: "3"}}})
-	b.OnDiagnostics(diag.Status{Name: "camera_publisher: front", Values: []diag.KeyValue{{Key: "packets sent", Value: "1"}}})
+	b.OnDiagnostics(diag.Status{Name: "/camera_publisher: front", Values: []diag.KeyValue{{Key: "packets sent", Value: "1"}}})
+	// Another robot's driver, in another namespace, is not this one.
+	b.OnDiagnostics(diag.Status{Name: "/s2/servosila_driver: robot link", Values: []diag.KeyValue{{Key: "packets sent", Value: "5"}}})
 	now = now.Add(1500 * time.Millisecond)
 
 	s, _ := b.Snapshot(ctx)
@@ -522,5 +524,25 @@ func TestServosilaLimitsAssumed(t *testing.T) {
 	in := newBackend(t, config(), &fakePort{}).Info()
 	if in.ServosilaStartSpeed != 0.2 || math.Abs(in.ServosilaGripperSpeed-0.5) > 1e-4 || math.Abs(in.EStopInterval-0.02) > 1e-9 {
 		t.Fatalf("start %g, gripper %g, e-stop interval %g", in.ServosilaStartSpeed, in.ServosilaGripperSpeed, in.EStopInterval)
+	}
+}
+
+func TestDiagnoseConsole(t *testing.T) {
+	now := time.Unix(1000, 0)
+	clock := func() time.Time { return now }
+	b, err := graph.New(config(), &fakePort{}, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := b.Diagnose(now); s.Name != "console" || s.Level != diag.Warn || s.Message != "no servosila telemetry received" {
+		t.Errorf("before telemetry: %q %v %q", s.Name, s.Level, s.Message)
+	}
+	b.OnServosilaTelemetry(graph.Telemetry{Tick: 1})
+	b.OnFurbotStatus(graph.Status{})
+	if s := b.Diagnose(now.Add(time.Second)); s.Level != diag.OK {
+		t.Errorf("fresh telemetry: %v %q %+v", s.Level, s.Message, s.Values)
+	}
+	if s := b.Diagnose(now.Add(graph.InputTimeout + time.Second)); s.Level != diag.Warn || s.Message != "servosila telemetry is 4.000 s old" {
+		t.Errorf("stale telemetry: %v %q", s.Level, s.Message)
 	}
 }

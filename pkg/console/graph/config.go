@@ -175,6 +175,9 @@ type Names struct {
 	JogJointStates                                           string // in
 	JogStartJoint, JogStartCartesian, JogStop, JogHeartbeat  string // services
 	Diagnostics                                              string // in
+	// ServosilaDriverNode is the driver's fully qualified node name, which
+	// its /diagnostics statuses start with (diag.StatusName).
+	ServosilaDriverNode string
 	// Images maps each camera name to its sensor_msgs/Image topic.
 	Images map[string]string
 }
@@ -195,6 +198,7 @@ func (c NodeConfig) Names() (Names, error) {
 			return n, fmt.Errorf("%w: servosila_driver %q", ErrConfig, c.ServosilaDriver)
 		}
 		ns, node := c.ServosilaNamespace, c.ServosilaDriver
+		n.ServosilaDriverNode = rosparam.FullyQualifiedName(ns, node)
 		n.ServosilaCmdVel = resolve(ns, node, servosilanode.TopicCmdVel)
 		n.ServosilaJointVel = resolve(ns, node, servosilanode.TopicJointVel)
 		n.ServosilaJointTarget = resolve(ns, node, servosilanode.TopicJointTarget)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/console"
@@ -37,6 +36,7 @@ type servosilaView struct {
 	haveOdom        bool
 	telemetry       Telemetry
 	telemetryAt     time.Time
+	telemetryN      uint64 // telemetry messages received
 	diagEStop       bool
 	diagAt          time.Time
 	link            console.ServosilaLink
@@ -48,6 +48,7 @@ type furbotView struct {
 	steer       float64
 	status      Status
 	statusAt    time.Time
+	statusN     uint64 // status messages received
 	charge      float64
 	voltage     float64
 	current     float64
@@ -148,13 +149,15 @@ func (b *Backend) OnServosilaTelemetry(t Telemetry) {
 		m.Angle = servosilawire.CountsToRad(m.Position, 0)
 	}
 	b.srv.telemetryAt = now
+	b.srv.telemetryN++
 }
 
 // OnDiagnostics takes one diagnostic_msgs/DiagnosticStatus from
-// /diagnostics; the Servosila driver's link status gives the e-stop latch
-// and the link counters.
+// /diagnostics; the Servosila driver's statuses (named after its fully
+// qualified name, Names.ServosilaDriverNode) give the e-stop latch and the
+// link counters; another robot's driver in another namespace is ignored.
 func (b *Backend) OnDiagnostics(s diag.Status) {
-	if !b.cfg.Servosila || !strings.HasPrefix(s.Name, b.cfg.ServosilaDriver+":") {
+	if _, ok := diag.Component(s.Name, b.names.ServosilaDriverNode); !b.cfg.Servosila || !ok {
 		return
 	}
 	now := b.now()
@@ -201,6 +204,7 @@ func (b *Backend) OnFurbotStatus(s Status) {
 	now := b.now()
 	b.mu.Lock()
 	b.fur.status, b.fur.statusAt = s, now
+	b.fur.statusN++
 	b.mu.Unlock()
 }
 

@@ -119,9 +119,9 @@ func ControlSignals(steer, throttle int32, brake int16, flags uint8) wire.Contro
 // e-stop is latched; OK otherwise. A second status lists every subsystem's
 // state. The counters go in the values.
 func DiagnoseBridge(cfg BridgeNodeConfig, snap furbot.Snapshot, have bool, stats furbot.BridgeStats, now time.Time) []diag.Status {
-	link := diag.Status{Name: BridgeName + ": vehicle link", HardwareID: cfg.VehicleAddress}
+	link := diag.Status{Name: "vehicle link", HardwareID: cfg.VehicleAddress} // the publishing node prefixes its name, diag.StatusName
 	link.Raise(diag.OK, "vehicle ready, telemetry published")
-	subs := diag.Status{Name: BridgeName + ": subsystems", HardwareID: cfg.VehicleAddress}
+	subs := diag.Status{Name: "subsystems", HardwareID: cfg.VehicleAddress}
 	subs.Raise(diag.OK, "every subsystem working")
 	switch {
 	case !have && stats.Accepted == 0:

@@ -3,6 +3,7 @@ package node
 import (
 	"github.com/telebridge/telebridge/pkg/furbot/wire"
 	"github.com/telebridge/telebridge/pkg/qos"
+	"github.com/telebridge/telebridge/pkg/rosqos"
 )
 
 // Node names of the Furbot ROS 2 stack (seed 003's architecture): the
@@ -44,20 +45,24 @@ const (
 )
 
 // QoS of the stack's topics. Commands and odometry are reliable (Nav2 and
-// RViz subscribe reliably). The 100 Hz telemetry is sensor data (best
-// effort, shallow): a lost sample is replaced 10 ms later, and a reliable
-// subscriber cannot match it (`ros2 topic echo --qos-reliability
-// best_effort`). The control signals between the twist controller and the
-// bridge are reliable: they are commands.
+// RViz subscribe reliably). The 100 Hz telemetry goes out with REP-2003's
+// system default (reliable, keep last 10), as every sensor publisher of
+// the stack (BridgePublishers, OdometryPublishers), so that reliable and
+// best-effort subscribers both receive; the stack's own nodes subscribe
+// to it best effort (QoSTelemetrySub: a lost sample is replaced 10 ms
+// later, and a publisher overridden to best effort still matches). The
+// control signals between the twist controller and the bridge are
+// reliable: they are commands.
 var (
-	QoSCmdVel      = qos.Default
-	QoSOdom        = qos.Default
-	QoSTF          = qos.Default
-	QoSTelemetry   = qos.SensorData
-	QoSControl     = qos.Default
-	QoSBattery     = qos.Default
-	QoSDiagnostics = qos.Default
-	QoSServices    = qos.Services
+	QoSCmdVel       = qos.Default
+	QoSOdom         = qos.Default
+	QoSTF           = qos.Default
+	QoSTelemetry    = rosqos.SensorProfile
+	QoSTelemetrySub = qos.SensorData
+	QoSControl      = qos.Default
+	QoSBattery      = qos.Default
+	QoSDiagnostics  = qos.Default
+	QoSServices     = qos.Services
 )
 
 // Topic is one ROS 2 topic of a Furbot node, decided here so that the thin
@@ -93,14 +98,31 @@ var Topics = []Topic{
 	{BridgeName, TopicControl, tbi + "ControlSignals", false, 0, QoSControl, "stale after control_timeout: full brake"},
 	{BridgeName, TopicDiagnostics, "diagnostic_msgs/msg/DiagnosticArray", true, 1, QoSDiagnostics, "link, subsystems and counters"},
 	{TwistName, TopicCmdVel, "geometry_msgs/msg/Twist", false, 0, QoSCmdVel, "stale after command_timeout: brake to a stop"},
-	{TwistName, TopicTraction, tbi + "TractionData", false, 0, QoSTelemetry, "speed feedback; stale after feedback_timeout: disable"},
-	{TwistName, TopicStatus, tbi + "VehicleStatus", false, 0, QoSTelemetry, "motion block: hold while the vehicle's e-stop is latched"},
+	{TwistName, TopicTraction, tbi + "TractionData", false, 0, QoSTelemetrySub, "speed feedback; stale after feedback_timeout: disable"},
+	{TwistName, TopicStatus, tbi + "VehicleStatus", false, 0, QoSTelemetrySub, "motion block: hold while the vehicle's e-stop is latched"},
 	{TwistName, TopicControl, tbi + "ControlSignals", true, wire.FrameRate, QoSControl, "controller output every period"},
-	{OdometryName, TopicTraction, tbi + "TractionData", false, 0, QoSTelemetry, "rear wheel speeds, vehicle clock"},
-	{OdometryName, TopicSteering, tbi + "SteeringData", false, 0, QoSTelemetry, "steering angle (bicycle source)"},
+	{OdometryName, TopicTraction, tbi + "TractionData", false, 0, QoSTelemetrySub, "rear wheel speeds, vehicle clock"},
+	{OdometryName, TopicSteering, tbi + "SteeringData", false, 0, QoSTelemetrySub, "steering angle (bicycle source)"},
 	{OdometryName, TopicOdom, "nav_msgs/msg/Odometry", true, 0, QoSOdom, "per new traction sample, frame odom, child base_link"},
 	{OdometryName, TopicTF, "tf2_msgs/msg/TFMessage", true, 0, QoSTF, "odom -> base_link with every odom (publish_tf)"},
 	{OdometryName, TopicJointStates, "sensor_msgs/msg/JointState", true, 0, QoSJointStates, "wheel and steering joints of the URDF with every odom (JointStates)"},
+}
+
+// BridgePublishers are furbot_bridge's sensor publishers (its telemetry
+// and the battery state), whose QoS the qos_overrides.<topic>.publisher.*
+// parameters override.
+var BridgePublishers = []rosqos.Publisher{
+	{Topic: TopicTraction, Default: QoSTelemetry}, {Topic: TopicSteering, Default: QoSTelemetry},
+	{Topic: TopicStatus, Default: QoSTelemetry}, {Topic: TopicBMS, Default: QoSTelemetry},
+	{Topic: TopicHydraulics, Default: QoSTelemetry}, {Topic: TopicSuspension, Default: QoSTelemetry},
+	{Topic: TopicForks, Default: QoSTelemetry}, {Topic: TopicControlSent, Default: QoSTelemetry},
+	{Topic: TopicBattery, Default: QoSBattery},
+}
+
+// OdometryPublishers are furbot_odometry's sensor publishers (odom and
+// joint_states), whose QoS the qos_overrides parameters override.
+var OdometryPublishers = []rosqos.Publisher{
+	{Topic: TopicOdom, Default: QoSOdom}, {Topic: TopicJointStates, Default: QoSJointStates},
 }
 
 // TF lists the transforms the stack broadcasts: odom -> base_link, by

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/telebridge/telebridge/pkg/qos"
+	"github.com/telebridge/telebridge/pkg/rosqos"
 )
 
 func TestTopicsTable(t *testing.T) {
@@ -43,8 +44,27 @@ func TestTopicsTable(t *testing.T) {
 	if !seen[key{TwistName, TopicCmdVel}] || pubs[TopicOdom].Type != "nav_msgs/msg/Odometry" || pubs[TopicOdom].QoS.Reliability != qos.Reliable {
 		t.Errorf("Nav2 needs cmd_vel on %s and a reliable odom: %+v", TwistName, pubs[TopicOdom])
 	}
-	if QoSCmdVel.Reliability != qos.Reliable || QoSTelemetry.Reliability != qos.BestEffort {
-		t.Error("cmd_vel must be reliable and the 100 Hz telemetry sensor data")
+	if QoSCmdVel.Reliability != qos.Reliable || QoSTelemetry != qos.Default || QoSTelemetrySub.Reliability != qos.BestEffort {
+		t.Error("cmd_vel must be reliable, the telemetry published with REP-2003's system default and subscribed best effort")
+	}
+	// Every sensor publisher is a published topic of its node, with its
+	// table's profile: REP-2003's system default.
+	for _, set := range []struct {
+		node string
+		pubs []rosqos.Publisher
+	}{{BridgeName, BridgePublishers}, {OdometryName, OdometryPublishers}} {
+		for _, p := range set.pubs {
+			tp, ok := pubs[p.Topic]
+			if !ok || tp.Node != set.node || tp.QoS != p.Default || p.Default != rosqos.SensorProfile {
+				t.Errorf("%s: sensor publisher %+v, table %+v", set.node, p, tp)
+			}
+		}
+	}
+	if !qos.Compatible(qos.SensorData, QoSTelemetrySub) {
+		t.Error("a telemetry publisher overridden to best effort does not reach the stack's subscribers")
+	}
+	if len(BridgePublishers) != 9 || len(OdometryPublishers) != 2 {
+		t.Errorf("sensor publishers: bridge %d, odometry %d", len(BridgePublishers), len(OdometryPublishers))
 	}
 	if len(TF) != 1 || TF[0] != [2]string{"odom", "base_link"} {
 		t.Errorf("TF %v", TF)

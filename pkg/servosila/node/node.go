@@ -8,6 +8,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/diag"
 	"github.com/telebridge/telebridge/pkg/qos"
 	"github.com/telebridge/telebridge/pkg/rosparam"
+	"github.com/telebridge/telebridge/pkg/rosqos"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	"github.com/telebridge/telebridge/pkg/servosila/wire"
 )
@@ -72,6 +73,15 @@ var (
 	QoSTF          = qos.Default
 	QoSDiagnostics = qos.Default
 )
+
+// Publishers are the driver's sensor publishers (odom, joint_states,
+// telemetry), whose QoS the qos_overrides.<topic>.publisher.* parameters
+// override; by default REP-2003's system default (the profiles above).
+var Publishers = []rosqos.Publisher{
+	{Topic: TopicOdom, Default: QoSOdom},
+	{Topic: TopicJointStates, Default: QoSJointStates},
+	{Topic: TopicTelemetry, Default: QoSTelemetry},
+}
 
 // Bindings is the node's parameter table: its own rows (read-only),
 // then the driver's (DriverBindings), whose live rows the node applies with
@@ -149,7 +159,7 @@ func JointCommand(names []string, values []float64) (joints []wire.Joint, out []
 // within the telemetry timeout (link lost or wrong address), WARN while the
 // emergency stop is latched, OK otherwise; the counters go in the values.
 func Diagnose(cfg servosila.Config, st servosila.Status, telemetryAt time.Time, haveTelemetry bool, now time.Time) diag.Status {
-	s := diag.Status{Name: Name + ": robot link", HardwareID: cfg.Robot}
+	s := diag.Status{Name: "robot link", HardwareID: cfg.Robot} // the publishing node prefixes its name, diag.StatusName
 	s.Raise(diag.OK, "receiving telemetry")
 	// The lost link comes first: it says what the driver does about it.
 	switch age := now.Sub(telemetryAt); {
