@@ -170,6 +170,9 @@ func (nc *NodeConfig) validateOutputs() error {
 		if err != nil {
 			return fmt.Errorf("camera %s: %w", nc.Cameras[i].Name, err)
 		}
+		if c := nc.Cameras[i]; o.RTP() && (c.Width%2 != 0 || c.Height%2 != 0) {
+			return fmt.Errorf("camera %s: %s with %dx%d: H.264 4:2:0 needs even sizes: %w", c.Name, ParamRTPTo, c.Width, c.Height, camera.ErrBadParam)
+		}
 		if other, dup := dests[o.RTPTo]; dup && o.RTP() {
 			return fmt.Errorf("camera: %s and %s both stream to %s: %w", other, nc.Cameras[i].Name, o.RTPTo, camera.ErrBadParam)
 		}

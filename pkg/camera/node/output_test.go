@@ -106,6 +106,20 @@ func TestPlanNodeOutputs(t *testing.T) {
 	if _, err := PlanNode(dup, nil); !errors.Is(err, camera.ErrBadParam) {
 		t.Errorf("two cameras to one destination: %v", err)
 	}
+	// H.264 4:2:0 needs even sizes; without RTP an odd size is fine.
+	odd := map[string]rosparam.ParameterValue{}
+	for k, x := range over {
+		odd[k] = x
+	}
+	odd["zoom.width"], odd["front.width"] = rosparam.Integer(641), rosparam.Integer(641)
+	if _, err := PlanNode(odd, nil); !errors.Is(err, camera.ErrBadParam) {
+		t.Errorf("RTP of a 641 px wide camera: %v", err)
+	}
+	delete(odd, "zoom.rtp_to")
+	delete(odd, "zoom.rtp_sdp")
+	if _, err := PlanNode(odd, nil); err != nil {
+		t.Errorf("641 px wide cameras without RTP: %v", err)
+	}
 }
 
 func TestQualityChanges(t *testing.T) {
