@@ -29,6 +29,7 @@ type cameras struct {
 // feeds it. Only its run goroutine creates and closes the subscription.
 type rosCamera struct {
 	name, topic string
+	compressed  bool // topic is sensor_msgs/CompressedImage (camera_transport)
 	stream      *mjpeg.Stream
 	viewers     chan int
 }
@@ -43,7 +44,8 @@ func newCameras(n *rosnode.Node, cfg graph.NodeConfig, names graph.Names) (*came
 			}
 			return nil, fmt.Errorf("camera %s: %w", name, err)
 		}
-		c := &rosCamera{name: name, topic: names.Images[name], stream: s, viewers: make(chan int, 1)}
+		t := names.Cameras[name]
+		c := &rosCamera{name: name, topic: t.Topic, compressed: t.Compressed, stream: s, viewers: make(chan int, 1)}
 		s.OnViewers(func(v int) {
 			// Latest count wins; the run goroutine never blocks the stream.
 			select {
@@ -127,26 +129,52 @@ func (c *rosCamera) run(ctx context.Context, n *rosnode.Node) {
 // starts) and closes it when ctx ends, then closes done.
 func (c *rosCamera) subscribe(ctx context.Context, n *rosnode.Node, done chan struct{}) error {
 	var f camera.Frame
-	sub, err := sensor_msgs_msg.NewImageSubscription(n.Node, c.topic, rosnode.SubOpts(camnode.ImageQoS),
-		func(m *sensor_msgs_msg.Image, _ *rclgo.MessageInfo, err error) {
-			if err != nil {
-				return
-			}
-			f = camera.Frame{
-				Header: camera.Header{Stamp: time.Unix(int64(m.Header.Stamp.Sec), int64(m.Header.Stamp.Nanosec)), FrameID: m.Header.FrameId},
-				Height: m.Height, Width: m.Width, Encoding: m.Encoding, IsBigEndian: m.IsBigendian, Step: m.Step, Data: m.Data,
-			}
-			c.stream.Feed(&f)
-		})
-	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", c.topic, err)
+	var sub *rclgo.Subscription
+	if c.compressed {
+		var bad error // the last refused message's reason, logged once per kind
+		s, err := sensor_msgs_msg.NewCompressedImageSubscription(n.Node, c.topic, rosnode.SubOpts(camnode.ImageQoS),
+			func(m *sensor_msgs_msg.CompressedImage, _ *rclgo.MessageInfo, err error) {
+				if err != nil {
+					return
+				}
+				stamp := time.Unix(int64(m.Header.Stamp.Sec), int64(m.Header.Stamp.Nanosec))
+				if err := graph.CompressedFrame(&f, stamp, m.Header.FrameId, m.Format, m.Data); err != nil {
+					if bad == nil || bad.Error() != err.Error() {
+						n.Logger().Warnf("camera %s: %v", c.name, err)
+					}
+					bad = err
+					return
+				}
+				c.stream.Feed(&f)
+				f.Data = nil
+			})
+		if err != nil {
+			return fmt.Errorf("subscribe %s: %w", c.topic, err)
+		}
+		sub = s.Subscription
+	} else {
+		s, err := sensor_msgs_msg.NewImageSubscription(n.Node, c.topic, rosnode.SubOpts(camnode.ImageQoS),
+			func(m *sensor_msgs_msg.Image, _ *rclgo.MessageInfo, err error) {
+				if err != nil {
+					return
+				}
+				f = camera.Frame{
+					Header: camera.Header{Stamp: time.Unix(int64(m.Header.Stamp.Sec), int64(m.Header.Stamp.Nanosec)), FrameID: m.Header.FrameId},
+					Height: m.Height, Width: m.Width, Encoding: m.Encoding, IsBigEndian: m.IsBigendian, Step: m.Step, Data: m.Data,
+				}
+				c.stream.Feed(&f)
+			})
+		if err != nil {
+			return fmt.Errorf("subscribe %s: %w", c.topic, err)
+		}
+		sub = s.Subscription
 	}
 	ws, err := n.Node.Context().NewWaitSet()
 	if err != nil {
 		_ = sub.Close()
 		return fmt.Errorf("wait set for %s: %w", c.topic, err)
 	}
-	ws.AddSubscriptions(sub.Subscription)
+	ws.AddSubscriptions(sub)
 	go func() {
 		defer close(done)
 		_ = ws.Run(ctx)
