@@ -74,8 +74,12 @@ func setup(n *rosnode.Node, plan node.NodePlan) error {
 		if camera.IsPattern(cfg.Device) {
 			test = " (synthetic TEST source, no device)"
 		}
-		log.Infof("camera %s: %s%s, %s %dx%d at %g Hz -> %s/%s, streaming only while subscribed",
-			cfg.Name, cfg.Device, test, cfg.PixelFormat, cfg.Width, cfg.Height, cfg.FrameRate, cfg.Name, kind)
+		when := "streaming only while subscribed"
+		if out := plan.Config.Outputs[i]; out.RTP() {
+			when = "streaming all the time for RTP to " + out.RTPTo
+		}
+		log.Infof("camera %s: %s%s, %s %dx%d at %g Hz -> %s/%s, %s",
+			cfg.Name, cfg.Device, test, cfg.PixelFormat, cfg.Width, cfg.Height, cfg.FrameRate, cfg.Name, kind, when)
 	}
 	diagPub, err := diagnostic_msgs_msg.NewDiagnosticArrayPublisher(n.Node, node.TopicDiagnostics, rosnode.PubOpts(node.QoSDiagnostics))
 	if err != nil {
