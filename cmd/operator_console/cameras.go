@@ -28,11 +28,17 @@ type cameras struct {
 // rosCamera is one camera: its MJPEG stream and the subscription that
 // feeds it. Only its run goroutine creates and closes the subscription.
 type rosCamera struct {
-	name, topic string
-	compressed  bool // topic is sensor_msgs/CompressedImage (camera_transport)
-	stream      *mjpeg.Stream
-	viewers     chan int
+	name       string
+	topics     graph.CameraTopics // which to subscribe: camera_transport
+	topic      string             // the one subscribed (run goroutine only)
+	compressed bool               // topic is sensor_msgs/CompressedImage
+	stream     *mjpeg.Stream
+	viewers    chan int
 }
+
+// cameraRetry is how often a watched camera whose topics are not on the
+// graph yet is looked for again (camera_transport auto).
+const cameraRetry = time.Second
 
 func newCameras(n *rosnode.Node, cfg graph.NodeConfig, names graph.Names) (*cameras, error) {
 	cs := &cameras{n: n}
@@ -44,8 +50,7 @@ func newCameras(n *rosnode.Node, cfg graph.NodeConfig, names graph.Names) (*came
 			}
 			return nil, fmt.Errorf("camera %s: %w", name, err)
 		}
-		t := names.Cameras[name]
-		c := &rosCamera{name: name, topic: t.Topic, compressed: t.Compressed, stream: s, viewers: make(chan int, 1)}
+		c := &rosCamera{name: name, topics: names.Cameras[name], stream: s, viewers: make(chan int, 1)}
 		s.OnViewers(func(v int) {
 			// Latest count wins; the run goroutine never blocks the stream.
 			select {
@@ -102,26 +107,63 @@ func (c *rosCamera) run(ctx context.Context, n *rosnode.Node) {
 		}
 	}
 	defer end()
+	retry := time.NewTimer(cameraRetry)
+	retry.Stop()
+	defer retry.Stop()
+	watched, waiting := false, false
+	start := func() {
+		t, ok := c.topics.Choose(c.published(n))
+		if !ok {
+			if !waiting {
+				log.Infof("camera %s: neither %s nor %s is published yet; looking again every %v", c.name, c.topics.Raw, c.topics.Compressed, cameraRetry)
+			}
+			waiting = true
+			retry.Reset(cameraRetry)
+			return
+		}
+		waiting = false
+		if t.Topic != c.topic {
+			log.Infof("camera %s: showing %s", c.name, t.Topic)
+		}
+		c.topic, c.compressed = t.Topic, t.Compressed
+		var subCtx context.Context
+		subCtx, stop = context.WithCancel(ctx)
+		done = make(chan struct{})
+		if err := c.subscribe(subCtx, n, done); err != nil {
+			log.Warnf("camera %s: %v", c.name, err)
+			stop()
+			stop = nil
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-retry.C:
+			if watched && stop == nil {
+				start()
+			}
 		case v := <-c.viewers:
+			watched = v > 0
 			switch {
-			case v > 0 && stop == nil:
-				var subCtx context.Context
-				subCtx, stop = context.WithCancel(ctx)
-				done = make(chan struct{})
-				if err := c.subscribe(subCtx, n, done); err != nil {
-					log.Warnf("camera %s: %v", c.name, err)
-					stop()
-					stop = nil
-				}
-			case v == 0:
+			case watched && stop == nil:
+				start()
+			case !watched:
 				end()
 			}
 		}
 	}
+}
+
+// published reports whether the camera's raw and compressed image topics
+// have publishers on the graph now (camera_transport auto); a subscriber
+// alone does not count. A graph query that fails counts as none.
+func (c *rosCamera) published(n *rosnode.Node) (raw, compressed bool) {
+	has := func(topic string) bool {
+		pubs, err := n.Node.GetPublishersInfoByTopic(topic, true) // ROS names, mangled for DDS
+		return err == nil && len(pubs) > 0
+	}
+	return has(c.topics.Raw), has(c.topics.Compressed)
 }
 
 // subscribe creates the image subscription with a wait set of its own

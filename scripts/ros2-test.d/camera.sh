@@ -238,6 +238,29 @@ cam_compressed() {
 check "camera: an MJPG camera publishes image_raw/compressed (jpeg, starts FF D8)" cam_compressed
 check "camera: the MJPG camera has no image_raw topic" \
 	bash -c '! ros2 topic list | grep -qx /mj/image_raw'
+
+# The ROS operator_console shows the MJPG camera: camera_transport auto
+# finds no mj/image_raw, takes mj/image_raw/compressed and serves its
+# JPEGs, passed through, as the page's MJPEG stream (/camera/mj).
+con_port=$((tb_port + 7))
+"$(ros2 pkg prefix telebridge)/lib/telebridge/operator_console" --ros-args -r __node:=console_mjpeg \
+	-p "cameras:=[mj]" -p servosila:=false -p "listen:=127.0.0.1:$con_port" -p audit_file:=off \
+	-p "state_dir:=$logs/console_mjpeg" >"$logs/console_mjpeg.log" 2>&1 &
+con_mjpeg=$!
+cam_console_mjpg() {
+	local n
+	curl -s --max-time 6 -o "$logs/console_mj.mjpg" "http://127.0.0.1:$con_port/camera/mj" || true
+	[ -s "$logs/console_mj.mjpg" ] || return 1
+	n=$(python3 -c 'import sys; print(open(sys.argv[1], "rb").read().count(b"\xff\xd8\xff"))' "$logs/console_mj.mjpg")
+	echo "operator_console's /camera/mj: $(stat -c %s "$logs/console_mj.mjpg") bytes in 6 s, $n JPEG parts"
+	grep -a 'camera mj: showing' "$logs/console_mjpeg.log"
+	[ "$n" -ge 2 ] && grep -aq 'camera mj: showing /mj/image_raw/compressed' "$logs/console_mjpeg.log"
+}
+check "camera: the ROS operator_console shows the MJPG camera (image_raw/compressed passed through to /camera/mj)" within 40 cam_console_mjpg
+kill -INT "$con_mjpeg"
+within 10 bash -c "! kill -0 $con_mjpeg 2>/dev/null" || kill -KILL "$con_mjpeg"
+wait "$con_mjpeg" 2>/dev/null || true
+
 kill -INT "$cam_mjpeg"
 within 10 bash -c "! kill -0 $cam_mjpeg 2>/dev/null" || kill -KILL "$cam_mjpeg"
 wait "$cam_mjpeg" 2>/dev/null || true

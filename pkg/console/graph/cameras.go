@@ -12,21 +12,57 @@ import (
 // Camera transports, the values of the camera_transport parameter: which
 // of camera_publisher's image topics the console subscribes to.
 const (
-	// TransportCompressed subscribes to <camera>/image_raw/compressed
-	// (sensor_msgs/CompressedImage, JPEG), which every camera has: MJPG
-	// cameras' own frames, other formats encoded by camera_publisher. The
-	// console passes the JPEG on to the page without re-encoding, and the
-	// graph carries about a twelfth of the raw bytes. The default.
+	// TransportAuto subscribes to <camera>/image_raw where it is
+	// published, else to <camera>/image_raw/compressed, the only image
+	// topic of a MJPG camera. The console encodes raw images at the page's
+	// rate (10 Hz) itself, which costs the robot less than
+	// camera_publisher encoding every frame; MJPG passes through. The
+	// default.
+	TransportAuto = "auto"
+	// TransportCompressed always subscribes to
+	// <camera>/image_raw/compressed (sensor_msgs/CompressedImage, JPEG),
+	// which every camera has: MJPG cameras' own frames, other formats
+	// encoded by camera_publisher at every frame. The console passes the
+	// JPEG on to the page without re-encoding, and the graph carries about
+	// a twelfth of the raw bytes: for a console off the robot.
 	TransportCompressed = "compressed"
-	// TransportRaw subscribes to <camera>/image_raw (sensor_msgs/Image),
-	// which MJPG cameras do not have; the console encodes the JPEG.
+	// TransportRaw always subscribes to <camera>/image_raw
+	// (sensor_msgs/Image), which MJPG cameras do not have.
 	TransportRaw = "raw"
 )
 
-// CameraTopic is the topic the console subscribes to for one camera.
+// CameraTopic is a topic the console subscribes to for one camera.
 type CameraTopic struct {
 	Topic      string // resolved topic name
 	Compressed bool   // sensor_msgs/CompressedImage; else sensor_msgs/Image
+}
+
+// CameraTopics are a camera's two image topics and the transport that
+// chooses between them.
+type CameraTopics struct {
+	Raw        string // <camera>/image_raw, resolved
+	Compressed string // <camera>/image_raw/compressed, resolved
+	Transport  string // TransportAuto, TransportCompressed or TransportRaw
+}
+
+// Choose returns the topic to subscribe to, given whether each topic has
+// a publisher on the graph now. Raw and compressed take their topic
+// whatever the graph says. Auto takes image_raw when it is published,
+// else image_raw/compressed when that is, and reports false while
+// neither is (camera_publisher not up yet: ask again later).
+func (c CameraTopics) Choose(rawPublished, compressedPublished bool) (CameraTopic, bool) {
+	raw, comp := CameraTopic{Topic: c.Raw}, CameraTopic{Topic: c.Compressed, Compressed: true}
+	switch {
+	case c.Transport == TransportRaw:
+		return raw, true
+	case c.Transport == TransportCompressed:
+		return comp, true
+	case rawPublished:
+		return raw, true
+	case compressedPublished:
+		return comp, true
+	}
+	return CameraTopic{}, false
 }
 
 // ErrNotJPEG: a CompressedImage whose format is not JPEG (e.g. PNG).

@@ -15,31 +15,43 @@ import (
 	"github.com/telebridge/telebridge/pkg/mjpeg"
 )
 
-// TestCameraTopics: by default every camera is shown from its
-// image_raw/compressed (MJPG cameras have nothing else); camera_transport
-// raw picks image_raw; anything else is refused.
+// TestCameraTopics: auto (the default) shows a camera from image_raw
+// where it is published and from image_raw/compressed where only that is
+// (a MJPG camera), and waits while neither is; compressed and raw take
+// their topic whatever the graph has; anything else is refused.
 func TestCameraTopics(t *testing.T) {
 	c := config()
 	c.CameraNamespace = "/cams"
+	raw := graph.CameraTopic{Topic: "/cams/front/image_raw"}
+	comp := graph.CameraTopic{Topic: "/cams/front/image_raw/compressed", Compressed: true}
 	for _, tc := range []struct {
-		transport string
-		want      graph.CameraTopic
+		transport         string
+		rawUp, compUp, ok bool
+		want              graph.CameraTopic
 	}{
-		{"", graph.CameraTopic{Topic: "/cams/front/image_raw/compressed", Compressed: true}},
-		{graph.TransportCompressed, graph.CameraTopic{Topic: "/cams/front/image_raw/compressed", Compressed: true}},
-		{graph.TransportRaw, graph.CameraTopic{Topic: "/cams/front/image_raw"}},
+		{"", true, true, true, raw},                                     // a raw camera: the console encodes at the page's rate
+		{graph.TransportAuto, true, false, true, raw},                   // a camera_publisher without JPEG (older, or another driver)
+		{graph.TransportAuto, false, true, true, comp},                  // a MJPG camera
+		{graph.TransportAuto, false, false, false, graph.CameraTopic{}}, // not up yet
+		{graph.TransportCompressed, true, true, true, comp},
+		{graph.TransportCompressed, false, false, true, comp},
+		{graph.TransportRaw, false, true, true, raw},
 	} {
 		c.CameraTransport = tc.transport
 		n, err := c.Names()
 		if err != nil {
 			t.Fatalf("%q: %v", tc.transport, err)
 		}
-		if got := n.Cameras["front"]; got != tc.want || len(n.Cameras) != len(c.Cameras) {
-			t.Errorf("%q: front %+v, want %+v (%d cameras)", tc.transport, got, tc.want, len(n.Cameras))
+		ts := n.Cameras["front"]
+		if ts.Raw != raw.Topic || ts.Compressed != comp.Topic || len(n.Cameras) != len(c.Cameras) {
+			t.Errorf("%q: topics %+v (%d cameras)", tc.transport, ts, len(n.Cameras))
+		}
+		if got, ok := ts.Choose(tc.rawUp, tc.compUp); got != tc.want || ok != tc.ok {
+			t.Errorf("%q with raw %v, compressed %v published: %+v %v, want %+v %v", tc.transport, tc.rawUp, tc.compUp, got, ok, tc.want, tc.ok)
 		}
 	}
-	if graph.DefaultNodeConfig().CameraTransport != graph.TransportCompressed {
-		t.Error("the default transport is not compressed")
+	if graph.DefaultNodeConfig().CameraTransport != graph.TransportAuto {
+		t.Error("the default transport is not auto")
 	}
 	c.CameraTransport = "theora"
 	if _, err := c.Names(); !errors.Is(err, graph.ErrConfig) {

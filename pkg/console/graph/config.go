@@ -80,9 +80,10 @@ type NodeConfig struct {
 	// Default "".
 	CameraNamespace string
 	// CameraTransport is which image topic of each camera the console
-	// subscribes to: TransportCompressed (image_raw/compressed, every
-	// camera, MJPG ones included) or TransportRaw (image_raw). Default
-	// TransportCompressed (also when empty).
+	// subscribes to: TransportAuto (image_raw where published, else
+	// image_raw/compressed: MJPG cameras), TransportCompressed
+	// (image_raw/compressed, every camera) or TransportRaw (image_raw).
+	// Default TransportAuto (also when empty).
 	CameraTransport string
 	// ServiceTimeout bounds every service call [s]. Default 0.5 s.
 	ServiceTimeout time.Duration
@@ -100,7 +101,7 @@ func DefaultNodeConfig() NodeConfig {
 	return NodeConfig{
 		Listen: "127.0.0.1:8080", Servosila: true,
 		ServosilaDriver: servosilanode.Name, FurbotBridge: furbotnode.BridgeName,
-		CameraTransport: TransportCompressed,
+		CameraTransport: TransportAuto,
 		ServiceTimeout:  500 * time.Millisecond, FurbotMaxSpeed: 3, FurbotMaxYawRate: 0.8,
 		BalanceThreshold: console.DefaultBalanceThreshold,
 	}
@@ -135,8 +136,8 @@ func NodeBindings() rosparam.Bindings[NodeConfig] {
 		rosparam.BindStrings("jog_frames", "tf frames offered for Cartesian jogs (empty: the chain's base and tip)", func(c *NodeConfig) *[]string { return &c.JogFrames }, ro),
 		rosparam.BindStrings("cameras", "camera names (topics <camera_namespace>/<name>/image_raw[/compressed])", func(c *NodeConfig) *[]string { return &c.Cameras }, ro),
 		rosparam.BindString("camera_namespace", "namespace of camera_publisher", func(c *NodeConfig) *string { return &c.CameraNamespace }, ro),
-		rosparam.BindString("camera_transport", "camera topics to show: compressed (<name>/image_raw/compressed, JPEG, every camera) or raw (<name>/image_raw; MJPG cameras have none)", func(c *NodeConfig) *string { return &c.CameraTransport }, ro,
-			rosparam.Constraint("compressed or raw")),
+		rosparam.BindString("camera_transport", "camera topics to show: auto (<name>/image_raw where published, else <name>/image_raw/compressed: MJPG cameras), compressed (JPEG from camera_publisher for every camera: for a console off the robot) or raw", func(c *NodeConfig) *string { return &c.CameraTransport }, ro,
+			rosparam.Constraint("auto, compressed or raw")),
 		rosparam.BindSeconds("service_timeout", "bound of every service call", func(c *NodeConfig) *time.Duration { return &c.ServiceTimeout }, rosparam.Within(0.01, 10), ro),
 		rosparam.BindDouble("furbot_max_speed", "m/s", "bound of the page's Furbot speed", func(c *NodeConfig) *float64 { return &c.FurbotMaxSpeed }, rosparam.Within(0.01, 20), ro),
 		rosparam.BindDouble("furbot_max_yaw_rate", "rad/s", "bound of the page's Furbot yaw rate", func(c *NodeConfig) *float64 { return &c.FurbotMaxYawRate }, rosparam.Within(0.01, 5), ro),
@@ -176,9 +177,9 @@ type Names struct {
 	Diagnostics                                              string // in
 	// Images maps each camera name to its sensor_msgs/Image topic.
 	Images map[string]string
-	// Cameras maps each camera name to the topic the console subscribes
-	// to (by camera_transport).
-	Cameras map[string]CameraTopic
+	// Cameras maps each camera name to its image topics and the
+	// transport choosing between them (camera_transport).
+	Cameras map[string]CameraTopics
 }
 
 // Names resolves every name from the configuration and the drivers' own
@@ -243,13 +244,13 @@ func (c NodeConfig) Names() (Names, error) {
 	}
 	transport := c.CameraTransport
 	if transport == "" {
-		transport = TransportCompressed
+		transport = TransportAuto
 	}
-	if transport != TransportCompressed && transport != TransportRaw {
-		return n, fmt.Errorf("%w: camera_transport %q: want %s or %s", ErrConfig, c.CameraTransport, TransportCompressed, TransportRaw)
+	if transport != TransportAuto && transport != TransportCompressed && transport != TransportRaw {
+		return n, fmt.Errorf("%w: camera_transport %q: want %s, %s or %s", ErrConfig, c.CameraTransport, TransportAuto, TransportCompressed, TransportRaw)
 	}
 	n.Images = make(map[string]string, len(c.Cameras))
-	n.Cameras = make(map[string]CameraTopic, len(c.Cameras))
+	n.Cameras = make(map[string]CameraTopics, len(c.Cameras))
 	for _, name := range c.Cameras {
 		if !validName(name) || strings.Contains(name, "/") {
 			return n, fmt.Errorf("%w: camera name %q", ErrConfig, name)
@@ -258,10 +259,8 @@ func (c NodeConfig) Names() (Names, error) {
 			return n, fmt.Errorf("%w: camera %q listed twice", ErrConfig, name)
 		}
 		n.Images[name] = resolve(c.CameraNamespace, camnode.NodeName, camnode.TopicsFor(name).Image)
-		n.Cameras[name] = CameraTopic{Topic: n.Images[name]}
-		if transport == TransportCompressed {
-			n.Cameras[name] = CameraTopic{Topic: resolve(c.CameraNamespace, camnode.NodeName, camnode.TopicsFor(name).Compressed), Compressed: true}
-		}
+		n.Cameras[name] = CameraTopics{Raw: n.Images[name], Transport: transport,
+			Compressed: resolve(c.CameraNamespace, camnode.NodeName, camnode.TopicsFor(name).Compressed)}
 	}
 	if !(c.ServiceTimeout > 0) || !(c.FurbotMaxSpeed > 0) || !(c.FurbotMaxYawRate > 0) {
 		return n, fmt.Errorf("%w: service_timeout %v, furbot_max_speed %g, furbot_max_yaw_rate %g must be positive", ErrConfig, c.ServiceTimeout, c.FurbotMaxSpeed, c.FurbotMaxYawRate)
