@@ -244,7 +244,7 @@ check "camera: the MJPG camera has no image_raw topic" \
 # JPEGs, passed through, as the page's MJPEG stream (/camera/mj).
 con_port=$((tb_port + 7))
 "$(ros2 pkg prefix telebridge)/lib/telebridge/operator_console" --ros-args -r __node:=console_mjpeg \
-	-p "cameras:=[mj]" -p servosila:=false -p "listen:=127.0.0.1:$con_port" -p audit_file:=off \
+	-p "cameras:=[mj]" -p servosila:=false -p "listen:=127.0.0.1:$con_port" -p "audit_file:='off'" \
 	-p "state_dir:=$logs/console_mjpeg" >"$logs/console_mjpeg.log" 2>&1 &
 con_mjpeg=$!
 cam_console_mjpg() {
@@ -257,7 +257,7 @@ cam_console_mjpg() {
 	[ "$n" -ge 2 ] && grep -aq 'camera mj: showing /mj/image_raw/compressed' "$logs/console_mjpeg.log"
 }
 check "camera: the ROS operator_console shows the MJPG camera (image_raw/compressed passed through to /camera/mj)" within 40 cam_console_mjpg
-kill -INT "$con_mjpeg"
+kill -INT "$con_mjpeg" || echo "operator_console had already exited: see $logs/console_mjpeg.log"
 within 10 bash -c "! kill -0 $con_mjpeg 2>/dev/null" || kill -KILL "$con_mjpeg"
 wait "$con_mjpeg" 2>/dev/null || true
 
