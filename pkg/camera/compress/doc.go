@@ -37,9 +37,10 @@
 // every jpeg.Encode call (5 allocations of about 380 bytes in all for a
 // colour picture, 3 for a grey one, at Go 1.26); the conversion itself
 // allocates nothing (TestEncodeAllocs checks it; BenchmarkEncode has the
-// figures). A 640x480 YUYV frame takes 5-11 ms at quality 80 on this
-// project's 2-core test machine, 15-30 % of one core at 30 Hz, which is
-// why the node encodes only while image_raw/compressed has a subscriber.
+// figures). A 640x480 YUYV frame took about 10 ms at quality 80 on this
+// project's shared 2-core test machine, 30 % of one core at 30 Hz, which
+// is why the node encodes only while image_raw/compressed has a
+// subscriber.
 //
 // An Encoder is not safe for concurrent use: it belongs to the camera's
 // capture goroutine.
