@@ -237,8 +237,8 @@ func newCameraNode(n *rosnode.Node, cfg camera.Config) (*cameraNode, error) {
 // image bytes, done while the buffer is still dequeued.
 func (c *cameraNode) publish(f *camera.Frame) {
 	var err error
-	w := c.wants.load(c.rtp != nil)
-	if c.rtp != nil {
+	w := c.wants.load(c.rtp.live())
+	if w.RTP {
 		c.rtp.feed(f)
 	}
 	// Each topic only while subscribed: the camera may stream for another
@@ -286,7 +286,7 @@ func (c *cameraNode) pollSubscribers(log *rclgo.Logger) {
 		log.Warnf("camera %s: subscription count: %v", c.cfg.Name, err)
 		return
 	}
-	w := node.Wants{Raw: raw, Compressed: comp, Info: infos, RTP: c.rtp != nil}
+	w := node.Wants{Raw: raw, Compressed: comp, Info: infos, RTP: c.rtp.live()}
 	c.wants.store(w)
 	images := w.Images()
 	if images != c.subs[0] || infos != c.subs[1] {

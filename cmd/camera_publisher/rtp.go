@@ -30,6 +30,7 @@ type rtpOut struct {
 	snd    *rtph264.Sender
 	frame  video.Frame // reused; the capture goroutine only
 	sdpOK  atomic.Bool // the SDP was written (or logged)
+	ended  atomic.Bool // run returned: the camera no longer captures for RTP
 	mu     sync.Mutex
 	err    error // the sender's last fatal error
 }
@@ -50,6 +51,10 @@ func newRTP(cfg camera.Config, out node.Output) (*rtpOut, error) {
 	return &rtpOut{name: cfg.Name, out: out, fps: cfg.FrameRate, stream: s, snd: snd}, nil
 }
 
+// live reports whether the stream still wants frames (r may be nil: no
+// RTP).
+func (r *rtpOut) live() bool { return r != nil && !r.ended.Load() }
+
 // feed hands a captured frame to the encoder (on the capture goroutine;
 // the frame is lent for the call, Feed converts it before returning).
 func (r *rtpOut) feed(f *camera.Frame) {
@@ -64,6 +69,7 @@ func (r *rtpOut) feed(f *camera.Frame) {
 // reported in diagnostics; the node keeps publishing on ROS.
 func (r *rtpOut) run(ctx context.Context, log *rclgo.Logger) error {
 	defer func() {
+		r.ended.Store(true)
 		_ = r.stream.Close()
 		_ = r.snd.Close()
 	}()
