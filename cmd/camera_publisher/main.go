@@ -1,9 +1,11 @@
 //go:build ros2
 
 // Command camera_publisher is the ROS 2 node of the robot's V4L2 cameras:
-// several cameras in one process, each publishing <camera>/image_raw (or
-// <camera>/image_raw/compressed for MJPG) and <camera>/camera_info in the
-// camera's native encoding, only while someone subscribes, with a
+// several cameras in one process, each publishing <camera>/image_raw in the
+// camera's native encoding and <camera>/image_raw/compressed (JPEG: a MJPG
+// camera's own frames, else encoded at jpeg_quality) and
+// <camera>/camera_info, each only while someone subscribes, optionally
+// streaming H.264 over RTP while the node runs (rtp_to), with a
 // <camera>/set_camera_info service, V4L2 controls as parameters and
 // per-camera /diagnostics. Every decision is in pkg/camera and its
 // contract in pkg/camera/node; this file wires them to rclgo.
@@ -58,7 +60,13 @@ func setup(n *rosnode.Node, plan node.NodePlan) error {
 			return err
 		}
 		cams[i] = c
-		kind := "image_raw"
+		if err := c.setOutput(plan.Config.Outputs[i]); err != nil {
+			return err
+		}
+		if c.rtp != nil {
+			n.Go("rtp "+cfg.Name, func(ctx context.Context) error { return c.rtp.run(ctx, log) })
+		}
+		kind := "image_raw and image_raw/compressed (jpeg encoded only while subscribed)"
 		if c.compressed {
 			kind = "image_raw/compressed"
 		}
@@ -66,8 +74,12 @@ func setup(n *rosnode.Node, plan node.NodePlan) error {
 		if camera.IsPattern(cfg.Device) {
 			test = " (synthetic TEST source, no device)"
 		}
-		log.Infof("camera %s: %s%s, %s %dx%d at %g Hz -> %s/%s, streaming only while subscribed",
-			cfg.Name, cfg.Device, test, cfg.PixelFormat, cfg.Width, cfg.Height, cfg.FrameRate, cfg.Name, kind)
+		when := "streaming only while subscribed"
+		if out := plan.Config.Outputs[i]; out.RTP() {
+			when = "streaming all the time for RTP to " + out.RTPTo
+		}
+		log.Infof("camera %s: %s%s, %s %dx%d at %g Hz -> %s/%s, %s",
+			cfg.Name, cfg.Device, test, cfg.PixelFormat, cfg.Width, cfg.Height, cfg.FrameRate, cfg.Name, kind, when)
 	}
 	diagPub, err := diagnostic_msgs_msg.NewDiagnosticArrayPublisher(n.Node, node.TopicDiagnostics, rosnode.PubOpts(node.QoSDiagnostics))
 	if err != nil {
@@ -79,6 +91,11 @@ func setup(n *rosnode.Node, plan node.NodePlan) error {
 		for _, ch := range node.ControlChanges(update, plan.Names) {
 			if c := cams[ch.Camera]; c != nil {
 				c.cam.SetControl(ch.Control, ch.Value)
+			}
+		}
+		for _, ch := range node.QualityChanges(update, plan.Names) {
+			if c := cams[ch.Camera]; c != nil {
+				_ = c.jpeg.SetQuality(ch.Quality) // range-checked by the table
 			}
 		}
 	})
@@ -148,7 +165,10 @@ type cameraNode struct {
 	compMsg   *sensor_msgs_msg.CompressedImage
 	infoMsg   *sensor_msgs_msg.CameraInfo
 	subs      [2]int
-	publishMu sync.Mutex // guards lastErr
+	jpeg      *node.Compressor // image_raw/compressed of raw formats
+	wants     wantsBox         // subscription counts for the capture goroutine
+	rtp       *rtpOut          // nil without rtp_to
+	publishMu sync.Mutex       // guards lastErr
 	lastErr   error
 
 	prev   camera.Stats // at the previous diagnostics
@@ -193,6 +213,15 @@ func newCameraNode(n *rosnode.Node, cfg camera.Config) (*cameraNode, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !c.compressed { // raw formats: their JPEG too
+		compOpts, err := n.PublisherOpts(topics.Compressed)
+		if err != nil {
+			return nil, err
+		}
+		if c.comp, err = sensor_msgs_msg.NewCompressedImagePublisher(n.Node, topics.Compressed, compOpts); err != nil {
+			return nil, fmt.Errorf("publisher %s: %w", topics.Compressed, err)
+		}
+	}
 	if c.infoPub, err = sensor_msgs_msg.NewCameraInfoPublisher(n.Node, topics.CameraInfo, infoOpts); err != nil {
 		return nil, fmt.Errorf("publisher %s: %w", topics.CameraInfo, err)
 	}
@@ -226,13 +255,19 @@ func newCameraNode(n *rosnode.Node, cfg camera.Config) (*cameraNode, error) {
 // image bytes, done while the buffer is still dequeued.
 func (c *cameraNode) publish(f *camera.Frame) {
 	var err error
-	if c.msgs.Lend(f) {
+	w := c.wants.load(c.rtp.live())
+	if w.RTP {
+		c.rtp.feed(f)
+	}
+	// Each topic only while subscribed: the camera may stream for another
+	// topic, camera_info or RTP alone.
+	if compressed := c.msgs.Lend(f); compressed && w.Compressed > 0 {
 		m := &c.msgs.Compressed
 		c.compMsg.Header = rosnode.Header(m.Header.Stamp, m.Header.FrameID)
 		c.compMsg.Format, c.compMsg.Data = m.Format, m.Data
 		err = c.comp.Publish(c.compMsg)
 		c.compMsg.Data = nil
-	} else {
+	} else if !compressed && w.Raw > 0 {
 		m := &c.msgs.Image
 		c.imageMsg.Header = rosnode.Header(m.Header.Stamp, m.Header.FrameID)
 		c.imageMsg.Height, c.imageMsg.Width, c.imageMsg.Step = m.Height, m.Width, m.Step
@@ -242,6 +277,9 @@ func (c *cameraNode) publish(f *camera.Frame) {
 		c.imageMsg.Data = nil
 	}
 	c.msgs.Release()
+	if err == nil && !f.Compressed && w.Compressed > 0 {
+		err = c.publishJPEG(f)
+	}
 	if err == nil {
 		toMsgInfo(c.infoMsg, &c.msgs.Info)
 		err = c.infoPub.Publish(c.infoMsg)
@@ -255,20 +293,22 @@ func (c *cameraNode) publish(f *camera.Frame) {
 
 // pollSubscribers hands the current subscription counts to the camera.
 func (c *cameraNode) pollSubscribers(log *rclgo.Logger) {
-	var images int
-	var err error
-	if c.compressed {
-		images, err = c.comp.GetSubscriptionCount()
-	} else {
-		images, err = c.image.GetSubscriptionCount()
+	var raw, comp int
+	var err, err1 error
+	comp, err = c.comp.GetSubscriptionCount()
+	if !c.compressed {
+		raw, err1 = c.image.GetSubscriptionCount()
 	}
 	infos, err2 := c.infoPub.GetSubscriptionCount()
-	if err = errors.Join(err, err2); err != nil {
+	if err = errors.Join(err, err1, err2); err != nil {
 		log.Warnf("camera %s: subscription count: %v", c.cfg.Name, err)
 		return
 	}
+	w := node.Wants{Raw: raw, Compressed: comp, Info: infos, RTP: c.rtp.live()}
+	c.wants.store(w)
+	images := w.Images()
 	if images != c.subs[0] || infos != c.subs[1] {
-		log.Infof("camera %s: %d image and %d camera_info subscribers", c.cfg.Name, images, infos)
+		log.Infof("camera %s: %d image_raw, %d image_raw/compressed and %d camera_info subscribers", c.cfg.Name, raw, comp, infos)
 	}
 	c.subs = [2]int{images, infos}
 	c.cam.SetSubscribers(images, infos)
@@ -281,6 +321,9 @@ func (c *cameraNode) diagnose(now time.Time, dt time.Duration) diag.Status {
 		Streaming: c.subs[0]+c.subs[1] > 0, Stats: c.cam.Stats(),
 	}
 	s := node.Diagnose(h, c.prev, dt)
+	if c.rtp != nil {
+		c.rtp.diagnose(&s)
+	}
 	c.prev, c.prevAt = h.Stats, now
 	c.publishMu.Lock()
 	if c.lastErr != nil {
@@ -310,4 +353,17 @@ func fromMsgInfo(m *sensor_msgs_msg.CameraInfo) node.CameraInfo {
 		BinningX: m.BinningX, BinningY: m.BinningY,
 		ROI: node.RegionOfInterest{XOffset: m.Roi.XOffset, YOffset: m.Roi.YOffset, Height: m.Roi.Height, Width: m.Roi.Width, DoRectify: m.Roi.DoRectify},
 	}
+}
+
+// setOutput sets up the camera's JPEG encoder and RTP stream (before
+// the camera runs).
+func (c *cameraNode) setOutput(out node.Output) error {
+	var err error
+	if c.jpeg, err = node.NewCompressor(out.JPEGQuality); err != nil {
+		return fmt.Errorf("camera %s: %w", c.cfg.Name, err)
+	}
+	if out.RTP() {
+		c.rtp, err = newRTP(c.cfg, out)
+	}
+	return err
 }

@@ -20,6 +20,8 @@
 //     after it is lost; the frames it hands out (Frame, Image,
 //     CompressedImage) and its counters (Stats). The device part is
 //     built for linux && cgo.
+//   - pkg/camera/compress: the JPEG of a frame of any pixel format, for
+//     image_raw/compressed (reused buffers, MJPG passed through).
 //   - pkg/camera/node: the ROS contract of camera_publisher (topics, QoS,
 //     parameter tables, calibration files and camera info, the outgoing
 //     messages, the node's decisions), which imports this package and is

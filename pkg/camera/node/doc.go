@@ -10,8 +10,10 @@
 // sensor_msgs/CameraInfo of a camera from its calibration file in the
 // camera_calibration_parsers format, found through camera_info_url
 // (file:// or package:// on AMENT_PREFIX_PATH) and rewritten by
-// set_camera_info (Calibration, InfoManager), and the reused outgoing
-// messages of a camera (Messages).
+// set_camera_info (Calibration, InfoManager), the reused outgoing
+// messages of a camera (Messages), its image_raw/compressed of any format
+// (Compressor) and its JPEG and RTP settings (Output, OutputBindings,
+// QualityChanges, Wants).
 //
 // cmd/camera_publisher, the console's graph backend, the parameter file
 // generator and the docs read these names instead of restating them. The

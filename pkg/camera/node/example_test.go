@@ -73,7 +73,7 @@ func ExamplePlanNode() {
 	fmt.Println(node.TopicsFor(c.Name).Image, node.ServiceSetCameraInfo(c.Name))
 	fmt.Println(plan.Warnings[0])
 	// Output:
-	// zoom pattern:zoom YUYV map[gain:40] 10 parameters
+	// zoom pattern:zoom YUYV map[gain:40] 14 parameters
 	// zoom/image_raw zoom/set_camera_info
 	// camera zoom: no control parameters (device not probed: no V4L2 capture device)
 }

@@ -61,16 +61,17 @@ func TestPlanNode(t *testing.T) {
 	if _, ok := byName["front.controls.reset"]; ok {
 		t.Error("a button is declared as a parameter")
 	}
-	if len(plan.Table) != 1+2*len(Bindings())+1 {
+	if len(plan.Table) != 1+2*(len(Bindings())+len(OutputBindings()))+1 {
 		t.Errorf("table has %d entries", len(plan.Table))
 	}
 	if len(plan.Warnings) != 1 || !strings.Contains(plan.Warnings[0], "zoom") {
 		t.Errorf("warnings %q", plan.Warnings)
 	}
-	// Every parameter of the node but the controls is read-only: nothing
-	// is accepted that the running node would not apply.
+	// Every parameter of the node but the controls and the JPEG quality
+	// is read-only: nothing is accepted that the running node would not
+	// apply (ControlChanges, QualityChanges).
 	for _, p := range plan.Table {
-		if !p.ReadOnly && !strings.Contains(p.Name, "."+ControlPrefix) {
+		if !p.ReadOnly && !strings.Contains(p.Name, "."+ControlPrefix) && !strings.HasSuffix(p.Name, "."+ParamJPEGQuality) {
 			t.Errorf("%s is settable but not applied live", p.Name)
 		}
 	}

@@ -52,7 +52,7 @@ func TestNodeBindings(t *testing.T) {
 	if err := tbl.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if len(tbl) != 1+2*len(Bindings()) || tbl[0].Name != ParamCameras || !tbl[0].ReadOnly {
+	if len(tbl) != 1+2*(len(Bindings())+len(OutputBindings())) || tbl[0].Name != ParamCameras || !tbl[0].ReadOnly {
 		t.Fatalf("table %d entries, first %+v", len(tbl), tbl[0])
 	}
 	byName := map[string]rosparam.Param{}

@@ -52,6 +52,9 @@ func Bindings() rosparam.Bindings[camera.Config] {
 // cameras, in the order of the "cameras" parameter.
 type NodeConfig struct {
 	Cameras []camera.Config // in the order of the "cameras" parameter
+	// Outputs are the cameras' JPEG and RTP settings, one per camera in
+	// the same order (Validate fills missing ones with defaults).
+	Outputs []Output
 }
 
 // Validate normalizes every camera and checks that no two cameras share a
@@ -72,7 +75,7 @@ func (nc *NodeConfig) Validate() error {
 		names[c.Name], devices[c.Device] = true, c.Name
 		nc.Cameras[i] = c
 	}
-	return nil
+	return nc.validateOutputs()
 }
 
 // ParamCameras is the node parameter listing the camera names (a string
@@ -98,6 +101,9 @@ func DefaultNodeConfig(names []string) (NodeConfig, error) {
 			return NodeConfig{}, err
 		}
 		nc.Cameras[i] = c
+	}
+	if err := nc.validateOutputs(); err != nil {
+		return NodeConfig{}, err
 	}
 	return nc, nil
 }
@@ -138,6 +144,7 @@ func NodeBindings(names []string) rosparam.Bindings[NodeConfig] {
 				Set:   func(nc *NodeConfig, v rosparam.ParameterValue) { set(camAt(nc, list, i), v) },
 			})
 		}
+		bs = append(bs, outputBindingsFor(n, i)...)
 	}
 	return bs
 }

@@ -18,8 +18,9 @@ type Topics struct {
 	CameraInfo string // "<name>/camera_info" (sensor_msgs/CameraInfo)
 }
 
-// TopicsFor returns the topic names of camera name. A camera publishes
-// Image for uncompressed formats and Compressed for MJPG/JPEG, never both.
+// TopicsFor returns the topic names of camera name. A camera of an
+// uncompressed format publishes Image and Compressed (its JPEG, encoded
+// only while subscribed: Compressor); a MJPG/JPEG camera only Compressed.
 func TopicsFor(name string) Topics {
 	return Topics{
 		Image:      name + "/image_raw",

@@ -86,6 +86,12 @@ type NodeConfig struct {
 	// CameraNamespace is the namespace of the camera_publisher node.
 	// Default "".
 	CameraNamespace string
+	// CameraTransport is which image topic of each camera the console
+	// subscribes to: TransportAuto (image_raw where published, else
+	// image_raw/compressed: MJPG cameras), TransportCompressed
+	// (image_raw/compressed, every camera) or TransportRaw (image_raw).
+	// Default TransportAuto (also when empty).
+	CameraTransport string
 	// ServiceTimeout bounds every service call [s]. Default 0.5 s.
 	ServiceTimeout time.Duration
 	// FurbotMaxSpeed [m/s] and FurbotMaxYawRate [rad/s] bound the page's
@@ -102,7 +108,8 @@ func DefaultNodeConfig() NodeConfig {
 	return NodeConfig{
 		Listen: "127.0.0.1:8080", Servosila: true, WebRTC: true,
 		ServosilaDriver: servosilanode.Name, FurbotBridge: furbotnode.BridgeName,
-		ServiceTimeout: 500 * time.Millisecond, FurbotMaxSpeed: 3, FurbotMaxYawRate: console.DefaultFurbotMaxYawRate,
+		CameraTransport: TransportAuto,
+		ServiceTimeout:  500 * time.Millisecond, FurbotMaxSpeed: 3, FurbotMaxYawRate: console.DefaultFurbotMaxYawRate,
 		BalanceThreshold: console.DefaultBalanceThreshold,
 	}
 }
@@ -136,8 +143,10 @@ func NodeBindings() rosparam.Bindings[NodeConfig] {
 		rosparam.BindString("jog_base_link", "first link of the jog chain (empty: the URDF's root)", func(c *NodeConfig) *string { return &c.JogBase }, ro),
 		rosparam.BindString("jog_tip_link", "last link of the jog chain (empty: the end of the longest chain)", func(c *NodeConfig) *string { return &c.JogTip }, ro),
 		rosparam.BindStrings("jog_frames", "tf frames offered for Cartesian jogs (empty: the chain's base and tip)", func(c *NodeConfig) *[]string { return &c.JogFrames }, ro),
-		rosparam.BindStrings("cameras", "camera names (topics <camera_namespace>/<name>/image_raw)", func(c *NodeConfig) *[]string { return &c.Cameras }, ro),
+		rosparam.BindStrings("cameras", "camera names (topics <camera_namespace>/<name>/image_raw[/compressed])", func(c *NodeConfig) *[]string { return &c.Cameras }, ro),
 		rosparam.BindString("camera_namespace", "namespace of camera_publisher", func(c *NodeConfig) *string { return &c.CameraNamespace }, ro),
+		rosparam.BindString("camera_transport", "camera topics to show: auto (<name>/image_raw where published, else <name>/image_raw/compressed: MJPG cameras), compressed (JPEG from camera_publisher for every camera: for a console off the robot) or raw", func(c *NodeConfig) *string { return &c.CameraTransport }, ro,
+			rosparam.Constraint("auto, compressed or raw")),
 		rosparam.BindSeconds("service_timeout", "bound of every service call", func(c *NodeConfig) *time.Duration { return &c.ServiceTimeout }, rosparam.Within(0.01, 10), ro),
 		rosparam.BindDouble("furbot_max_speed", "m/s", "bound of the page's Furbot speed", func(c *NodeConfig) *float64 { return &c.FurbotMaxSpeed }, rosparam.Within(0.01, 20), ro),
 		rosparam.BindDouble("furbot_max_yaw_rate", "rad/s", "bound of the page's Furbot yaw rate", func(c *NodeConfig) *float64 { return &c.FurbotMaxYawRate }, rosparam.Within(0.01, 5), ro),
@@ -180,6 +189,9 @@ type Names struct {
 	ServosilaDriverNode string
 	// Images maps each camera name to its sensor_msgs/Image topic.
 	Images map[string]string
+	// Cameras maps each camera name to its image topics and the
+	// transport choosing between them (camera_transport).
+	Cameras map[string]CameraTopics
 }
 
 // Names resolves every name from the configuration and the drivers' own
@@ -243,7 +255,15 @@ func (c NodeConfig) Names() (Names, error) {
 		n.JogStop = jognode.StopService
 		n.JogHeartbeat = jognode.HeartbeatService
 	}
+	transport := c.CameraTransport
+	if transport == "" {
+		transport = TransportAuto
+	}
+	if transport != TransportAuto && transport != TransportCompressed && transport != TransportRaw {
+		return n, fmt.Errorf("%w: camera_transport %q: want %s, %s or %s", ErrConfig, c.CameraTransport, TransportAuto, TransportCompressed, TransportRaw)
+	}
 	n.Images = make(map[string]string, len(c.Cameras))
+	n.Cameras = make(map[string]CameraTopics, len(c.Cameras))
 	for _, name := range c.Cameras {
 		if !validName(name) || strings.Contains(name, "/") {
 			return n, fmt.Errorf("%w: camera name %q", ErrConfig, name)
@@ -252,6 +272,8 @@ func (c NodeConfig) Names() (Names, error) {
 			return n, fmt.Errorf("%w: camera %q listed twice", ErrConfig, name)
 		}
 		n.Images[name] = resolve(c.CameraNamespace, camnode.NodeName, camnode.TopicsFor(name).Image)
+		n.Cameras[name] = CameraTopics{Raw: n.Images[name], Transport: transport,
+			Compressed: resolve(c.CameraNamespace, camnode.NodeName, camnode.TopicsFor(name).Compressed)}
 	}
 	if !(c.ServiceTimeout > 0) || !(c.FurbotMaxSpeed > 0) || !(c.FurbotMaxYawRate > 0) {
 		return n, fmt.Errorf("%w: service_timeout %v, furbot_max_speed %g, furbot_max_yaw_rate %g must be positive", ErrConfig, c.ServiceTimeout, c.FurbotMaxSpeed, c.FurbotMaxYawRate)
