@@ -191,6 +191,12 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter
 		se.SetIPFilter(c.IPFilter)
 	}
 	se.SetIncludeLoopbackCandidate(c.Loopback)
+	if len(c.AdvertiseIPs) > 0 {
+		if err := se.SetICEAddressRewriteRules(webrtc.ICEAddressRewriteRule{External: c.AdvertiseIPs,
+			AsCandidateType: webrtc.ICECandidateTypeHost, Mode: webrtc.ICEAddressRewriteReplace}); err != nil {
+			return nil, fmt.Errorf("peer: advertised addresses: %w", err)
+		}
+	}
 	se.SetICETimeouts(c.ICEDisconnected, c.ICEFailed, min(2*time.Second, c.ICEDisconnected/2)) // keepalives within the disconnect time
 	if c.NoMDNS {
 		se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
