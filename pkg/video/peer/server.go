@@ -9,7 +9,6 @@ import (
 	"github.com/pion/ice/v4"
 	"github.com/pion/interceptor"
 	"github.com/pion/interceptor/pkg/cc"
-	"github.com/pion/interceptor/pkg/gcc"
 	"github.com/pion/interceptor/pkg/stats"
 	"github.com/pion/sdp/v3"
 	"github.com/pion/webrtc/v4"
@@ -155,8 +154,7 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter
 	})
 	reg.Add(sf)
 	ccf, err := cc.NewInterceptor(func() (cc.BandwidthEstimator, error) {
-		return gcc.NewSendSideBWE(gcc.SendSideBWEInitialBitrate(c.InitialBitrate),
-			gcc.SendSideBWEMinBitrate(c.MinBitrate), gcc.SendSideBWEMaxBitrate(c.MaxBitrate))
+		return newEstimator(c.InitialBitrate, c.MinBitrate, c.MaxBitrate)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("peer: congestion control: %w", err)
