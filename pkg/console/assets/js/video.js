@@ -18,6 +18,11 @@ const trackCam = new Map(); // track id -> camera
 const figures = new Map(); // camera -> {text, ...}
 let available = false; // the server offers WebRTC
 let failed = ''; // why WebRTC is not used now ('' : it is tried)
+// Until WebRTC first connects or fails, views load no MJPEG: on a link of
+// a few Mbit/s a camera's MJPEG (TCP) fills it and starves the WebRTC
+// handshake behind it (the impaired-link run saw ICE time out so). Once
+// WebRTC has failed, MJPEG stays on while it is tried again.
+let fellBack = false;
 let pc = null;
 let timer = 0;
 let chosen = '';
@@ -46,6 +51,7 @@ let retry = 0;
 function fallback(why, final = false, fromServer = false) {
   if (failed) return;
   failed = why;
+  fellBack = true;
   // The server's session (when the page gave up first) needs not keep
   // its encoders until its own ICE timeout.
   if (pc && !fromServer) sig({ type: 'want' });
@@ -177,15 +183,20 @@ function refresh() {
       if (v.video.srcObject !== streams.get(v.name)) { v.video.srcObject = streams.get(v.name); v.video.play().catch(() => {}); }
       v.video.hidden = false; v.img.hidden = true;
       if (v.img.getAttribute('src')) v.img.removeAttribute('src');
+    } else if (available && !failed && !fellBack && !cameraFailed.has(v.name)) { // first connection: nothing yet
+      if (v.video.srcObject) v.video.srcObject = null;
+      v.video.hidden = false; v.img.hidden = true;
+      if (v.img.getAttribute('src')) v.img.removeAttribute('src');
     } else {
       if (v.video.srcObject) v.video.srcObject = null;
       v.video.hidden = true; v.img.hidden = false;
       const src = '/camera/' + encodeURIComponent(v.name);
       if (v.img.getAttribute('src') !== src) v.img.src = src;
     }
-    v.fig.dataset.transport = t;
+    const connecting = t === 'mjpeg' && v.img.hidden;
+    v.fig.dataset.transport = connecting ? 'connecting' : t;
     const f = figures.get(v.name);
-    v.badge.textContent = (t === 'webrtc' ? 'WebRTC H.264' : 'MJPEG fallback: ' + why(v.name)) + (f && t === 'webrtc' ? ' · ' + f.text : '');
+    v.badge.textContent = connecting ? 'WebRTC connecting' : (t === 'webrtc' ? 'WebRTC H.264' : 'MJPEG fallback: ' + why(v.name)) + (f && t === 'webrtc' ? ' · ' + f.text : '');
   }
 }
 
