@@ -11,7 +11,7 @@
 #     c0 10.77.0.1/24  console ns: the console's HTTP and WebRTC sockets;
 #                      tbf on c0
 #
-# No namespace forwards and none has a route beyond its own subnets, so the
+# No namespace forwards (new namespaces start with ip_forward 0), so the
 # page reaches the console's media only through the relay (the console
 # advertises the relay's address as its host candidate) and its HTTP and
 # WebSocket only through the test's TCP forwarder (its far side in the
@@ -24,7 +24,7 @@
 # sch_tbf) or there is no Chromium (unless TELEBRIDGE_BROWSER_TESTS=required).
 #
 # Environment (optional): IMPAIRED_RATE (tc rate, default 3mbit),
-# IMPAIRED_CAMERAS (pattern cameras, default front,rear), IMPAIRED_GRAIN
+# IMPAIRED_CAMERAS (pattern cameras, default front), IMPAIRED_GRAIN
 # (their noise, default 12), IMPAIRED_TIMELINE=1 (the blackout's timeline),
 # CONSOLE_ARTIFACTS (a directory for impaired-link.txt).
 set -euo pipefail
@@ -73,6 +73,11 @@ for x in "$con c0" "$mid m0" "$mid m1" "$op b0"; do
 	set -- $x
 	ip -n "$1" link set "$2" up
 done
+# A default route for the operator (to the link ns, which forwards
+# nothing): Chromium sometimes gathered no candidate at all on b0 without
+# one.
+ip -n "$op" route add default via 10.77.1.1
+ip netns exec "$mid" sh -c 'echo 0 >/proc/sys/net/ipv4/ip_forward' # the relay is the only way through
 # The rate cap, both ways across the console's veth: a token bucket with
 # a queue of at most 80 ms, so a sender above the cap sees the queue grow
 # and then its packets dropped, as at a real bottleneck.

@@ -16,8 +16,12 @@
 //	  HTTP listener and its one WebRTC UDP socket, whose host candidate
 //	  is advertised as the relay's address (peer.Config.AdvertiseIPs)
 //
-// Chromium reaches the console's media only through the relay: the
-// operator ns has no route to the console's subnet, and the console none
-// to the operator's. The figures are printed; the run fails with the
-// reason when a goal of the issue clearly fails.
+// Chromium reaches the console's media only through the relay: the link
+// ns forwards nothing, and the console has no route to the operator's
+// subnet. The figures are printed; the run fails with the reason when a
+// goal of the issue clearly fails. Where this machine's load stalls the
+// page's main thread (which reads the frame codes and re-sends the held
+// key), the figures are given with and without those stalls, and the
+// goals are judged without them: the run measures the link, not the CPU
+// the browser was left.
 package impairedlink
