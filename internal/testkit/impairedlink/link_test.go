@@ -2,6 +2,7 @@ package impairedlink
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/netip"
 	"os"
@@ -171,6 +172,7 @@ type sample struct {
 	bytes    uint64 // RTP payload bytes sent, every camera, retransmissions included
 	packets  uint64 // RTP packets sent
 	estimate int    // the bandwidth estimate [bit/s]
+	gcc      peer.GCC
 	queued   int64  // bytes in the pacer
 	plis     uint64 // keyframe requests (PLI + FIR), every camera
 	skipped  uint64 // access units skipped by the latency guard
@@ -274,6 +276,7 @@ func TestImpairedLink(t *testing.T) {
 				sm.bytes, sm.packets, sm.estimate, sm.queued, sm.plis, sm.skipped, sm.units = 0, 0, 0, 0, 0, 0, 0
 				for _, st := range srv.WebRTCStats() {
 					sm.estimate = max(sm.estimate, st.Estimate)
+					sm.gcc = st.GCC
 					sm.queued += st.Queued
 					for _, c := range st.Cameras {
 						sm.bytes += c.BytesSent
@@ -372,6 +375,15 @@ func TestImpairedLink(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// The estimate's course, once a second: how it got where it is.
+	var course []string
+	for i, sm := range all {
+		if i%40 == 0 && !sm.at.Before(t0) && !sm.at.After(tA) {
+			course = append(course, fmt.Sprintf("+%.0fs %.2f (delay %.2f %s/%s, loss %.1f %%)", sm.at.Sub(t0).Seconds(),
+				float64(sm.estimate)/1e6, float64(sm.gcc.DelayBased)/1e6, sm.gcc.Usage, sm.gcc.State, 100*sm.gcc.Loss))
+		}
+	}
+	t.Logf("estimate [Mbit/s]: %s", strings.Join(course, ", "))
 	if os.Getenv("IMPAIRED_TIMELINE") == "1" {
 		for i, sm := range all {
 			if i%10 == 0 && sm.at.After(tb.Add(-time.Second)) && sm.at.Before(te.Add(3*time.Second)) {
