@@ -39,7 +39,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ln = tls.NewListener(ln, s.cfg.TLS)
 	}
 	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx },
-		ErrorLog: log.New(httpErrors{s}, "", 0)}
+		ConnContext: withConn, ErrorLog: log.New(httpErrors{s}, "", 0)}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); s.loop(ctx) }()

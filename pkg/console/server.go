@@ -62,6 +62,14 @@ type Config struct {
 	// (frozen, its TCP connection up) is closed and loses control within
 	// PingPeriod + PongTimeout. Defaults 500 ms and 1 s.
 	PingPeriod, PongTimeout time.Duration
+	// LinkTimeout is how long a page whose TCP connection has bytes in
+	// flight that nothing acknowledges (the link is down, as in a Wi-Fi
+	// dropout, rather than the page frozen: a frozen page's system still
+	// acknowledges) keeps its socket, its lease and its WebRTC session
+	// while its pongs are late, counted from the last acknowledgement;
+	// the deadman stops its held commands meanwhile. Linux only (TCP_INFO);
+	// elsewhere a late pong closes the page as above. Default 5 s.
+	LinkTimeout time.Duration
 	// ConfirmTimeout is how long a page has to confirm a release of the
 	// e-stop. Default 10 s.
 	ConfirmTimeout time.Duration
@@ -172,6 +180,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.PongTimeout == 0 {
 		cfg.PongTimeout = time.Second
 	}
+	if cfg.LinkTimeout == 0 {
+		cfg.LinkTimeout = 5 * time.Second
+	}
 	if cfg.ConfirmTimeout == 0 {
 		cfg.ConfirmTimeout = 10 * time.Second
 	}
@@ -187,7 +198,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Burst == 0 {
 		cfg.Burst = 60
 	}
-	if cfg.CommandTimeout < 0 || cfg.TickPeriod < 0 || cfg.PingPeriod < 0 || cfg.PongTimeout < 0 || cfg.LogInterval < 0 || cfg.ConfirmTimeout < 0 ||
+	if cfg.CommandTimeout < 0 || cfg.TickPeriod < 0 || cfg.PingPeriod < 0 || cfg.PongTimeout < 0 || cfg.LinkTimeout < 0 || cfg.LogInterval < 0 || cfg.ConfirmTimeout < 0 ||
 		!(cfg.StateRate > 0 && cfg.StateRate <= 100) || !(cfg.RateLimit > 0) || !(cfg.Burst >= 1) {
 		return nil, fmt.Errorf("console: bad timing configuration (timeout %v, tick %v, ping %v/%v, log interval %v, state rate %g Hz, rate limit %g/s, burst %g)",
 			cfg.CommandTimeout, cfg.TickPeriod, cfg.PingPeriod, cfg.PongTimeout, cfg.LogInterval, cfg.StateRate, cfg.RateLimit, cfg.Burst)

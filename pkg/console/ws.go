@@ -115,6 +115,13 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 				if err != nil && ctx.Err() == nil && time.Since(time.Unix(0, lastRead.Load())) < s.cfg.PongTimeout {
 					continue
 				}
+				// A link that acknowledges nothing is down, not the page
+				// frozen: the page keeps its socket and lease for a while.
+				if err != nil && ctx.Err() == nil {
+					if stalled, sinceAck := linkStalled(r.Context()); stalled && sinceAck < s.cfg.LinkTimeout {
+						continue
+					}
+				}
 				if err != nil {
 					if ctx.Err() == nil {
 						s.journal.record(s.cfg.Clock.Now(), event{Kind: "ping_timeout", Level: slog.LevelWarn, Msg: "page did not answer a ping: closing it",

@@ -10,7 +10,9 @@
 //
 //   - independent loss (Loss) and burst loss (Burst, a Gilbert-Elliott
 //     chain of a good and a bad state);
-//   - delay and jitter (Delay + uniform [0, Jitter));
+//   - delay and jitter (Delay + uniform [0, Jitter) per packet, or, with
+//     Wander, a delay in [Delay, Delay+Jitter) that varies slowly over
+//     time and keeps the packets in order, as Wi-Fi's does);
 //   - duplication (Duplicate), reordering (Reorder: a packet held back by
 //     ReorderDelay so that later ones overtake it);
 //   - truncation (Truncate) and bit flips (BitFlip, FlipBits bits);

@@ -53,6 +53,15 @@ type Impairment struct {
 	// Jitter adds a uniform random delay in [0, Jitter) [s]; packets may
 	// then arrive out of order, as on a real link.
 	Jitter time.Duration
+	// Wander, when > 0, makes the jitter a slowly varying delay instead of
+	// an independent draw per packet: every Wander a new level in
+	// [0, Jitter) is reached, linearly from the previous one, so packets
+	// close in time get nearly the same delay and none overtakes another
+	// (the proxy also keeps such a direction in order), as on Wi-Fi,
+	// whose delay follows retries and rate changes rather than each
+	// packet [s]. The levels are a function of the seed and the time since
+	// the start, not of the packets, so they take no draws.
+	Wander time.Duration
 	// Duplicate is the probability that a packet is sent twice (the copy
 	// with its own jitter) [0, 1].
 	Duplicate float64
@@ -104,8 +113,8 @@ func (im *Impairment) Validate() error {
 			}
 		}
 	}
-	if im.Delay < 0 || im.Jitter < 0 || im.ReorderDelay < 0 {
-		return fmt.Errorf("%w: negative delay, jitter or reorder delay", ErrConfig)
+	if im.Delay < 0 || im.Jitter < 0 || im.ReorderDelay < 0 || im.Wander < 0 {
+		return fmt.Errorf("%w: negative delay, jitter, wander or reorder delay", ErrConfig)
 	}
 	if im.FlipBits < 0 {
 		return fmt.Errorf("%w: negative flip bits %d", ErrConfig, im.FlipBits)
@@ -156,9 +165,10 @@ type Decision struct {
 // Chain draws the decisions of one direction from its own generator. It
 // is a plain value for one goroutine; the proxy keeps one per direction.
 type Chain struct {
-	im  Impairment
-	rng *rand.Rand
-	bad bool // Gilbert-Elliott state
+	im   Impairment
+	rng  *rand.Rand
+	seed uint64
+	bad  bool // Gilbert-Elliott state
 }
 
 // NewChain returns the decision chain of im seeded by seed. It validates
@@ -167,7 +177,7 @@ func NewChain(im Impairment, seed uint64) (*Chain, error) {
 	if err := im.Validate(); err != nil {
 		return nil, err
 	}
-	return &Chain{im: im.withDefaults(), rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}, nil
+	return &Chain{im: im.withDefaults(), seed: seed, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}, nil
 }
 
 // Set replaces the impairment; the generator and burst state go on.
@@ -191,6 +201,34 @@ func (c *Chain) InBlackout(elapsed time.Duration) bool {
 		}
 	}
 	return false
+}
+
+// Wandering reports whether the jitter is a slowly varying delay (Wander
+// set): the caller then adds WanderDelay to each packet's Delay and keeps
+// the packets in order.
+func (c *Chain) Wandering() bool { return c.im.Wander > 0 && c.im.Jitter > 0 }
+
+// WanderDelay returns the slowly varying part of the delay at elapsed
+// (time since the start) [s], in [0, Jitter): linear between levels drawn
+// every Wander from the seed. Zero unless Wandering. It allocates nothing.
+func (c *Chain) WanderDelay(elapsed time.Duration) time.Duration {
+	if !c.Wandering() || elapsed < 0 {
+		return 0
+	}
+	k := uint64(elapsed / c.im.Wander)
+	f := float64(elapsed%c.im.Wander) / float64(c.im.Wander)
+	a, b := level(c.seed, k), level(c.seed, k+1)
+	return time.Duration((a + (b-a)*f) * float64(c.im.Jitter))
+}
+
+// level is the wander level number k of seed, uniform in [0, 1): a
+// splitmix64 hash, so any level is found without the ones before it.
+func level(seed, k uint64) float64 {
+	z := seed*0x9e3779b97f4a7c15 + (k+1)*0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return float64(z>>11) / (1 << 53)
 }
 
 // Decide draws the fate of one packet of n bytes. Every packet consumes
@@ -230,10 +268,16 @@ func (c *Chain) Decide(n int) Decision {
 		d.Fate = LostRandom
 		return d
 	}
-	d.Delay = im.Delay + time.Duration(u[3]*float64(im.Jitter))
+	d.Delay = im.Delay
+	if im.Wander == 0 { // wandering jitter is added by the caller (WanderDelay)
+		d.Delay += time.Duration(u[3] * float64(im.Jitter))
+	}
 	if u[4] < im.Duplicate {
 		d.Dup = true
-		d.DupAt = im.Delay + time.Duration(u[5]*float64(im.Jitter))
+		d.DupAt = d.Delay
+		if im.Wander == 0 {
+			d.DupAt = im.Delay + time.Duration(u[5]*float64(im.Jitter))
+		}
 	}
 	if u[6] < im.Reorder {
 		d.Reord = true

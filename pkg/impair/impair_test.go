@@ -198,3 +198,54 @@ func BenchmarkDecide(b *testing.B) {
 		_ = c.Decide(275)
 	}
 }
+
+// A wandering jitter stays in [0, Jitter), covers most of it, changes by
+// at most Jitter per Wander, and is the same for the same seed.
+func TestWanderDelay(t *testing.T) {
+	im := Impairment{Delay: 20 * time.Millisecond, Jitter: 40 * time.Millisecond, Wander: 500 * time.Millisecond}
+	c, err := NewChain(im, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, _ := NewChain(im, 3)
+	c3, _ := NewChain(im, 4)
+	if !c.Wandering() {
+		t.Fatal("not wandering")
+	}
+	var lo, hi time.Duration = time.Hour, -1
+	prev := c.WanderDelay(0)
+	step := time.Millisecond
+	differs := false
+	for at := time.Duration(0); at < 60*time.Second; at += step {
+		w := c.WanderDelay(at)
+		if w != c2.WanderDelay(at) {
+			t.Fatalf("same seed, different delay at %v", at)
+		}
+		if w != c3.WanderDelay(at) {
+			differs = true
+		}
+		lo, hi = min(lo, w), max(hi, w)
+		if d := (w - prev).Abs(); d > im.Jitter*step/im.Wander+time.Microsecond {
+			t.Fatalf("delay jumps by %v in %v at %v", d, step, at)
+		}
+		prev = w
+	}
+	if lo < 0 || hi >= im.Jitter || hi-lo < 30*time.Millisecond {
+		t.Errorf("wander in [%v, %v], want within [0, 40ms) and covering 30 ms", lo, hi)
+	}
+	if !differs {
+		t.Error("another seed gave the same wander")
+	}
+	// Decide leaves the jitter to WanderDelay: every packet gets Delay.
+	for _, d := range decide(t, im, 1, 100, 10) {
+		if d.Delay != im.Delay {
+			t.Fatalf("decision delay %v with Wander, want %v", d.Delay, im.Delay)
+		}
+	}
+	if _, err := NewChain(Impairment{Wander: -1}, 1); !errors.Is(err, ErrConfig) {
+		t.Errorf("negative wander: %v", err)
+	}
+	if a := testing.AllocsPerRun(1000, func() { _ = c.WanderDelay(1234 * time.Millisecond) }); a != 0 {
+		t.Errorf("WanderDelay allocates %v per call", a)
+	}
+}

@@ -101,6 +101,7 @@ type direction struct {
 	chain *Chain
 	q     queue
 	seq   uint64
+	last  time.Time     // latest due time queued (keeps a wandering direction in order)
 	wake  chan struct{} // buffered 1: the queue changed
 	limit int
 }
@@ -311,15 +312,31 @@ func (d *direction) admit(pkt []byte, now time.Time, elapsed time.Duration) {
 		d.cnt.corrupted.Add(1)
 	}
 	out := dec.Apply(append([]byte(nil), pkt...))
-	d.pushLocked(now.Add(dec.Delay), out)
+	due, dupAt := now.Add(dec.Delay), now.Add(dec.DupAt)
+	if d.chain.Wandering() {
+		w := d.chain.WanderDelay(elapsed)
+		due, dupAt = due.Add(w), dupAt.Add(w)
+		if !dec.Reord && due.Before(d.last) { // a wandering delay never reorders
+			due = d.last
+		}
+	}
+	d.last = maxTime(d.last, due)
+	d.pushLocked(due, out)
 	if dec.Dup {
 		d.cnt.duplicated.Add(1)
-		d.pushLocked(now.Add(dec.DupAt), append([]byte(nil), out...))
+		d.pushLocked(dupAt, append([]byte(nil), out...))
 	}
 	select {
 	case d.wake <- struct{}{}:
 	default:
 	}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 func (d *direction) pushLocked(due time.Time, pkt []byte) {

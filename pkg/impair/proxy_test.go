@@ -220,3 +220,20 @@ func TestNewRejects(t *testing.T) {
 		t.Error("loss 2 accepted")
 	}
 }
+
+// A wandering jitter delays packets by up to Jitter and keeps them in
+// order (packets sent back to back at 1 per ms).
+func TestProxyWanderKeepsOrder(t *testing.T) {
+	e := newEcho(t)
+	p := startProxy(t, Config{Upstream: e.addr(), Seed: 9,
+		Up: Impairment{Delay: 5 * time.Millisecond, Jitter: 40 * time.Millisecond, Wander: 100 * time.Millisecond}})
+	c := dialClient(t)
+	for i := range 300 {
+		send(t, c, p.Addr(), i, 1)
+		time.Sleep(time.Millisecond) // spacing, so the wander moves between packets
+	}
+	waitFor(t, "all 300 packets", func() bool { got, _ := e.received(); return len(got) == 300 })
+	if got, _ := e.received(); !slices.IsSorted(got) {
+		t.Errorf("arrival order not kept: %v", got)
+	}
+}

@@ -25,6 +25,7 @@ type cam struct {
 	// H.264 stream of the family)
 	mjpegN, videoN atomic.Int64
 	code           uint16 // frame counter of the frame code (camera goroutine)
+	grain          grain  // Config.PatternGrain's noise (camera goroutine)
 }
 
 // MaxVariants is how many settings besides its own a camera encodes at
@@ -53,6 +54,9 @@ func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
 	var fr video.Frame // reused: the camera goroutine is the only caller
 	c, err := camera.New(camera.Config{Name: name, Device: dev, Width: b.cfg.CameraWidth, Height: b.cfg.CameraHeight, FrameRate: rate}, func(f *camera.Frame) {
 		if pattern && f.Encoding == "yuv422_yuy2" {
+			if b.cfg.PatternGrain > 0 {
+				cm.grain.addYUYV(f.Data, b.cfg.PatternGrain)
+			}
 			// The glass-to-glass probe: capture time and counter in the
 			// top band, read back by the page from either transport.
 			cm.code++

@@ -59,6 +59,13 @@ type Config struct {
 	// quality, downscaling); zero fields take pkg/mjpeg's defaults (10 Hz,
 	// quality 75, native size).
 	Stream mjpeg.Config
+	// PatternGrain is the amplitude of random noise added to the luma of
+	// pattern cameras' pictures, new in every picture [levels of 255];
+	// 0 (the default) adds none. The pattern alone costs the encoder a few
+	// hundred kbit/s; with grain it needs bits as a real scene does, so
+	// the video fills whatever the link's estimate allows (the
+	// impaired-link run).
+	PatternGrain int
 	// ServosilaTelemetry is the embedded simulator's telemetry rate [Hz]
 	// (the robot sends 1 Hz). Default 10.
 	ServosilaTelemetry float64

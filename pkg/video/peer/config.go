@@ -73,6 +73,11 @@ type Config struct {
 	// IPFilter, if set, chooses the local addresses gathered as host
 	// candidates.
 	IPFilter func(net.IP) bool
+	// AdvertiseIPs, if set, replace the address of every host candidate in
+	// the offers (the port stays): for a console behind a 1:1 NAT or a
+	// port forward, or a relay in front of Config.UDP that listens on the
+	// same port (the impaired-link run, scripts/impaired-link.sh).
+	AdvertiseIPs []string
 	// Loopback includes loopback host candidates (for tests: browsers
 	// ignore them).
 	Loopback bool
@@ -136,6 +141,11 @@ func (c *Config) fill() error {
 		return fmt.Errorf("%w: Headroom %g outside (0, 1]", ErrConfig, c.Headroom)
 	case c.QueueDepth < 0:
 		return fmt.Errorf("%w: negative QueueDepth", ErrConfig)
+	}
+	for _, a := range c.AdvertiseIPs {
+		if ip := net.ParseIP(a); ip == nil {
+			return fmt.Errorf("%w: AdvertiseIPs: %q is not an IP address", ErrConfig, a)
+		}
 	}
 	for _, s := range c.ICEServers {
 		if err := s.Validate(); err != nil {

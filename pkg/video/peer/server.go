@@ -9,7 +9,6 @@ import (
 	"github.com/pion/ice/v4"
 	"github.com/pion/interceptor"
 	"github.com/pion/interceptor/pkg/cc"
-	"github.com/pion/interceptor/pkg/gcc"
 	"github.com/pion/interceptor/pkg/stats"
 	"github.com/pion/sdp/v3"
 	"github.com/pion/webrtc/v4"
@@ -155,8 +154,7 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter
 	})
 	reg.Add(sf)
 	ccf, err := cc.NewInterceptor(func() (cc.BandwidthEstimator, error) {
-		return gcc.NewSendSideBWE(gcc.SendSideBWEInitialBitrate(c.InitialBitrate),
-			gcc.SendSideBWEMinBitrate(c.MinBitrate), gcc.SendSideBWEMaxBitrate(c.MaxBitrate), gcc.SendSideBWEPacer(newPacer(c.InitialBitrate)))
+		return newEstimator(c.InitialBitrate, c.MinBitrate, c.MaxBitrate)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("peer: congestion control: %w", err)
@@ -191,6 +189,12 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter
 		se.SetIPFilter(c.IPFilter)
 	}
 	se.SetIncludeLoopbackCandidate(c.Loopback)
+	if len(c.AdvertiseIPs) > 0 {
+		if err := se.SetICEAddressRewriteRules(webrtc.ICEAddressRewriteRule{External: c.AdvertiseIPs,
+			AsCandidateType: webrtc.ICECandidateTypeHost, Mode: webrtc.ICEAddressRewriteReplace}); err != nil {
+			return nil, fmt.Errorf("peer: advertised addresses: %w", err)
+		}
+	}
 	se.SetICETimeouts(c.ICEDisconnected, c.ICEFailed, min(2*time.Second, c.ICEDisconnected/2)) // keepalives within the disconnect time
 	if c.NoMDNS {
 		se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)

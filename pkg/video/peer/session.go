@@ -67,6 +67,7 @@ type Session struct {
 	closed     bool
 	err        *ErrorBody
 	estimate   int // [bit/s]
+	gcc        GCC // the estimator's parts
 
 	opened                                 atomic.Bool // open succeeded: pc and stats are set (Server.Stats lists only these)
 	badMessages, commands, commandsDropped atomic.Uint64
@@ -277,8 +278,9 @@ func (ss *Session) splitLoop() {
 	for {
 		total := est.GetTargetBitrate()
 		ss.target.Store(int64(total))
+		g := gccOf(est.GetStats())
 		ss.mu.Lock()
-		ss.estimate = total
+		ss.estimate, ss.gcc = total, g
 		shares, cams = shares[:0], cams[:0]
 		for _, name := range ss.order {
 			c := ss.cams[name]

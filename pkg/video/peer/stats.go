@@ -11,6 +11,7 @@ type Stats struct {
 	ID               uint64        // Session.ID
 	State            string        // the peer connection's state ("new", "connecting", "connected", ...)
 	Estimate         int           // the send-side bandwidth estimate [bit/s]
+	GCC              GCC           // what the estimate is made of
 	Budget           int           // Estimate times Config.Headroom, split over the cameras [bit/s]
 	RTT              time.Duration // the latest round-trip time from RTCP over all cameras, 0 before any
 	Queued           int64         // bytes waiting in the pacer [bytes]
@@ -19,6 +20,25 @@ type Stats struct {
 	Commands         uint64        // data-channel commands handed to OnCommand
 	CommandsDropped  uint64        // data-channel commands dropped (over the size limit or no OnCommand)
 	DataChannelsOpen int           // command channels open (0 or 1, 2 if the page opened its own too)
+}
+
+// GCC is what a session's estimate is made of (estimator, from pion's
+// GCC statistics).
+type GCC struct {
+	DelayBased int     // the delay-based rate [bit/s]
+	Loss       float64 // the average loss in TWCC feedback, before retransmission [0, 1]
+	Usage      string  // the delay trend: "normal", "overuse" or "underuse"
+	State      string  // the delay-based rate's state: "increase", "decrease" or "hold"
+}
+
+// gccOf reads pion's GCC statistics map.
+func gccOf(m map[string]any) GCC {
+	var g GCC
+	g.DelayBased, _ = m["delayTargetBitrate"].(int)
+	g.Loss, _ = m["averageLoss"].(float64)
+	g.Usage, _ = m["usage"].(string)
+	g.State, _ = m["state"].(string)
+	return g
 }
 
 // CameraStats are one shown camera's figures within a session.
@@ -44,7 +64,7 @@ func (ss *Session) Stats() Stats {
 		Commands: ss.commands.Load(), CommandsDropped: ss.commandsDropped.Load(),
 	}
 	ss.mu.Lock()
-	st.Estimate = ss.estimate
+	st.Estimate, st.GCC = ss.estimate, ss.gcc
 	st.Budget = int(float64(ss.estimate) * ss.srv.cfg.Headroom)
 	st.Queued = ss.queue.bytes()
 	type pair struct {

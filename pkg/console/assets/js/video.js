@@ -18,6 +18,12 @@ const trackCam = new Map(); // track id -> camera
 const figures = new Map(); // camera -> {text, ...}
 let available = false; // the server offers WebRTC
 let failed = ''; // why WebRTC is not used now ('' : it is tried)
+// Until WebRTC first connects or fails, views load no MJPEG: on a link of
+// a few Mbit/s a camera's MJPEG (TCP) fills it and starves the WebRTC
+// handshake behind it (the impaired-link run saw ICE time out so). Once
+// WebRTC has failed, MJPEG stays on while it is tried again.
+let fellBack = false;
+let greeted = false; // the server's hello came (before it, whether it offers WebRTC is unknown)
 let pc = null;
 let timer = 0;
 let chosen = '';
@@ -46,6 +52,7 @@ let retry = 0;
 function fallback(why, final = false, fromServer = false) {
   if (failed) return;
   failed = why;
+  fellBack = true;
   // The server's session (when the page gave up first) needs not keep
   // its encoders until its own ICE timeout.
   if (pc && !fromServer) sig({ type: 'want' });
@@ -58,7 +65,7 @@ function fallback(why, final = false, fromServer = false) {
 function closePC() {
   clearTimeout(timer);
   if (pc) { pc.onconnectionstatechange = null; pc.close(); }
-  pc = null; wantSent = ''; streams.clear(); trackCam.clear(); capsSent.clear();
+  pc = null; wantSent = ''; streams.clear(); trackCam.clear(); capsSent.clear(); early = [];
   dc = null; setChannel(null);
 }
 
@@ -120,10 +127,19 @@ function updateNow() {
   refresh();
 }
 
+// Candidates that come before the offer they belong to (the server may
+// trickle its first candidate before the offer reaches the page) wait for
+// it: added to a connection without its remote description they would be
+// refused and lost.
+let early = [];
+
 async function onOffer(sdp) {
   if (!pc) return;
   try {
     await pc.setRemoteDescription({ type: 'offer', sdp });
+    const waiting = early;
+    early = [];
+    for (const c of waiting) pc.addIceCandidate(c).catch(() => {});
     const a = await pc.createAnswer();
     await pc.setLocalDescription(a);
     sig({ type: 'answer', sdp: pc.localDescription.sdp });
@@ -136,7 +152,9 @@ on('webrtc', (m) => {
   const s = m.signal || {};
   if (s.type === 'offer') onOffer(s.sdp);
   else if (s.type === 'candidate' && pc) {
-    if (s.candidate && s.candidate.candidate) pc.addIceCandidate(s.candidate).catch(() => {});
+    if (!(s.candidate && s.candidate.candidate)) return;
+    if (!pc.remoteDescription) { early.push(s.candidate); return; }
+    pc.addIceCandidate(s.candidate).catch(() => {});
   } else if (s.type === 'error' && s.error) {
     const e = s.error;
     if (e.camera) { cameraFailed.set(e.camera, e.code + ': ' + e.message); refresh(); return; }
@@ -152,6 +170,7 @@ const forceMJPEG = new URLSearchParams(location.search).get('transport') === 'mj
 
 on('hello', (m) => {
   closePC(); clearTimeout(retry);
+  greeted = true;
   available = !!(m.webrtc && m.webrtc.available) && !forceMJPEG;
   failed = available ? '' : forceMJPEG ? 'chosen in the address (transport=mjpeg)' : 'WebRTC unavailable: ' + ((m.webrtc && m.webrtc.reason) || 'old server');
   cameraFailed.clear();
@@ -177,15 +196,20 @@ function refresh() {
       if (v.video.srcObject !== streams.get(v.name)) { v.video.srcObject = streams.get(v.name); v.video.play().catch(() => {}); }
       v.video.hidden = false; v.img.hidden = true;
       if (v.img.getAttribute('src')) v.img.removeAttribute('src');
+    } else if ((!greeted && !forceMJPEG) || (available && !failed && !fellBack && !cameraFailed.has(v.name))) { // first connection: nothing yet
+      if (v.video.srcObject) v.video.srcObject = null;
+      v.video.hidden = false; v.img.hidden = true;
+      if (v.img.getAttribute('src')) v.img.removeAttribute('src');
     } else {
       if (v.video.srcObject) v.video.srcObject = null;
       v.video.hidden = true; v.img.hidden = false;
       const src = '/camera/' + encodeURIComponent(v.name);
       if (v.img.getAttribute('src') !== src) v.img.src = src;
     }
-    v.fig.dataset.transport = t;
+    const connecting = t === 'mjpeg' && v.img.hidden;
+    v.fig.dataset.transport = connecting ? 'connecting' : t;
     const f = figures.get(v.name);
-    v.badge.textContent = (t === 'webrtc' ? 'WebRTC H.264' : 'MJPEG fallback: ' + why(v.name)) + (f && t === 'webrtc' ? ' · ' + f.text : '');
+    v.badge.textContent = connecting ? 'WebRTC connecting' : (t === 'webrtc' ? 'WebRTC H.264' : 'MJPEG fallback: ' + why(v.name)) + (f && t === 'webrtc' ? ' · ' + f.text : '');
   }
 }
 
