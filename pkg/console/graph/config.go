@@ -8,6 +8,7 @@ import (
 	"time"
 
 	camnode "github.com/telebridge/telebridge/pkg/camera/node"
+	"github.com/telebridge/telebridge/pkg/cmdvel"
 	"github.com/telebridge/telebridge/pkg/console"
 	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
 	jognode "github.com/telebridge/telebridge/pkg/jog/node"
@@ -84,6 +85,16 @@ type NodeConfig struct {
 	// FurbotMaxSpeed [m/s] and FurbotMaxYawRate [rad/s] bound the page's
 	// Twist commands to the Furbot. Defaults 3 and 0.8.
 	FurbotMaxSpeed, FurbotMaxYawRate float64
+	// TwistMux sends the page's Twist commands to twist_mux's operator
+	// input (cmdvel.TopicTeleop, in the robot's namespace) instead of
+	// cmd_vel, and publishes the console's e-stop as twist_mux's lock
+	// (cmdvel.TopicLock, std_msgs/Bool): the robots' launch files with
+	// twist_mux:=true (params/twist_mux.yaml). Default false.
+	TwistMux bool
+	// Joy publishes the page's gamepad as sensor_msgs/Joy on TopicJoy in
+	// the namespace of the machine the pad drives (for teleop_twist_joy
+	// and the like). Default true.
+	Joy bool
 	// BalanceThreshold is the Servosila's static stability margin [m]
 	// below which the page warns (console.Config.BalanceThreshold).
 	// Default console.DefaultBalanceThreshold.
@@ -93,7 +104,7 @@ type NodeConfig struct {
 // DefaultNodeConfig returns the node's defaults.
 func DefaultNodeConfig() NodeConfig {
 	return NodeConfig{
-		Listen: "127.0.0.1:8080", Servosila: true,
+		Listen: "127.0.0.1:8080", Servosila: true, Joy: true,
 		ServosilaDriver: servosilanode.Name, FurbotBridge: furbotnode.BridgeName,
 		ServiceTimeout: 500 * time.Millisecond, FurbotMaxSpeed: 3, FurbotMaxYawRate: 0.8,
 		BalanceThreshold: console.DefaultBalanceThreshold,
@@ -132,6 +143,8 @@ func NodeBindings() rosparam.Bindings[NodeConfig] {
 		rosparam.BindSeconds("service_timeout", "bound of every service call", func(c *NodeConfig) *time.Duration { return &c.ServiceTimeout }, rosparam.Within(0.01, 10), ro),
 		rosparam.BindDouble("furbot_max_speed", "m/s", "bound of the page's Furbot speed", func(c *NodeConfig) *float64 { return &c.FurbotMaxSpeed }, rosparam.Within(0.01, 20), ro),
 		rosparam.BindDouble("furbot_max_yaw_rate", "rad/s", "bound of the page's Furbot yaw rate", func(c *NodeConfig) *float64 { return &c.FurbotMaxYawRate }, rosparam.Within(0.01, 5), ro),
+		rosparam.BindBool("twist_mux", "drive through twist_mux: the page's Twist on cmd_vel_teleop and the e-stop as the lock e_stop (std_msgs/Bool), in each robot's namespace, instead of cmd_vel", func(c *NodeConfig) *bool { return &c.TwistMux }, ro),
+		rosparam.BindBool("joy", "publish the page's gamepad as sensor_msgs/Joy on joy in the namespace of the machine it drives", func(c *NodeConfig) *bool { return &c.Joy }, ro),
 		rosparam.BindDouble("balance_threshold", "m", "the Servosila's static stability margin below which the 3-D page warns (from robot_description and joint_states)", func(c *NodeConfig) *float64 { return &c.BalanceThreshold }, rosparam.Within(0.001, 1), ro),
 	}
 }
@@ -163,9 +176,13 @@ type Names struct {
 	FurbotOdom, FurbotTraction, FurbotSteering, FurbotStatus string // in
 	FurbotBMS, FurbotBattery, FurbotControlSent              string // in
 	FurbotEStop, FurbotRelease                               string // services
-	JogJointStates                                           string // in
-	JogStartJoint, JogStartCartesian, JogStop, JogHeartbeat  string // services
-	Diagnostics                                              string // in
+	// ServosilaLock and FurbotLock are twist_mux's e-stop locks
+	// (std_msgs/Bool out), with TwistMux; ServosilaJoy and FurbotJoy the
+	// gamepad's sensor_msgs/Joy (out), with Joy.
+	ServosilaLock, FurbotLock, ServosilaJoy, FurbotJoy      string
+	JogJointStates                                          string // in
+	JogStartJoint, JogStartCartesian, JogStop, JogHeartbeat string // services
+	Diagnostics                                             string // in
 	// Images maps each camera name to its sensor_msgs/Image topic.
 	Images map[string]string
 }
@@ -187,6 +204,7 @@ func (c NodeConfig) Names() (Names, error) {
 		}
 		ns, node := c.ServosilaNamespace, c.ServosilaDriver
 		n.ServosilaCmdVel = resolve(ns, node, servosilanode.TopicCmdVel)
+		n.ServosilaLock, n.ServosilaJoy = c.muxNames(&n.ServosilaCmdVel, ns, node)
 		n.ServosilaJointVel = resolve(ns, node, servosilanode.TopicJointVel)
 		n.ServosilaJointTarget = resolve(ns, node, servosilanode.TopicJointTarget)
 		n.ServosilaOdom = resolve(ns, node, servosilanode.TopicOdom)
@@ -203,6 +221,7 @@ func (c NodeConfig) Names() (Names, error) {
 		}
 		ns, node := c.FurbotNamespace, c.FurbotBridge
 		n.FurbotCmdVel = resolve(ns, node, furbotnode.TopicCmdVel)
+		n.FurbotLock, n.FurbotJoy = c.muxNames(&n.FurbotCmdVel, ns, node)
 		n.FurbotOdom = resolve(ns, node, furbotnode.TopicOdom)
 		n.FurbotTraction = resolve(ns, node, furbotnode.TopicTraction)
 		n.FurbotSteering = resolve(ns, node, furbotnode.TopicSteering)
@@ -244,6 +263,23 @@ func (c NodeConfig) Names() (Names, error) {
 		return n, fmt.Errorf("%w: service_timeout %v, furbot_max_speed %g, furbot_max_yaw_rate %g must be positive", ErrConfig, c.ServiceTimeout, c.FurbotMaxSpeed, c.FurbotMaxYawRate)
 	}
 	return n, nil
+}
+
+// TopicJoy is the console's sensor_msgs/Joy topic, relative to the
+// namespace of the machine the pad drives.
+const TopicJoy = "joy"
+
+// muxNames returns a machine's lock and Joy topics (empty when off) and,
+// with TwistMux, points its Twist at twist_mux's operator input.
+func (c NodeConfig) muxNames(cmdVel *string, ns, node string) (lock, joy string) {
+	if c.TwistMux {
+		*cmdVel = resolve(ns, node, cmdvel.TopicTeleop)
+		lock = resolve(ns, node, cmdvel.TopicLock)
+	}
+	if c.Joy {
+		joy = resolve(ns, node, TopicJoy)
+	}
+	return lock, joy
 }
 
 // resolve expands a ROS name as rcl does for a node named node in
