@@ -66,6 +66,10 @@ type NodeConfig struct {
 	// tool pose (forward kinematics) come from it. Required with Jog.
 	// JogBase and JogTip bound the chain (empty: root and longest chain).
 	JogURDF, JogBase, JogTip string
+	// JogNamespace is jog_server's interface_namespace (jog.launch.py's
+	// namespace): its services and joint_states are under it
+	// (jognode.NamesIn). Default "": drag&bot's names.
+	JogNamespace string
 	// JogParamsFile is the jog server's parameters file (what jog.launch.py
 	// gives it as params_file); its joint_limits narrow the URDF's limits
 	// and give the joint steps, as jog_server reads them (jog.JointRanges).
@@ -134,6 +138,7 @@ func NodeBindings() rosparam.Bindings[NodeConfig] {
 		rosparam.BindString("servosila_driver", "node name of the Servosila driver", func(c *NodeConfig) *string { return &c.ServosilaDriver }, ro),
 		rosparam.BindString("furbot_bridge", "node name of the Furbot bridge", func(c *NodeConfig) *string { return &c.FurbotBridge }, ro),
 		rosparam.BindString("jog_urdf", "URDF file of the jog arm (joint names, limits, tool pose)", func(c *NodeConfig) *string { return &c.JogURDF }, ro),
+		rosparam.BindString("jog_namespace", "interface_namespace of jog_server (empty: drag&bot's absolute names)", func(c *NodeConfig) *string { return &c.JogNamespace }, ro),
 		rosparam.BindString("jog_params_file", "jog_server's parameters file: its joint_limits (range, step) as the jog panel's (empty: the URDF's limits, no steps)", func(c *NodeConfig) *string { return &c.JogParamsFile }, ro),
 		rosparam.BindString("jog_base_link", "first link of the jog chain (empty: the URDF's root)", func(c *NodeConfig) *string { return &c.JogBase }, ro),
 		rosparam.BindString("jog_tip_link", "last link of the jog chain (empty: the end of the longest chain)", func(c *NodeConfig) *string { return &c.JogTip }, ro),
@@ -243,11 +248,12 @@ func (c NodeConfig) Names() (Names, error) {
 		if c.JogURDF == "" {
 			return n, fmt.Errorf("%w: jog is on but jog_urdf is empty (give the arm's URDF file, or set jog false)", ErrConfig)
 		}
-		n.JogJointStates = jognode.JointStatesTopic
-		n.JogStartJoint = jognode.StartJointMoveService
-		n.JogStartCartesian = jognode.StartCartesianMoveService
-		n.JogStop = jognode.StopService
-		n.JogHeartbeat = jognode.HeartbeatService
+		jn, err := jognode.NamesIn(c.JogNamespace)
+		if err != nil {
+			return n, fmt.Errorf("%w: jog_namespace: %v", ErrConfig, err)
+		}
+		n.JogJointStates, n.JogStartJoint, n.JogStartCartesian = jn.JointStates, jn.StartJointMove, jn.StartCartesianMove
+		n.JogStop, n.JogHeartbeat = jn.Stop, jn.Heartbeat
 	}
 	n.Images = make(map[string]string, len(c.Cameras))
 	for _, name := range c.Cameras {

@@ -122,3 +122,21 @@ func TestPublishJoy(t *testing.T) {
 		t.Error("Info().Joy with joy off")
 	}
 }
+
+// The jog panel follows jog_server's interface_namespace.
+func TestJogNamespace(t *testing.T) {
+	c := config()
+	c.JogNamespace = "/arm2"
+	n, err := c.Names()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.JogStartJoint != "/arm2/remotecontrol_start_move_joints" || n.JogHeartbeat != "/arm2/dnb_remote_robot_control/heartbeat" ||
+		n.JogStop != "/arm2/remotecontrol_stop_move" || n.JogJointStates != "/arm2/joint_states" {
+		t.Errorf("jog names in /arm2: %+v", n)
+	}
+	c.JogNamespace = "arm2"
+	if _, err := c.Names(); err == nil {
+		t.Error("a relative jog_namespace accepted")
+	}
+}
