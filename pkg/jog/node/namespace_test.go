@@ -38,4 +38,3 @@ func TestNamesIn(t *testing.T) {
 		}
 	}
 }
-
