@@ -14,7 +14,7 @@ func (p *fakePort) PublishBool(topic string, v bool) error {
 }
 
 func (p *fakePort) PublishJoy(topic string, j console.Joy) error {
-	p.add("joy %s %v %v", topic, j.Axes[:2], j.Buttons[:2])
+	p.add("joy %s %v %v", topic, j.Axes, j.Buttons)
 	return nil
 }
 
@@ -112,7 +112,7 @@ func TestPublishJoy(t *testing.T) {
 	if err := b.PublishJoy(ctx, console.Joy{Machine: "arm"}); err == nil {
 		t.Error("joy for an unknown machine accepted")
 	}
-	want := []string{"joy /furbot/joy [0 1] [1 0]", "joy /joy [0 1] [1 0]"}
+	want := []string{"joy /furbot/joy [0 1 0 0 0 0] [1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0]", "joy /joy [0 1 0 0 0 0] [1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0]"}
 	if got := p.calls(); !slices.Equal(got, want) {
 		t.Fatalf("graph saw %q, want %q", got, want)
 	}
