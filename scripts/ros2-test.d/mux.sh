@@ -138,3 +138,38 @@ mx_stamped() {
 }
 check "mux: a TwistStamped stamped now drives the robot; one stamped long ago is refused (stale)" mx_stamped
 stop_launch
+
+# furbot_twist_control with cmd_vel_stamped: true, against the simulated
+# vehicle on 127.0.0.1:tb_port+8 (the bridge on +9).
+mxf_params="$logs/furbot_twist_control_stamped.yaml"
+sed 's/^\( *cmd_vel_stamped:\).*/\1 true/' "$install/telebridge/share/telebridge/params/furbot_twist_control.yaml" >"$mxf_params"
+launch mux_furbot furbot.launch.py sim:=true "sim_vehicle_port:=$((tb_port + 8))" "sim_bridge_port:=$((tb_port + 9))" \
+	"furbot_twist_control_params:=$mxf_params"
+mxf_log="$logs/mux_furbot.log"
+check "mux: furbot_twist_control with cmd_vel_stamped subscribes geometry_msgs/TwistStamped" within 30 mx_stamped_type
+# mxf_speed: the mean of the simulated vehicle's last 5 speeds (1 s).
+mxf_speed() {
+	grep -a 'control frames' "$mxf_log" | tail -n 5 | sed -n 's/.* v *\([-+0-9.]*\) .*/\1/p' |
+		awk '{ s += $1; n++ } END { if (n == 5) printf "%.3f\n", s / n }'
+}
+mxf_near() {
+	local v
+	v=$(mxf_speed)
+	echo "simulated vehicle speed (mean of 1 s): ${v:-none} m/s"
+	[ -n "$v" ] && between "$v" "$1" "$2"
+}
+mxf_stamped() {
+	local rc=0
+	mx_pub mxf_now /cmd_vel geometry_msgs/msg/TwistStamped "{header: {stamp: now}, twist: {linear: {x: 1.0}}}" || return 1
+	within 20 mxf_near 0.95 1.05 || rc=1
+	mx_kill "$mx_pid"
+	[ $rc -eq 0 ] || { mxf_near 0.95 1.05; return 1; }
+	within 20 mxf_near -0.01 0.01 || return 1
+	mx_pub mxf_old /cmd_vel geometry_msgs/msg/TwistStamped "{header: {stamp: {sec: 1000000000}}, twist: {linear: {x: 1.0}}}" || return 1
+	sleep 3
+	mxf_near -0.01 0.01 || rc=1
+	mx_kill "$mx_pid"
+	[ $rc -eq 0 ] && grep -aq 'cmd_vel refused.*stale' "$mxf_log"
+}
+check "mux: the Furbot follows a TwistStamped stamped now and refuses one stamped long ago (stale)" mxf_stamped
+stop_launch
