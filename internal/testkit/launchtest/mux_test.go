@@ -63,6 +63,13 @@ func TestJogLaunchNamespace(t *testing.T) {
 	if v, set := srv.param("use_sim_time"); set {
 		t.Errorf("jog_server is given use_sim_time %v", v)
 	}
+	// On top of a robot's own launch file (servosila_arm.sh): no second
+	// robot_state_publisher.
+	if r := launch(t, "robot_state_publisher", "jog.launch.py", "description:=false"); len(r.Logs) != 1 || !strings.Contains(r.Logs[0], "description:=false") {
+		t.Errorf("description:=false: logs %q", r.Logs)
+	} else if _, ok := r.node("robot_state_publisher"); ok {
+		t.Error("description:=false started robot_state_publisher")
+	}
 
 	r = launch(t, "robot_state_publisher", "jog.launch.py", "sim:=true", "namespace:=arm2", "frame_prefix:=arm2/", "console:=true")
 	checkStatePublisher(t, r, "ur5_like.urdf", "/arm2", "arm2/")

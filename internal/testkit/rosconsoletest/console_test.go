@@ -397,6 +397,11 @@ func TestROSConsole(t *testing.T) {
 			return ok && c.Flags&furbotwire.FlagEStop == 0
 		})
 	})
+
+	t.Run("the gamepad drives and is published as sensor_msgs/Joy on /joy", func(t *testing.T) {
+		r.t = t
+		gamepadJoy(t, r)
+	})
 }
 
 // jointStates is a `ros2 topic echo --csv /joint_states` recording.
