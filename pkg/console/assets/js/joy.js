@@ -15,7 +15,10 @@ export const JOY_ACTIVE = 0.05;
 let last = ''; // the last message sent
 let sentTo = ''; // the machine the last pad state went to ('' after the neutral one)
 
-const active = (m) => m.axes.some((a) => Math.abs(a) > JOY_ACTIVE) || m.buttons.some((b) => b > JOY_ACTIVE);
+const active = (m) => m.axes.some((a) => a !== 0) || m.buttons.some((b) => b !== 0);
+// quiet zeroes what the server's deadzone removes and rounds the rest, so
+// that a pad's noise at rest is not a change to send.
+const quiet = (v) => (Math.abs(v) <= JOY_ACTIVE ? 0 : Math.round(v * 1000) / 1000);
 
 /** flushJoy sends the pad's state if it changed, or again if periodic and not neutral. */
 export function flushJoy(periodic) {
@@ -23,7 +26,7 @@ export function flushJoy(periodic) {
   const p = held.pad;
   const machine = p && p.armed && p.raw && (p.machine === 'servosila' || p.machine === 'furbot') ? p.machine : '';
   if (!machine && !sentTo) return;
-  const m = machine ? { type: 'joy', machine, axes: p.raw.axes, buttons: p.raw.buttons } : { type: 'joy', machine: sentTo, axes: [], buttons: [] };
+  const m = machine ? { type: 'joy', machine, axes: p.raw.axes.map(quiet), buttons: p.raw.buttons.map(quiet) } : { type: 'joy', machine: sentTo, axes: [], buttons: [] };
   const s = JSON.stringify(m);
   if (s !== last || (periodic && active(m))) { send(m); last = s; }
   sentTo = machine;
