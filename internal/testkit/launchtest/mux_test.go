@@ -139,3 +139,21 @@ func TestPackageXMLExecDepends(t *testing.T) {
 		}
 	}
 }
+
+// nav2_example.launch.py twist_mux:=true: the robot with twist_mux, Nav2's
+// controller on cmd_vel_nav (below the operator's cmd_vel_teleop).
+func TestNav2ExampleTwistMux(t *testing.T) {
+	nav2 := "robot_state_publisher,nav2_controller,nav2_lifecycle_manager,nav2_regulated_pure_pursuit_controller"
+	for _, robot := range []string{"servosila", "furbot"} {
+		r := launch(t, nav2, "nav2_example.launch.py", "robot:="+robot, "twist_mux:=true")
+		ctl, _ := r.node("controller_server")
+		if _, ok := r.node("twist_mux"); !ok || !slices.Equal(remaps(ctl), []string{"cmd_vel:=cmd_vel_nav"}) {
+			t.Errorf("%s twist_mux:=true: twist_mux started %v, controller_server remappings %v", robot, ok, remaps(ctl))
+		}
+		r = launch(t, nav2, "nav2_example.launch.py", "robot:="+robot)
+		ctl, _ = r.node("controller_server")
+		if _, ok := r.node("twist_mux"); ok || len(remaps(ctl)) != 0 {
+			t.Errorf("%s: twist_mux started %v, controller_server remappings %v", robot, ok, remaps(ctl))
+		}
+	}
+}
