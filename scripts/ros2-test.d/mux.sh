@@ -32,6 +32,8 @@ mx_reach() {
 		sleep 0.5
 	done
 	cat "$logs/mux.reach"
+	# Kept for the figures printed after the checks.
+	sed "s/^/[$(basename "$1" .log) $2..$3] /" "$logs/mux.reach" >>"$logs/mux.notes"
 }
 # mx_pub NAME TOPIC TYPE VALUES: a background publisher at 10 Hz (pid in
 # mx_pid once its first message is out).
@@ -173,3 +175,5 @@ mxf_stamped() {
 }
 check "mux: the Furbot follows a TwistStamped stamped now and refuses one stamped long ago (stale)" mxf_stamped
 stop_launch
+# The simulators' speeds each passing check settled on.
+[ -f "$logs/mux.notes" ] && sed 's/^/ros2-test: mux: /' "$logs/mux.notes"
