@@ -44,6 +44,8 @@ def nodes(context):
         "furbot_namespace": arg("furbot_namespace"),
         "jog_urdf": arg("jog_urdf"),
         "jog_params_file": arg("jog_params_file"),
+        # absolute, as jog.launch.py gives it to jog_server
+        "jog_namespace": "/" + arg("jog_namespace").strip().strip("/") if arg("jog_namespace").strip("/ ") else "",
         "jog_base_link": arg("jog_base_link"),
         "jog_tip_link": arg("jog_tip_link"),
         "camera_namespace": arg("camera_namespace"),
@@ -56,6 +58,7 @@ def nodes(context):
         "ice_servers": arg("ice_servers"),
         "webrtc": truth(arg("webrtc")),
         "webrtc_loopback": truth(arg("webrtc_loopback")),
+        "twist_mux": truth(arg("twist_mux")),
     }
     cams = [c.strip() for c in arg("cameras").strip("[] ").split(",") if c.strip()]
     if cams:
@@ -82,6 +85,7 @@ def generate_launch_description():
         ("servosila_namespace", "", "namespace of the Servosila stack"),
         ("furbot_namespace", "", "namespace of the Furbot stack"),
         ("jog_urdf", os.path.join(share, "launch", "urdf", "ur5_like.urdf"), "URDF of the jog arm"),
+        ("jog_namespace", "", "jog_server's interface_namespace (jog.launch.py's namespace; empty: drag&bot's names)"),
         ("jog_base_link", "", "first link of the jog chain (empty: the URDF's root)"),
         ("jog_tip_link", "", "last link of the jog chain (empty: the end of the longest chain)"),
         ("jog_params_file", os.path.join(share, "params", "jog_server.yaml"),
@@ -97,6 +101,8 @@ def generate_launch_description():
         ("ice_servers", "", "STUN/TURN servers for WebRTC, comma separated (empty: host candidates only)"),
         ("webrtc", "true", "cameras as H.264 over WebRTC where the page connects (false: MJPEG only)"),
         ("webrtc_loopback", "false", "loopback ICE candidates only (a page on this machine: tests)"),
+        ("twist_mux", "false", "drive through twist_mux: publish on cmd_vel_teleop and the e-stop lock e_stop "
+                               "in the robots' namespaces (the robots' launch files with twist_mux:=true)"),
     ]
     return LaunchDescription(
         [DeclareLaunchArgument(n, default_value=d, description=h) for n, d, h in args]

@@ -14,7 +14,10 @@ a namespace; frame_prefix is put before every frame id (odom, base_link and
 the description's frames through robot_state_publisher's frame_prefix), so
 that two vehicles can share one ROS graph and one tf tree. console:=true
 also starts the operator console with the Furbot panel (console.launch.py;
-console_listen:=HOST:PORT, default 127.0.0.1:8080).
+console_listen:=HOST:PORT, default 127.0.0.1:8080). twist_mux:=true puts
+twist_mux (params/twist_mux.yaml) before cmd_vel: the operator on
+cmd_vel_teleop over Nav2 on cmd_vel_nav, the lock e_stop above both; the
+console then publishes on cmd_vel_teleop and e_stop.
 diagnostics:=true also starts diagnostic_aggregator with
 params/diagnostics_analyzers.yaml (one per graph; launch/telebridge_diagnostics.py).
 """
@@ -32,6 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import telebridge_console as console  # noqa: E402  (launch/telebridge_console.py)
 import telebridge_diagnostics as diagnostics  # noqa: E402  (launch/telebridge_diagnostics.py)
 import telebridge_description as description  # noqa: E402  (launch/telebridge_description.py)
+import telebridge_mux as mux  # noqa: E402  (launch/telebridge_mux.py)
 
 # The protocol's ports, on loopback for the simulator (sim_vehicle_port,
 # sim_bridge_port).
@@ -74,7 +78,7 @@ def generate_launch_description():
             parameters=[params(name), {"use_sim_time": use_sim_time, **frames[name]}],
         )
 
-    args = description.arguments(DESCRIPTION) + console.arguments() + diagnostics.arguments() + [
+    args = description.arguments(DESCRIPTION) + console.arguments() + diagnostics.arguments() + mux.arguments() + [
         DeclareLaunchArgument("sim", default_value="false",
                               description="also start the simulated vehicle on loopback and drive it"),
         DeclareLaunchArgument("vehicle_address", default_value="192.168.1.10:18004",
@@ -101,6 +105,7 @@ def generate_launch_description():
         node("furbot_twist_control"),
         node("furbot_odometry"),
         description.state_publisher(),
-        console.include(furbot="true", furbot_namespace=namespace),
+        mux.node(namespace, use_sim_time),
+        console.include(furbot="true", furbot_namespace=namespace, twist_mux=LaunchConfiguration("twist_mux")),
         diagnostics.aggregator(),
     ])

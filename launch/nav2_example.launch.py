@@ -13,6 +13,8 @@ installed (apt install ros-humble-nav2-controller
 ros-humble-nav2-lifecycle-manager ros-humble-nav2-regulated-pure-pursuit-controller);
 elsewhere it says so and runs the robot alone. One robot, no namespace or
 frame prefix: the parameter files name the nodes and frames plainly.
+twist_mux:=true starts the robot with twist_mux and puts the controller's
+cmd_vel on cmd_vel_nav, below the operator's cmd_vel_teleop.
 """
 import os
 
@@ -44,8 +46,9 @@ def bring_up(context):
         raise RuntimeError(f"robot:={robot}: must be one of {', '.join(ROBOTS)}")
     share = get_package_share_directory("telebridge")
     use_sim_time = LaunchConfiguration("use_sim_time")
+    mux = LaunchConfiguration("twist_mux").perform(context).strip().lower() in ("true", "1", "yes", "on")
     args = {"sim": LaunchConfiguration("sim"), "sim_print": LaunchConfiguration("sim_print"),
-            "use_sim_time": use_sim_time}
+            "use_sim_time": use_sim_time, "twist_mux": "true" if mux else "false"}
     if robot == "servosila":
         args["robot_address"] = LaunchConfiguration("robot_address")
         args["sim_port"] = LaunchConfiguration("sim_port")
@@ -65,7 +68,8 @@ def bring_up(context):
     params = LaunchConfiguration("nav2_params").perform(context) or os.path.join(share, "params", f"nav2_{robot}.yaml")
     actions += [
         Node(package="nav2_controller", executable="controller_server", name="controller_server",
-             output="screen", parameters=[params, {"use_sim_time": use_sim_time}]),
+             output="screen", parameters=[params, {"use_sim_time": use_sim_time}],
+             remappings=[("cmd_vel", "cmd_vel_nav")] if mux else []),
         Node(package="nav2_lifecycle_manager", executable="lifecycle_manager", name="lifecycle_manager_navigation",
              output="screen", parameters=[params, {"use_sim_time": use_sim_time}]),
     ]
@@ -91,5 +95,7 @@ def generate_launch_description():
         DeclareLaunchArgument("nav2_params", default_value="",
                               description="Nav2 parameters (default params/nav2_<robot>.yaml)"),
         DeclareLaunchArgument("use_sim_time", default_value="false", description="take time from /clock"),
+        DeclareLaunchArgument("twist_mux", default_value="false",
+                              description="the robot with twist_mux; the controller's cmd_vel on cmd_vel_nav"),
         OpaqueFunction(function=bring_up),
     ])

@@ -16,6 +16,9 @@ console:=true also starts the operator console with the Servosila panel
 (console.launch.py; console_listen:=HOST:PORT, default 127.0.0.1:8080).
 diagnostics:=true also starts diagnostic_aggregator with
 params/diagnostics_analyzers.yaml (one per graph; launch/telebridge_diagnostics.py).
+twist_mux:=true puts twist_mux (params/twist_mux.yaml) before cmd_vel:
+the operator on cmd_vel_teleop over Nav2 on cmd_vel_nav, the lock e_stop
+above both; the console then publishes on cmd_vel_teleop and e_stop.
 """
 import os
 import sys
@@ -31,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import telebridge_console as console  # noqa: E402  (launch/telebridge_console.py)
 import telebridge_diagnostics as diagnostics  # noqa: E402  (launch/telebridge_diagnostics.py)
 import telebridge_description as description  # noqa: E402  (launch/telebridge_description.py)
+import telebridge_mux as mux  # noqa: E402  (launch/telebridge_mux.py)
 
 SIM_PORT = "10000"  # the simulator's UDP port on loopback (sim_port)
 DESCRIPTION = "servosila_engineer.urdf"
@@ -59,7 +63,7 @@ def generate_launch_description():
             condition=condition,
         )
 
-    return LaunchDescription(description.arguments(DESCRIPTION) + console.arguments() + diagnostics.arguments() + [
+    return LaunchDescription(description.arguments(DESCRIPTION) + console.arguments() + diagnostics.arguments() + mux.arguments() + [
         DeclareLaunchArgument("sim", default_value="false",
                               description="also start the simulated robot and drive it"),
         DeclareLaunchArgument("robot_address", default_value="10.42.0.1:10000",
@@ -79,6 +83,8 @@ def generate_launch_description():
         driver(IfCondition(sim), sim_address),
         driver(UnlessCondition(sim), LaunchConfiguration("robot_address")),
         description.state_publisher(),
-        console.include(servosila="true", servosila_namespace=LaunchConfiguration("namespace")),
+        mux.node(LaunchConfiguration("namespace"), LaunchConfiguration("use_sim_time")),
+        console.include(servosila="true", servosila_namespace=LaunchConfiguration("namespace"),
+                        twist_mux=LaunchConfiguration("twist_mux")),
         diagnostics.aggregator(),
     ])

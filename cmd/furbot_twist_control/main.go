@@ -17,7 +17,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	geometry_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/geometry_msgs/msg"
 	tbi "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
 	"github.com/telebridge/telebridge/internal/rosnode"
 	"github.com/telebridge/telebridge/pkg/diag"
@@ -121,30 +120,14 @@ type inputs struct {
 	last    furbotcontrol.Output // guarded by mu
 }
 
-// subscribe hands cmd_vel, the traction feedback and the vehicle's motion
-// block (its e-stop) to the core. Callbacks never block: the core keeps
-// only the latest of each.
+// subscribe hands cmd_vel (cmdvel.go), the traction feedback and the
+// vehicle's motion block (its e-stop) to the core. Callbacks never block:
+// the core keeps only the latest of each.
 func subscribe(n *rosnode.Node, tc *furbotnode.TwistControl, in *inputs) error {
-	log := n.Logger()
-	var refused uint64
-	_, err := geometry_msgs_msg.NewTwistSubscription(n.Node, furbotnode.TopicCmdVel, rosnode.SubOpts(furbotnode.QoSCmdVel),
-		func(msg *geometry_msgs_msg.Twist, _ *rclgo.MessageInfo, err error) {
-			if err != nil {
-				return
-			}
-			in.cmd.Mark(time.Now())
-			if err := tc.SetCommand(furbotcontrol.Twist{V: msg.Linear.X, W: msg.Angular.Z}, time.Now()); err != nil {
-				in.refused.Add(1)
-				refused++
-				if refused&(refused-1) == 0 {
-					log.Warnf("cmd_vel refused (%d so far): %v", refused, err)
-				}
-			}
-		})
-	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", furbotnode.TopicCmdVel, err)
+	if err := subscribeCmdVel(n, tc, in); err != nil {
+		return err
 	}
-	_, err = tbi.NewTractionDataSubscription(n.Node, furbotnode.TopicTraction, rosnode.SubOpts(furbotnode.QoSTelemetrySub),
+	_, err := tbi.NewTractionDataSubscription(n.Node, furbotnode.TopicTraction, rosnode.SubOpts(furbotnode.QoSTelemetrySub),
 		func(msg *tbi.TractionData, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return

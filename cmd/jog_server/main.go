@@ -66,16 +66,20 @@ func setup(n *rosnode.Node, cfg jognode.Config) error {
 		return err
 	}
 	runner.OnMotionEnd(func(st jog.Status) { log.Infof("motion ended: %s", st.Reason) })
-	var arrivals diag.Arrivals // joint_states, for the diagnostics
-	if err := subscribe(n, ctrl, joints, frames, &arrivals); err != nil {
+	var arrivals diag.Arrivals                            // joint_states, for the diagnostics
+	names, err := jognode.NamesIn(cfg.InterfaceNamespace) // checked at declaration already
+	if err != nil {
 		return err
 	}
-	if err := serve(n, ctrl, runner); err != nil {
+	if err := subscribe(n, names, ctrl, joints, frames, &arrivals); err != nil {
+		return err
+	}
+	if err := serve(n, names, ctrl, runner); err != nil {
 		return err
 	}
 	n.Go("jog loop", runner.Run) // ends with a stop: its rest point goes out before the node does
 	err = n.PublishDiagnostics(func(now time.Time) []diag.Status {
-		in := arrivals.Input(jognode.JointStatesTopic, jognode.JointStatesTimeout)
+		in := arrivals.Input(names.JointStates, jognode.JointStatesTimeout)
 		return []diag.Status{jognode.Diagnose(ctrl.Status(), in, runner.Stats(), joints.Refused(), joints.Foreign(), now)}
 	})
 	if err != nil {
@@ -85,7 +89,7 @@ func setup(n *rosnode.Node, cfg jognode.Config) error {
 		st := runner.Stats()
 		log.Infof("arm told to hold; shutting down (%d targets, %d holds, %d refused joint states, %d of other robots)", st.Written, st.Holds, joints.Refused(), joints.Foreign())
 	})
-	log.Infof("jogging %s -> %s (%d joints) at %g Hz; targets on %s", chain.Base, chain.TipName, chain.DOF(), cfg.Params.UpdateRate, cfg.TrajectoryTopic)
+	log.Infof("jogging %s -> %s (%d joints) at %g Hz; targets on %s; services %s, ...", chain.Base, chain.TipName, chain.DOF(), cfg.Params.UpdateRate, cfg.TrajectoryTopic, names.StartJointMove)
 	return nil
 }
 
@@ -113,9 +117,9 @@ func (o *trajectoryOutput) WriteJointTarget(t jog.JointTarget) error {
 
 // subscribe hands joint states, heartbeats and transforms to the core;
 // the callbacks never block.
-func subscribe(n *rosnode.Node, ctrl *jog.Controller, joints *jog.JointStates, frames *tf.Buffer, arrivals *diag.Arrivals) error {
+func subscribe(n *rosnode.Node, names jognode.Names, ctrl *jog.Controller, joints *jog.JointStates, frames *tf.Buffer, arrivals *diag.Arrivals) error {
 	log := n.Logger()
-	_, err := sensor_msgs_msg.NewJointStateSubscription(n.Node, jognode.JointStatesTopic, rosnode.SubOpts(jognode.QoSJointStates),
+	_, err := sensor_msgs_msg.NewJointStateSubscription(n.Node, names.JointStates, rosnode.SubOpts(jognode.QoSJointStates),
 		func(msg *sensor_msgs_msg.JointState, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
 				// Refused messages are counted by joints.
@@ -125,16 +129,16 @@ func subscribe(n *rosnode.Node, ctrl *jog.Controller, joints *jog.JointStates, f
 			}
 		})
 	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", jognode.JointStatesTopic, err)
+		return fmt.Errorf("subscribe %s: %w", names.JointStates, err)
 	}
-	_, err = std_msgs_msg.NewBoolSubscription(n.Node, jognode.HeartbeatTopic, rosnode.SubOpts(jognode.QoSHeartbeat),
+	_, err = std_msgs_msg.NewBoolSubscription(n.Node, names.HeartbeatTopic, rosnode.SubOpts(jognode.QoSHeartbeat),
 		func(msg *std_msgs_msg.Bool, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
 				ctrl.HeartbeatMessage(time.Now(), msg.Data)
 			}
 		})
 	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", jognode.HeartbeatTopic, err)
+		return fmt.Errorf("subscribe %s: %w", names.HeartbeatTopic, err)
 	}
 	feed := func(static bool) func(*tf2_msgs_msg.TFMessage, *rclgo.MessageInfo, error) {
 		return func(msg *tf2_msgs_msg.TFMessage, _ *rclgo.MessageInfo, err error) {
@@ -168,7 +172,7 @@ func euler(p telebridge_interfaces_msg.EulerPose) jog.EulerPose {
 }
 
 // serve creates the jog services.
-func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
+func serve(n *rosnode.Node, names jognode.Names, ctrl *jog.Controller, runner *jog.Runner) error {
 	opts := rosnode.SrvOpts(jognode.QoSServices)
 	log := n.Logger()
 	// reply logs a refusal and sends the response.
@@ -193,13 +197,13 @@ func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 		}
 		return nil
 	}
-	if err := trigger(jognode.HeartbeatService, func() jog.Response {
+	if err := trigger(names.Heartbeat, func() jog.Response {
 		ctrl.Heartbeat(time.Now())
 		return jog.ResponseOf(nil)
 	}); err != nil {
 		return err
 	}
-	if err := trigger(jognode.StopService, func() jog.Response {
+	if err := trigger(names.Stop, func() jog.Response {
 		held, err := runner.Stop(time.Now())
 		r := jog.ResponseOf(err)
 		if err == nil {
@@ -207,13 +211,13 @@ func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 			if !held {
 				r.Message = "stopped (no joint state known: no hold target sent)"
 			}
-			log.Infof("%s: %s", jognode.StopService, r.Message)
+			log.Infof("%s: %s", names.Stop, r.Message)
 		}
 		return r
 	}); err != nil {
 		return err
 	}
-	_, err := telebridge_interfaces_srv.NewSetFloatService(n.Node, jognode.SetHeartbeatTimeoutService, opts,
+	_, err := telebridge_interfaces_srv.NewSetFloatService(n.Node, names.SetHeartbeatTimeout, opts,
 		func(_ *rclgo.ServiceInfo, req *telebridge_interfaces_srv.SetFloat_Request, send telebridge_interfaces_srv.SetFloatServiceResponseSender) {
 			// Through the parameter store, so that the parameter, its event
 			// and the controller agree.
@@ -223,25 +227,25 @@ func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 			if res.Successful {
 				resp.Message = fmt.Sprintf("heartbeat_timeout %g s", req.Data)
 			}
-			reply(jognode.SetHeartbeatTimeoutService, jog.Response{Success: resp.Success, Message: resp.Message},
+			reply(names.SetHeartbeatTimeout, jog.Response{Success: resp.Success, Message: resp.Message},
 				func() error { return send.SendResponse(resp) })
 		})
 	if err != nil {
-		return fmt.Errorf("service %s: %w", jognode.SetHeartbeatTimeoutService, err)
+		return fmt.Errorf("service %s: %w", names.SetHeartbeatTimeout, err)
 	}
-	_, err = telebridge_interfaces_srv.NewStartJointMoveService(n.Node, jognode.StartJointMoveService, opts,
+	_, err = telebridge_interfaces_srv.NewStartJointMoveService(n.Node, names.StartJointMove, opts,
 		func(_ *rclgo.ServiceInfo, req *telebridge_interfaces_srv.StartJointMove_Request, send telebridge_interfaces_srv.StartJointMoveServiceResponseSender) {
 			r := jog.ResponseOf(ctrl.StartJointMove(time.Now(), jog.JointMoveRequest{
 				MoveDelta: req.MoveDelta, JointValues: req.JointValues, Speed: req.Speed,
 			}))
 			resp := telebridge_interfaces_srv.NewStartJointMove_Response()
 			resp.Success, resp.Message = r.Success, r.Message
-			reply(jognode.StartJointMoveService, r, func() error { return send.SendResponse(resp) })
+			reply(names.StartJointMove, r, func() error { return send.SendResponse(resp) })
 		})
 	if err != nil {
-		return fmt.Errorf("service %s: %w", jognode.StartJointMoveService, err)
+		return fmt.Errorf("service %s: %w", names.StartJointMove, err)
 	}
-	_, err = telebridge_interfaces_srv.NewStartCartesianMoveService(n.Node, jognode.StartCartesianMoveService, opts,
+	_, err = telebridge_interfaces_srv.NewStartCartesianMoveService(n.Node, names.StartCartesianMove, opts,
 		func(_ *rclgo.ServiceInfo, req *telebridge_interfaces_srv.StartCartesianMove_Request, send telebridge_interfaces_srv.StartCartesianMoveServiceResponseSender) {
 			r := jog.ResponseOf(ctrl.StartCartesianMove(time.Now(), jog.CartesianMoveRequest{
 				PoseReference: req.PoseReference, MoveDelta: req.MoveDelta, Pose: euler(req.Pose),
@@ -249,10 +253,10 @@ func serve(n *rosnode.Node, ctrl *jog.Controller, runner *jog.Runner) error {
 			}))
 			resp := telebridge_interfaces_srv.NewStartCartesianMove_Response()
 			resp.Success, resp.Message = r.Success, r.Message
-			reply(jognode.StartCartesianMoveService, r, func() error { return send.SendResponse(resp) })
+			reply(names.StartCartesianMove, r, func() error { return send.SendResponse(resp) })
 		})
 	if err != nil {
-		return fmt.Errorf("service %s: %w", jognode.StartCartesianMoveService, err)
+		return fmt.Errorf("service %s: %w", names.StartCartesianMove, err)
 	}
 	return nil
 }

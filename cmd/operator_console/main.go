@@ -18,6 +18,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/graph"
 	"github.com/telebridge/telebridge/pkg/diag"
+	"github.com/telebridge/telebridge/pkg/rate"
 )
 
 func main() {
@@ -77,6 +78,18 @@ func setup(n *rosnode.Node, cfg graph.NodeConfig) error {
 		log.Infof("operator console: %s", note)
 	}
 	n.Go("cameras", cams.run)
+	if cfg.TwistMux {
+		// The e-stop lock again every second: a twist_mux started after
+		// the console (or restarted) learns the latch.
+		n.Go("twist_mux lock", func(ctx context.Context) error {
+			return rate.Run(ctx, time.Second, func(rate.Tick) error {
+				if err := be.PublishLocks(); err != nil {
+					log.Warnf("twist_mux lock: %v", err)
+				}
+				return nil
+			})
+		})
+	}
 	n.Go("console", func(ctx context.Context) error {
 		err := srv.ListenAndServe(ctx, func(url string) { log.Infof("operator console: open %s", url) })
 		// The console zeroes what its pages held when it stops; say it

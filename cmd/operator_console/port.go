@@ -6,9 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	geometry_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/geometry_msgs/msg"
 	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
+	std_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/std_msgs/msg"
 	std_srvs_srv "github.com/telebridge/telebridge/internal/rosmsg/std_srvs/srv"
 	telebridge_interfaces_msg "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/msg"
 	telebridge_interfaces_srv "github.com/telebridge/telebridge/internal/rosmsg/telebridge_interfaces/srv"
@@ -30,6 +32,9 @@ type port struct {
 	bools    map[string]*std_srvs_srv.SetBoolClient
 	jointMv  *telebridge_interfaces_srv.StartJointMoveClient
 	cartMv   *telebridge_interfaces_srv.StartCartesianMoveClient
+	locks    map[string]*std_msgs_msg.BoolPublisher
+	joys     map[string]*sensor_msgs_msg.JoyPublisher
+	now      func() time.Time // the node's clock, for the Joy stamps
 }
 
 func newPort(n *rosnode.Node, names graph.Names) (*port, error) {
@@ -38,6 +43,12 @@ func newPort(n *rosnode.Node, names graph.Names) (*port, error) {
 		joints:   map[string]*sensor_msgs_msg.JointStatePublisher{},
 		triggers: map[string]*std_srvs_srv.TriggerClient{},
 		bools:    map[string]*std_srvs_srv.SetBoolClient{},
+		locks:    map[string]*std_msgs_msg.BoolPublisher{},
+		joys:     map[string]*sensor_msgs_msg.JoyPublisher{},
+		now:      n.Now,
+	}
+	if err := p.muxPublishers(n, names); err != nil {
+		return nil, err
 	}
 	// Each topic with its driver's QoS, so that they match.
 	cli := &rclgo.ClientOptions{Qos: rosnode.QoS(qos.Services)}

@@ -17,7 +17,6 @@ import (
 
 	"github.com/telebridge/telebridge/internal/rosfjt"
 	diagnostic_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/diagnostic_msgs/msg"
-	geometry_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/geometry_msgs/msg"
 	nav_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/nav_msgs/msg"
 	sensor_msgs_msg "github.com/telebridge/telebridge/internal/rosmsg/sensor_msgs/msg"
 	std_srvs_srv "github.com/telebridge/telebridge/internal/rosmsg/std_srvs/srv"
@@ -53,7 +52,7 @@ func setup(n *rosnode.Node, cfg servosilanode.Config) error {
 	if err != nil {
 		return err
 	}
-	if err := subscribe(n, drv); err != nil {
+	if err := subscribe(n, drv, cfg.CmdVelStamped); err != nil {
 		drv.Close()
 		return err
 	}
@@ -84,23 +83,14 @@ func setup(n *rosnode.Node, cfg servosilanode.Config) error {
 	return nil
 }
 
-// subscribe hands cmd_vel and joint commands to the driver. Callbacks
+// subscribe hands cmd_vel (cmdvel.go) and joint commands to the driver. Callbacks
 // never block: the driver keeps only the latest command.
-func subscribe(n *rosnode.Node, drv *servosila.Driver) error {
+func subscribe(n *rosnode.Node, drv *servosila.Driver, stamped bool) error {
 	log := n.Logger()
-	_, err := geometry_msgs_msg.NewTwistSubscription(n.Node, servosilanode.TopicCmdVel, rosnode.SubOpts(servosilanode.QoSCmdVel),
-		func(msg *geometry_msgs_msg.Twist, _ *rclgo.MessageInfo, err error) {
-			if err != nil {
-				return
-			}
-			if err := drv.SetTwist(msg.Linear.X, msg.Angular.Z); err != nil {
-				log.Warnf("cmd_vel refused: %v", err)
-			}
-		})
-	if err != nil {
-		return fmt.Errorf("subscribe %s: %w", servosilanode.TopicCmdVel, err)
+	if err := subscribeCmdVel(n, drv, stamped); err != nil {
+		return err
 	}
-	_, err = sensor_msgs_msg.NewJointStateSubscription(n.Node, servosilanode.TopicJointVel, rosnode.SubOpts(servosilanode.QoSJointCmd),
+	_, err := sensor_msgs_msg.NewJointStateSubscription(n.Node, servosilanode.TopicJointVel, rosnode.SubOpts(servosilanode.QoSJointCmd),
 		func(msg *sensor_msgs_msg.JointState, _ *rclgo.MessageInfo, err error) {
 			if err != nil {
 				return

@@ -121,6 +121,9 @@ type Info struct {
 	// commands to the Furbot.
 	FurbotMaxSpeed   float64 `json:"furbot_max_speed"`
 	FurbotMaxYawRate float64 `json:"furbot_max_yaw_rate"`
+	// Joy: the backend publishes the page's gamepad (JoyBackend); the
+	// page sends it (MsgJoy) while a pad drives a machine.
+	Joy bool `json:"joy"`
 }
 
 // JogJointMove is a jog joint move request.

@@ -43,6 +43,7 @@ var panels = []func(Backend, Info) panel{
 	newFurbotPanel,
 	newJogPanel,
 	newBalancePanel,
+	newJoyPanel,
 }
 
 // call is the context of one message handed to a panel: which page sent

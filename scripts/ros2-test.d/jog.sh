@@ -426,3 +426,41 @@ check "jog: SIGTERM to jog_server during a motion holds the arm before the node 
 stop_launch
 # The measured figures, also for passing checks.
 [ -f "$logs/jog-figures.txt" ] && sed 's/^/ros2-test: jog: /' "$logs/jog-figures.txt"
+
+# Two arms in one graph: jog.launch.py namespace:=arm1 and arm2 (each with
+# its arm_sim and robot_state_publisher, frame prefixes arm1/ and arm2/).
+# Each jog_server answers under its own namespace; a move asked of arm2
+# moves arm2's simulated joints and not arm1's.
+launch jog_arm1 jog.launch.py sim:=true namespace:=arm1 frame_prefix:=arm1/
+launch jog_arm2 jog.launch.py sim:=true namespace:=arm2 frame_prefix:=arm2/
+jg_two_up() {
+	local l
+	l=$(ros2 service list 2>&1) || return 1
+	grep -qx /arm1/remotecontrol_start_move_joints <<<"$l" && grep -qx /arm2/remotecontrol_start_move_joints <<<"$l" &&
+		grep -qx /arm2/dnb_remote_robot_control/heartbeat <<<"$l" && ! grep -qx /remotecontrol_start_move_joints <<<"$l"
+}
+check "jog: two arms under /arm1 and /arm2 offer their jog services there (and not the drag&bot names)" within 60 jg_two_up
+# jg_ns_positions NS: the next joint positions of NS's arm_sim.
+jg_ns_positions() {
+	timeout 10 ros2 topic echo --once "/$1/joint_states" sensor_msgs/msg/JointState --field position 2>/dev/null | head -n 1 | tr -d '[],'
+}
+jg_two_move() {
+	local a1 a2 b1 b2 reply
+	a1=$(jg_ns_positions arm1) a2=$(jg_ns_positions arm2)
+	[ -n "$a1" ] && [ -n "$a2" ] || { echo "no joint_states under /arm1 or /arm2"; return 1; }
+	pub_start arm2_beats -r 20 /arm2/heartbeat std_msgs/msg/Bool "{data: true}" || return 1
+	sleep 1
+	reply=$(ros2 service call /arm2/remotecontrol_start_move_joints telebridge_interfaces/srv/StartJointMove \
+		"{move_delta: true, joint_values: [0, 0, 0, 0, 0, 1], speed: 1.0}" 2>&1)
+	sleep 1.5
+	pub_stop
+	sleep 0.5
+	b1=$(jg_ns_positions arm1) b2=$(jg_ns_positions arm2)
+	echo "arm2 asked to move its last joint: $(grep -o 'success=[A-Za-z]*' <<<"$reply"); arm1 ${a1} -> ${b1}; arm2 ${a2} -> ${b2}" | tee -a "$logs/jog-figures.txt"
+	grep -q 'success=True' <<<"$reply" && near "$a1" "$b1" 1e-6 && ! near "$a2" "$b2" 0.02
+}
+check "jog: a joint move asked of /arm2 moves arm2's simulated joints and leaves arm1's" jg_two_move
+check "jog: robot_state_publisher of each arm publishes its prefixed frames" \
+	within 20 bash -c 'out=$(timeout 10 ros2 topic echo /tf tf2_msgs/msg/TFMessage 2>&1 | head -n 400); grep -q "frame_id: arm1/" <<<"$out" && grep -q "frame_id: arm2/" <<<"$out"'
+stop_launch
+stop_launch

@@ -10,7 +10,7 @@ sa_log="$logs/sa_robot.log"
 sa_share="$install/telebridge/share/telebridge"
 [ -d "$sa_share" ] || sa_share="$install/share/telebridge"
 launch sa_jog jog.launch.py urdf:="$sa_share/urdf/servosila_engineer.urdf" fixed_frame:=base_link flange_frame:=tool_frame \
-	trajectory_topic:=/servosila_driver/joint_trajectory stamp_trajectories:=true
+	trajectory_topic:=/servosila_driver/joint_trajectory stamp_trajectories:=true description:=false
 
 # sa_arm: the simulator's latest waist, shoulder, elbow and neck [rad].
 sa_arm() {

@@ -28,6 +28,8 @@ type node struct {
 	Name       string `json:"name"`
 	Namespace  string `json:"namespace"`
 	Parameters []any  `json:"parameters"`
+	// Remappings are the node's [from, to] pairs.
+	Remappings [][]string `json:"remappings"`
 }
 
 // param returns the value of parameter name in the node's parameter dicts
@@ -48,6 +50,8 @@ type result struct {
 	Processes []map[string]any `json:"processes"`
 	Logs      []string         `json:"logs"`
 	Includes  []string         `json:"includes"`
+	// Arguments are the declared launch arguments of each file.
+	Arguments map[string][]string `json:"arguments"`
 }
 
 func (r result) node(name string) (node, bool) {

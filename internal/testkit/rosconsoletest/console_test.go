@@ -91,7 +91,9 @@ func newRig(t *testing.T) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.launch("jog", "jog.launch.py", "sim:=true", "params_file:="+steps)
+	// description:=false: the Servosila's robot_state_publisher owns
+	// /robot_description here.
+	r.launch("jog", "jog.launch.py", "sim:=true", "params_file:="+steps, "description:=false")
 	r.launch("cameras", "cameras.launch.py", "sim:=true")
 	r.launch("console", "console.launch.py", fmt.Sprintf("listen:=127.0.0.1:%d", port), "furbot:=true",
 		"furbot_namespace:=/furbot", "jog:=true", "jog_params_file:="+steps, "cameras:=[front_left, front_right, rear, zoom]",
@@ -444,6 +446,11 @@ func TestROSConsole(t *testing.T) {
 			c, _, ok := r.fb.LastControl()
 			return ok && c.Flags&furbotwire.FlagEStop == 0
 		})
+	})
+
+	t.Run("the gamepad drives and is published as sensor_msgs/Joy on /joy", func(t *testing.T) {
+		r.t = t
+		gamepadJoy(t, r)
 	})
 }
 

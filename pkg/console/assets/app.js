@@ -16,6 +16,7 @@ import { ctx, held, showError, RESEND_MS } from './js/core.js';
 import { connect, send, on } from './js/conn.js';
 import { initKeyboard, resetSticks } from './js/input.js';
 import { initGamepad, forgetPad } from './js/gamepad.js';
+import { flushJoy } from './js/joy.js';
 import { initBar, renderRole, renderEStop } from './js/bar.js';
 import drive from './js/drive.js';
 import servosila from './panels/servosila.js';
@@ -32,6 +33,7 @@ const machines = () => panels.filter((p) => p.machine && ctx.info && p.available
 function flush(periodic) {
   if (!ctx.info) return;
   for (const p of panels) if (p.flush && p.available(ctx.info)) p.flush(periodic);
+  flushJoy(periodic);
   drive.showInput();
 }
 setInterval(() => flush(true), RESEND_MS);

@@ -40,6 +40,10 @@ type Port interface {
 	// StartCartesianMove), likewise.
 	StartJointMove(ctx context.Context, service string, m console.JogJointMove) error
 	StartCartesianMove(ctx context.Context, service string, m console.JogCartesianMove) error
+	// PublishBool publishes a std_msgs/Bool (twist_mux's lock).
+	PublishBool(topic string, v bool) error
+	// PublishJoy publishes a sensor_msgs/Joy stamped now, frame "".
+	PublishJoy(topic string, j console.Joy) error
 }
 
 // Backend implements console.Backend on a ROS 2 graph through a Port.
@@ -76,6 +80,8 @@ type Backend struct {
 	camIn map[string]*inRate
 	// srvDescription is the Servosila's URDF from robot_description.
 	srvDescription string
+	// locked is the console's e-stop as twist_mux's lock (TwistMux).
+	locked bool
 }
 
 // New checks cfg, loads the jog arm's URDF and returns a Backend that acts
@@ -143,6 +149,7 @@ func (b *Backend) makeInfo() console.Info {
 	if b.cfg.Furbot {
 		in.FurbotMaxSpeed, in.FurbotMaxYawRate = b.cfg.FurbotMaxSpeed, b.cfg.FurbotMaxYawRate
 	}
+	in.Joy = b.cfg.Joy && (b.cfg.Servosila || b.cfg.Furbot)
 	if b.chain != nil {
 		in.JogJoints = b.chain.JointNames()
 		in.JogStep = b.jogSteps
@@ -353,9 +360,10 @@ func (b *Backend) call(ctx context.Context, what string, fn func(context.Context
 
 // EStop latches the e-stop of every machine at once (the Servosila
 // driver's and the Furbot bridge's services, and the jog stop), all calls
-// in parallel so that one slow service does not delay the others. It
-// returns every failure.
+// in parallel so that one slow service does not delay the others; with
+// TwistMux, first the twist_mux lock (lock). It returns every failure.
 func (b *Backend) EStop(ctx context.Context) error {
+	lockErr := b.lock(true) // twist_mux mutes every source at once
 	ctx, cancel := context.WithTimeout(ctx, b.cfg.ServiceTimeout)
 	defer cancel()
 	calls := []struct {
@@ -388,10 +396,11 @@ func (b *Backend) EStop(ctx context.Context) error {
 		b.jog.mode, b.jog.reason = "idle", "emergency stop"
 	}
 	b.mu.Unlock()
-	return errors.Join(errs...)
+	return errors.Join(append(errs, lockErr)...)
 }
 
-// ReleaseEStop releases the Servosila's and the Furbot's e-stops.
+// ReleaseEStop releases the Servosila's and the Furbot's e-stops, and
+// with TwistMux the lock once both are released.
 func (b *Backend) ReleaseEStop(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, b.cfg.ServiceTimeout)
 	defer cancel()
@@ -410,6 +419,7 @@ func (b *Backend) ReleaseEStop(ctx context.Context) error {
 		b.mu.Lock()
 		b.srv.estopAsked, b.fur.estopAsked = false, false
 		b.mu.Unlock()
+		errs = append(errs, b.lock(false))
 	}
 	return errors.Join(errs...)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	camnode "github.com/telebridge/telebridge/pkg/camera/node"
+	"github.com/telebridge/telebridge/pkg/cmdvel"
 	"github.com/telebridge/telebridge/pkg/console"
 	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
 	jognode "github.com/telebridge/telebridge/pkg/jog/node"
@@ -72,6 +73,10 @@ type NodeConfig struct {
 	// tool pose (forward kinematics) come from it. Required with Jog.
 	// JogBase and JogTip bound the chain (empty: root and longest chain).
 	JogURDF, JogBase, JogTip string
+	// JogNamespace is jog_server's interface_namespace (jog.launch.py's
+	// namespace): its services and joint_states are under it
+	// (jognode.NamesIn). Default "": drag&bot's names.
+	JogNamespace string
 	// JogParamsFile is the jog server's parameters file (what jog.launch.py
 	// gives it as params_file); its joint_limits narrow the URDF's limits
 	// and give the joint steps, as jog_server reads them (jog.JointRanges).
@@ -97,6 +102,16 @@ type NodeConfig struct {
 	// FurbotMaxSpeed [m/s] and FurbotMaxYawRate [rad/s] bound the page's
 	// Twist commands to the Furbot. Defaults 3 and 0.8.
 	FurbotMaxSpeed, FurbotMaxYawRate float64
+	// TwistMux sends the page's Twist commands to twist_mux's operator
+	// input (cmdvel.TopicTeleop, in the robot's namespace) instead of
+	// cmd_vel, and publishes the console's e-stop as twist_mux's lock
+	// (cmdvel.TopicLock, std_msgs/Bool): the robots' launch files with
+	// twist_mux:=true (params/twist_mux.yaml). Default false.
+	TwistMux bool
+	// Joy publishes the page's gamepad as sensor_msgs/Joy on TopicJoy in
+	// the namespace of the machine the pad drives (for teleop_twist_joy
+	// and the like). Default true.
+	Joy bool
 	// BalanceThreshold is the Servosila's static stability margin [m]
 	// below which the page warns (console.Config.BalanceThreshold).
 	// Default console.DefaultBalanceThreshold.
@@ -106,7 +121,7 @@ type NodeConfig struct {
 // DefaultNodeConfig returns the node's defaults.
 func DefaultNodeConfig() NodeConfig {
 	return NodeConfig{
-		Listen: "127.0.0.1:8080", Servosila: true, WebRTC: true,
+		Listen: "127.0.0.1:8080", Servosila: true, WebRTC: true, Joy: true,
 		ServosilaDriver: servosilanode.Name, FurbotBridge: furbotnode.BridgeName,
 		CameraTransport: TransportAuto,
 		ServiceTimeout:  500 * time.Millisecond, FurbotMaxSpeed: 3, FurbotMaxYawRate: console.DefaultFurbotMaxYawRate,
@@ -139,6 +154,7 @@ func NodeBindings() rosparam.Bindings[NodeConfig] {
 		rosparam.BindString("servosila_driver", "node name of the Servosila driver", func(c *NodeConfig) *string { return &c.ServosilaDriver }, ro),
 		rosparam.BindString("furbot_bridge", "node name of the Furbot bridge", func(c *NodeConfig) *string { return &c.FurbotBridge }, ro),
 		rosparam.BindString("jog_urdf", "URDF file of the jog arm (joint names, limits, tool pose)", func(c *NodeConfig) *string { return &c.JogURDF }, ro),
+		rosparam.BindString("jog_namespace", "interface_namespace of jog_server (empty: drag&bot's absolute names)", func(c *NodeConfig) *string { return &c.JogNamespace }, ro),
 		rosparam.BindString("jog_params_file", "jog_server's parameters file: its joint_limits (range, step) as the jog panel's (empty: the URDF's limits, no steps)", func(c *NodeConfig) *string { return &c.JogParamsFile }, ro),
 		rosparam.BindString("jog_base_link", "first link of the jog chain (empty: the URDF's root)", func(c *NodeConfig) *string { return &c.JogBase }, ro),
 		rosparam.BindString("jog_tip_link", "last link of the jog chain (empty: the end of the longest chain)", func(c *NodeConfig) *string { return &c.JogTip }, ro),
@@ -150,6 +166,8 @@ func NodeBindings() rosparam.Bindings[NodeConfig] {
 		rosparam.BindSeconds("service_timeout", "bound of every service call", func(c *NodeConfig) *time.Duration { return &c.ServiceTimeout }, rosparam.Within(0.01, 10), ro),
 		rosparam.BindDouble("furbot_max_speed", "m/s", "bound of the page's Furbot speed", func(c *NodeConfig) *float64 { return &c.FurbotMaxSpeed }, rosparam.Within(0.01, 20), ro),
 		rosparam.BindDouble("furbot_max_yaw_rate", "rad/s", "bound of the page's Furbot yaw rate", func(c *NodeConfig) *float64 { return &c.FurbotMaxYawRate }, rosparam.Within(0.01, 5), ro),
+		rosparam.BindBool("twist_mux", "drive through twist_mux: the page's Twist on cmd_vel_teleop and the e-stop as the lock e_stop (std_msgs/Bool), in each robot's namespace, instead of cmd_vel", func(c *NodeConfig) *bool { return &c.TwistMux }, ro),
+		rosparam.BindBool("joy", "publish the page's gamepad as sensor_msgs/Joy on joy in the namespace of the machine it drives", func(c *NodeConfig) *bool { return &c.Joy }, ro),
 		rosparam.BindDouble("balance_threshold", "m", "the Servosila's static stability margin below which the 3-D page warns (from robot_description and joint_states)", func(c *NodeConfig) *float64 { return &c.BalanceThreshold }, rosparam.Within(0.001, 1), ro),
 	}
 }
@@ -181,9 +199,13 @@ type Names struct {
 	FurbotOdom, FurbotTraction, FurbotSteering, FurbotStatus string // in
 	FurbotBMS, FurbotBattery, FurbotControlSent              string // in
 	FurbotEStop, FurbotRelease                               string // services
-	JogJointStates                                           string // in
-	JogStartJoint, JogStartCartesian, JogStop, JogHeartbeat  string // services
-	Diagnostics                                              string // in
+	// ServosilaLock and FurbotLock are twist_mux's e-stop locks
+	// (std_msgs/Bool out), with TwistMux; ServosilaJoy and FurbotJoy the
+	// gamepad's sensor_msgs/Joy (out), with Joy.
+	ServosilaLock, FurbotLock, ServosilaJoy, FurbotJoy      string
+	JogJointStates                                          string // in
+	JogStartJoint, JogStartCartesian, JogStop, JogHeartbeat string // services
+	Diagnostics                                             string // in
 	// ServosilaDriverNode is the driver's fully qualified node name, which
 	// its /diagnostics statuses start with (diag.StatusName).
 	ServosilaDriverNode string
@@ -212,6 +234,7 @@ func (c NodeConfig) Names() (Names, error) {
 		ns, node := c.ServosilaNamespace, c.ServosilaDriver
 		n.ServosilaDriverNode = rosparam.FullyQualifiedName(ns, node)
 		n.ServosilaCmdVel = resolve(ns, node, servosilanode.TopicCmdVel)
+		n.ServosilaLock, n.ServosilaJoy = c.muxNames(&n.ServosilaCmdVel, ns, node)
 		n.ServosilaJointVel = resolve(ns, node, servosilanode.TopicJointVel)
 		n.ServosilaJointTarget = resolve(ns, node, servosilanode.TopicJointTarget)
 		n.ServosilaOdom = resolve(ns, node, servosilanode.TopicOdom)
@@ -228,6 +251,7 @@ func (c NodeConfig) Names() (Names, error) {
 		}
 		ns, node := c.FurbotNamespace, c.FurbotBridge
 		n.FurbotCmdVel = resolve(ns, node, furbotnode.TopicCmdVel)
+		n.FurbotLock, n.FurbotJoy = c.muxNames(&n.FurbotCmdVel, ns, node)
 		n.FurbotOdom = resolve(ns, node, furbotnode.TopicOdom)
 		n.FurbotTraction = resolve(ns, node, furbotnode.TopicTraction)
 		n.FurbotSteering = resolve(ns, node, furbotnode.TopicSteering)
@@ -249,11 +273,12 @@ func (c NodeConfig) Names() (Names, error) {
 		if c.JogURDF == "" {
 			return n, fmt.Errorf("%w: jog is on but jog_urdf is empty (give the arm's URDF file, or set jog false)", ErrConfig)
 		}
-		n.JogJointStates = jognode.JointStatesTopic
-		n.JogStartJoint = jognode.StartJointMoveService
-		n.JogStartCartesian = jognode.StartCartesianMoveService
-		n.JogStop = jognode.StopService
-		n.JogHeartbeat = jognode.HeartbeatService
+		jn, err := jognode.NamesIn(c.JogNamespace)
+		if err != nil {
+			return n, fmt.Errorf("%w: jog_namespace: %v", ErrConfig, err)
+		}
+		n.JogJointStates, n.JogStartJoint, n.JogStartCartesian = jn.JointStates, jn.StartJointMove, jn.StartCartesianMove
+		n.JogStop, n.JogHeartbeat = jn.Stop, jn.Heartbeat
 	}
 	transport := c.CameraTransport
 	if transport == "" {
@@ -279,6 +304,23 @@ func (c NodeConfig) Names() (Names, error) {
 		return n, fmt.Errorf("%w: service_timeout %v, furbot_max_speed %g, furbot_max_yaw_rate %g must be positive", ErrConfig, c.ServiceTimeout, c.FurbotMaxSpeed, c.FurbotMaxYawRate)
 	}
 	return n, nil
+}
+
+// TopicJoy is the console's sensor_msgs/Joy topic, relative to the
+// namespace of the machine the pad drives.
+const TopicJoy = "joy"
+
+// muxNames returns a machine's lock and Joy topics (empty when off) and,
+// with TwistMux, points its Twist at twist_mux's operator input.
+func (c NodeConfig) muxNames(cmdVel *string, ns, node string) (lock, joy string) {
+	if c.TwistMux {
+		*cmdVel = resolve(ns, node, cmdvel.TopicTeleop)
+		lock = resolve(ns, node, cmdvel.TopicLock)
+	}
+	if c.Joy {
+		joy = resolve(ns, node, TopicJoy)
+	}
+	return lock, joy
 }
 
 // resolve expands a ROS name as rcl does for a node named node in

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/telebridge/telebridge/pkg/cmdvel"
 	"github.com/telebridge/telebridge/pkg/furbot/control"
 	"github.com/telebridge/telebridge/pkg/furbot/wire"
 	"github.com/telebridge/telebridge/pkg/mailbox"
@@ -28,6 +29,10 @@ type TwistNodeConfig struct {
 	// StopMessages is how many full-brake, disabled ControlSignals the
 	// node publishes when it stops, default 3.
 	StopMessages int
+	// CmdVelStamped subscribes cmd_vel as geometry_msgs/TwistStamped
+	// and refuses commands stamped more than command_timeout away from
+	// the node's clock (pkg/cmdvel). Default false: Twist.
+	CmdVelStamped bool
 }
 
 type tc = TwistNodeConfig
@@ -58,6 +63,7 @@ func (c *TwistNodeConfig) fill() error {
 // through TwistControl.ApplyParams.
 func TwistNodeBindings() rosparam.Bindings[TwistNodeConfig] {
 	b := appendBindings(nil, twistBindings, func(c *TwistNodeConfig) *TwistNodeConfig { return c }, false)
+	b = append(b, cmdvel.Binding(func(c *TwistNodeConfig) *bool { return &c.CmdVelStamped }))
 	return appendBindings(b, control.ControllerBindings, func(c *TwistNodeConfig) *control.ControllerConfig { return &c.Controller }, false)
 }
 

@@ -50,6 +50,9 @@ type Config struct {
 	// TrajectoryTopic is where the joint targets go. Default
 	// TrajectoryTopic.
 	TrajectoryTopic string
+	// InterfaceNamespace puts the services and topics under a namespace
+	// (ParamInterfaceNamespace, NamesIn). Default "": drag&bot's names.
+	InterfaceNamespace string
 }
 
 // DefaultConfig returns the node's defaults (no URDF).
@@ -71,12 +74,15 @@ func nodeBindings() rosparam.Bindings[Config] {
 				}
 				return nil
 			})),
+		rosparam.BindString(ParamInterfaceNamespace, "namespace of the jog services and of the heartbeat and joint_states topics (empty: drag&bot's absolute names; e.g. /arm1 for two arms in one graph)",
+			func(c *Config) *string { return &c.InterfaceNamespace }, rosparam.ReadOnly(),
+			rosparam.Check(func(v rosparam.ParameterValue) error { return CheckNamespace(v.StringValue) })),
 	}
 }
 
 // ParameterTable returns every parameter of jog_server: the drag&bot
-// table (jog.ParameterTable), then robot_description, stamp_trajectories
-// and trajectory_topic.
+// table (jog.ParameterTable), then robot_description, stamp_trajectories,
+// trajectory_topic and interface_namespace.
 func ParameterTable() rosparam.Table {
 	return append(jog.ParameterTable(), nodeBindings().Table(DefaultConfig())...)
 }

@@ -64,8 +64,8 @@ func TestNodeParameterTable(t *testing.T) {
 	if err := table.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if len(table) != len(jog.ParameterTable())+3 {
-		t.Fatalf("%d parameters, want the %d of ParameterTable and 3 of the node", len(table), len(jog.ParameterTable()))
+	if len(table) != len(jog.ParameterTable())+4 {
+		t.Fatalf("%d parameters, want the %d of ParameterTable and 4 of the node", len(table), len(jog.ParameterTable()))
 	}
 	byName := map[string]rosparam.Param{}
 	for _, p := range table {
@@ -75,13 +75,14 @@ func TestNodeParameterTable(t *testing.T) {
 		def      rosparam.ParameterValue
 		readOnly bool
 	}{
-		node.ParamRobotDescription:  {rosparam.String(""), true},
-		node.ParamTrajectoryTopic:   {rosparam.String(node.TrajectoryTopic), true},
-		node.ParamStampTrajectories: {rosparam.Bool(false), true},
-		"heartbeat_timeout":         {rosparam.Double(0.2), false},
-		"step_joints":               {rosparam.Double(0.2), false},
-		"update_rate":               {rosparam.Double(20), true},
-		"robot_data.fixed_frame":    {rosparam.String("manufacturer_base"), true},
+		node.ParamRobotDescription:   {rosparam.String(""), true},
+		node.ParamTrajectoryTopic:    {rosparam.String(node.TrajectoryTopic), true},
+		node.ParamStampTrajectories:  {rosparam.Bool(false), true},
+		node.ParamInterfaceNamespace: {rosparam.String(""), true},
+		"heartbeat_timeout":          {rosparam.Double(0.2), false},
+		"step_joints":                {rosparam.Double(0.2), false},
+		"update_rate":                {rosparam.Double(20), true},
+		"robot_data.fixed_frame":     {rosparam.String("manufacturer_base"), true},
 	} {
 		p, ok := byName[name]
 		if !ok || !p.Default.Equal(want.def) || p.ReadOnly != want.readOnly {

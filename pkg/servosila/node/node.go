@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/telebridge/telebridge/pkg/cmdvel"
 	"github.com/telebridge/telebridge/pkg/diag"
 	"github.com/telebridge/telebridge/pkg/qos"
 	"github.com/telebridge/telebridge/pkg/rosparam"
@@ -28,6 +29,10 @@ type Config struct {
 	OdomRate float64
 	// DiagnosticsPeriod is the period of /diagnostics. Default 1 s.
 	DiagnosticsPeriod time.Duration
+	// CmdVelStamped subscribes cmd_vel as geometry_msgs/TwistStamped
+	// and refuses commands stamped more than the command timeout away
+	// from the node's clock (pkg/cmdvel). Default false: Twist.
+	CmdVelStamped bool
 }
 
 // DefaultConfig returns the node's defaults.
@@ -45,7 +50,7 @@ func DefaultConfig() Config {
 // the node's namespace and remaps; "~/" names are private to the node.
 const (
 	Name             = "servosila_driver"
-	TopicCmdVel      = "cmd_vel"            // geometry_msgs/Twist in, base_link: linear.x [m/s], angular.z [rad/s]
+	TopicCmdVel      = "cmd_vel"            // geometry_msgs/Twist (TwistStamped with cmd_vel_stamped) in, base_link: linear.x [m/s], angular.z [rad/s]
 	TopicOdom        = "odom"               // nav_msgs/Odometry out, dead reckoning
 	TopicJointStates = "joint_states"       // sensor_msgs/JointState out, JointStateJoints from telemetry [rad], odom_rate
 	TopicJointVel    = "~/joint_velocities" // sensor_msgs/JointState in: name + velocity [rad/s]
@@ -93,6 +98,7 @@ func Bindings() rosparam.Bindings[Config] {
 		rosparam.BindBool("publish_tf", "broadcast odom -> base_link on /tf", func(c *Config) *bool { return &c.PublishTF }, rosparam.ReadOnly()),
 		rosparam.BindDouble("odom_rate", "Hz", "rate of odom and tf", func(c *Config) *float64 { return &c.OdomRate }, rosparam.Within(1, 100), rosparam.ReadOnly()),
 		rosparam.BindSeconds("diagnostics_period", "period of /diagnostics", func(c *Config) *time.Duration { return &c.DiagnosticsPeriod }, rosparam.Within(0.1, 60), rosparam.ReadOnly()),
+		cmdvel.Binding(func(c *Config) *bool { return &c.CmdVelStamped }),
 	}
 	b = append(b, rosparam.Nest(DriverBindings(), func(c *Config) *servosila.Config { return &c.Driver })...)
 	return b

@@ -111,7 +111,9 @@ function poll() {
     const m = mapping(machine);
     for (const a of spec.actions) values[a.name] = dm && armed ? value(parseExpr(m[a.name]) || [], axes, buttons) : 0;
   }
-  held.pad = { id: g.id, index: g.index, machine, deadman: dm, armed, values, axes: axes.slice(0, 4), pressed: BUTTONS.filter((_, i) => pressed(i)) };
+  // raw: the standard mapping's axes and button values, for the joystick on ROS (joy.js).
+  const raw = { axes: axes.slice(0, 4).map((a) => +a || 0), buttons: BUTTONS.map((_, i) => (buttons[i] ? +(buttons[i].value || (buttons[i].pressed ? 1 : 0)) : 0)) };
+  held.pad = { id: g.id, index: g.index, machine, deadman: dm, armed, values, axes: axes.slice(0, 4), pressed: BUTTONS.filter((_, i) => pressed(i)), raw };
   const now = Object.values(values).some((v) => v !== 0);
   const started = now && !moving, stopped = !now && moving;
   moving = now;
@@ -134,4 +136,4 @@ export function initGamepad(callbacks) {
 }
 
 /** forgetPad drops the pad's hold (the page is hidden or e-stopped): the deadman must be released and pressed again. */
-export function forgetPad() { armed = false; moving = false; if (held.pad) { for (const k of Object.keys(held.pad.values)) held.pad.values[k] = 0; } }
+export function forgetPad() { armed = false; moving = false; if (held.pad) { held.pad.armed = false; for (const k of Object.keys(held.pad.values)) held.pad.values[k] = 0; } }
