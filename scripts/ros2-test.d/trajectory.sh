@@ -21,24 +21,67 @@ fjt_at() {
 		END { print p, best }' "$1"
 }
 
-# A 3-point trajectory stamped 5 s ahead (the CLI takes seconds to start):
-# the truth is within 0.02 rad of each knot at the knot's time, and the
-# goal succeeds with error_code 0.
+# fjt_goal_client ACTION GOAL: an rclpy action client sends GOAL (JSON:
+# joints, points of positions p, velocities v and time t [s], goal
+# tolerances tol by joint [rad], time_tol [s]) stamped 1 s after the
+# server was found on this wall clock (the arm's: a slow start of the
+# client costs nothing), prints "start <stamp>" and then the goal's final
+# status and error code; it succeeds when the goal did.
+fjt_goal_client() {
+	PYTHONUNBUFFERED=1 timeout 60 /usr/bin/python3 - "$@" <<'PY'
+import json, sys, time
+import rclpy
+from rclpy.action import ActionClient
+from control_msgs.action import FollowJointTrajectory
+from control_msgs.msg import JointTolerance
+from trajectory_msgs.msg import JointTrajectoryPoint
+from builtin_interfaces.msg import Duration, Time
+spec = json.loads(sys.argv[2])
+dur = lambda s: Duration(sec=int(s), nanosec=int(round((s - int(s)) * 1e9)))
+rclpy.init()
+node = rclpy.create_node("fjt_goal_client")
+client = ActionClient(node, FollowJointTrajectory, sys.argv[1])
+if not client.wait_for_server(timeout_sec=20):
+    sys.exit("no action server " + sys.argv[1])
+goal = FollowJointTrajectory.Goal()
+goal.trajectory.joint_names = spec["joints"]
+goal.trajectory.points = [JointTrajectoryPoint(positions=[float(x) for x in q["p"]], velocities=[float(x) for x in q["v"]],
+                                               time_from_start=dur(q["t"])) for q in spec["points"]]
+goal.goal_tolerance = [JointTolerance(name=n, position=float(v)) for n, v in spec["tol"].items()]
+goal.goal_time_tolerance = dur(spec["time_tol"])
+start = time.time() + 1.0
+goal.trajectory.header.stamp = Time(sec=int(start), nanosec=int((start - int(start)) * 1e9))
+print(f"start {start:.3f}")
+sent = client.send_goal_async(goal)
+rclpy.spin_until_future_complete(node, sent, timeout_sec=10)
+handle = sent.result()
+if handle is None or not handle.accepted:
+    sys.exit("goal not accepted")
+result = handle.get_result_async()
+rclpy.spin_until_future_complete(node, result, timeout_sec=30)
+if result.result() is None:
+    sys.exit("no result within 30 s")
+r = result.result()
+print(f"final status {r.status} (4 is SUCCEEDED), error_code {r.result.error_code} {r.result.error_string!r}")
+sys.exit(0 if r.status == 4 and r.result.error_code == 0 else 1)
+PY
+}
+
+# A 3-point trajectory from an rclpy client, stamped 1 s ahead: the truth
+# is within 0.02 rad of each knot at the knot's time, and the goal
+# succeeds with error_code 0.
 fjt_follow() {
-	local rec="$logs/fjt-follow.csv" start sec nsec k knot got off ok=0
-	start=$(awk -v n="$(date +%s.%N)" 'BEGIN { printf "%.3f", n + 5 }')
-	sec=${start%.*} nsec=$(awk -v s="$start" 'BEGIN { printf "%d", (s - int(s)) * 1e9 }')
-	js_record 11 "$rec" &
-	local recorder=$!
-	# (YAML: the goal's continuation lines are indented with spaces, not tabs.)
-	timeout 60 ros2 action send_goal "$fjt_action" control_msgs/action/FollowJointTrajectory "{trajectory: {header: {stamp: {sec: $sec, nanosec: $nsec}}, joint_names: $fjt_names, points: [
-  {positions: [0.5, -1.2, 1.6, -1.8, -1.57, 0.6], velocities: [0.3, 0.2, 0, 0, 0, 0.3], time_from_start: {sec: 1}},
-  {positions: [0.8, -1.0, 1.4, -1.8, -1.57, 0.9], velocities: [0.1, 0, 0, 0, 0, 0], time_from_start: {sec: 2}},
-  {positions: [0.4, -1.3, 1.5, -1.8, -1.57, 0.5], velocities: [0, 0, 0, 0, 0, 0], time_from_start: {sec: 3}}]},
-  goal_tolerance: [{name: shoulder_pan_joint, position: 0.001}], goal_time_tolerance: {sec: 1}}" >"$logs/fjt-follow.out" 2>&1
-	wait "$recorder"
+	local rec="$logs/fjt-follow.csv" start k knot got off ok=0
+	js_record_motion "$rec"
+	fjt_goal_client "$fjt_action" '{"joints": ["shoulder_pan_joint", "shoulder_lift_joint", "elbow_joint", "wrist_1_joint", "wrist_2_joint", "wrist_3_joint"],
+		"points": [{"p": [0.5, -1.2, 1.6, -1.8, -1.57, 0.6], "v": [0.3, 0.2, 0, 0, 0, 0.3], "t": 1},
+			{"p": [0.8, -1.0, 1.4, -1.8, -1.57, 0.9], "v": [0.1, 0, 0, 0, 0, 0], "t": 2},
+			{"p": [0.4, -1.3, 1.5, -1.8, -1.57, 0.5], "v": [0, 0, 0, 0, 0, 0], "t": 3}],
+		"tol": {"shoulder_pan_joint": 0.001}, "time_tol": 1}' >"$logs/fjt-follow.out" 2>&1 || ok=1
+	js_motion_wait "$rec"
 	cat "$logs/fjt-follow.out"
-	grep -q 'SUCCEEDED' "$logs/fjt-follow.out" && grep -q 'error_code: 0' "$logs/fjt-follow.out" || ok=1
+	start=$(sed -n 's/^start \([0-9.]*\)$/\1/p' "$logs/fjt-follow.out")
+	[ -n "$start" ] || return 1
 	k=0
 	for knot in "0.5 -1.2 1.6 -1.8 -1.57 0.6" "0.8 -1.0 1.4 -1.8 -1.57 0.9" "0.4 -1.3 1.5 -1.8 -1.57 0.5"; do
 		k=$((k + 1))
@@ -153,24 +196,21 @@ fjt_sa_poll() {
 	done
 }
 # A 3-point trajectory of the waist and the shoulder (a partial goal: the
-# elbow and the neck hold), stamped 5 s ahead: the truth is within 0.05 rad
+# elbow and the neck hold) from the rclpy client, stamped 1 s ahead: the truth is within 0.05 rad
 # of each knot at its time (the simulator prints every 50 ms), the goal
 # succeeds and the arm rests within 0.02 rad of the last point.
 fjt_sa_follow() {
-	local poll="$logs/fjt-sa.txt" start sec nsec k knot got ok=0
+	local poll="$logs/fjt-sa.txt" start k knot got ok=0
 	: >"$poll"
-	start=$(awk -v n="$(date +%s.%N)" 'BEGIN { printf "%.3f", n + 5 }')
-	sec=${start%.*} nsec=$(awk -v s="$start" 'BEGIN { printf "%d", (s - int(s)) * 1e9 }')
-	fjt_sa_poll 12 "$poll" &
+	fjt_sa_poll 20 "$poll" &
 	local poller=$!
-	timeout 60 ros2 action send_goal "$fjt_sa_action" control_msgs/action/FollowJointTrajectory "{trajectory: {header: {stamp: {sec: $sec, nanosec: $nsec}}, joint_names: [waist, shoulder], points: [
-  {positions: [0.3, -0.2], velocities: [0.2, 0], time_from_start: {sec: 1, nanosec: 500000000}},
-  {positions: [0.5, 0.1], velocities: [0, 0.1], time_from_start: {sec: 3}},
-  {positions: [0.2, 0.0], velocities: [0, 0], time_from_start: {sec: 4, nanosec: 500000000}}]},
-  goal_tolerance: [{name: waist, position: 0.02}, {name: shoulder, position: 0.02}], goal_time_tolerance: {sec: 3}}" >"$logs/fjt-sa.out" 2>&1
+	fjt_goal_client "$fjt_sa_action" '{"joints": ["waist", "shoulder"],
+		"points": [{"p": [0.3, -0.2], "v": [0.2, 0], "t": 1.5}, {"p": [0.5, 0.1], "v": [0, 0.1], "t": 3}, {"p": [0.2, 0.0], "v": [0, 0], "t": 4.5}],
+		"tol": {"waist": 0.02, "shoulder": 0.02}, "time_tol": 3}' >"$logs/fjt-sa.out" 2>&1 || ok=1
 	wait "$poller"
 	cat "$logs/fjt-sa.out"
-	grep -q 'SUCCEEDED' "$logs/fjt-sa.out" && grep -q 'error_code: 0' "$logs/fjt-sa.out" || ok=1
+	start=$(sed -n 's/^start \([0-9.]*\)$/\1/p' "$logs/fjt-sa.out")
+	[ -n "$start" ] || return 1
 	k=0
 	for knot in "1.5 0.3 -0.2" "3 0.5 0.1" "4.5 0.2 0.0"; do
 		set -- $knot
