@@ -27,7 +27,8 @@ type CommandCheckConfig struct {
 	// telemetry packet counts, at 10 Hz five in a row do.
 	Threshold time.Duration
 	// Period is the telemetry period assumed until three intervals are
-	// measured (the smaller of the two is used) [s]. Default 1 s, the
+	// measured (the larger of it and the measured ones is used, so that a
+	// slower robot is not taken for a silent one) [s]. Default 1 s, the
 	// robot's rate.
 	Period time.Duration
 }
@@ -173,13 +174,13 @@ func (c *CommandCheck) Sent(at time.Time, e *wire.SpeedEcho, mask uint16) {
 }
 
 // Period returns the telemetry period in use: the median of the last
-// eight intervals per tick, or, before three are measured, the smaller of
-// the configured Period and the shortest measured.
+// eight intervals between consecutive ticks, or, before three are
+// measured, the largest of them and the configured Period.
 func (c *CommandCheck) Period() time.Duration {
 	if c.nIvals < 3 {
 		p := c.cfg.Period
 		for _, d := range c.ivals[:c.nIvals] {
-			p = min(p, d)
+			p = max(p, d)
 		}
 		return p
 	}
