@@ -79,7 +79,7 @@ func TestCommandLossBlackout(t *testing.T) {
 			// dark (it kept the forward command, then stopped): the dead
 			// reckoning, which did turn, is wrong, and says how much.
 			ex := math.Hypot(st.Odometry.Pose.X-truth.Pose.X, st.Odometry.Pose.Y-truth.Pose.Y)
-			eyaw := math.Abs(st.Odometry.Pose.Yaw - truth.Pose.Yaw)
+			eyaw := math.Abs(math.Remainder(st.Odometry.Pose.Yaw-truth.Pose.Yaw, 2*math.Pi))
 			sx := math.Sqrt(st.Odometry.PoseCovariance[0] + st.Odometry.PoseCovariance[7])
 			syaw := math.Sqrt(st.Odometry.PoseCovariance[35])
 			t.Logf("odometry x %.3f y %.3f yaw %.3f; truth x %.3f y %.3f yaw %.3f (before the blackout yaw %.3f); error %.3f m %.3f rad; sigma %.3f m %.3f rad",
@@ -153,5 +153,36 @@ func TestCommandLossNone(t *testing.T) {
 				t.Errorf("%d telemetry packets missing on a clean link", st.CommandLoss.MissingTelemetry)
 			}
 		})
+	}
+}
+
+// TestCommandLossUplink: only the commands are lost (the telemetry keeps
+// flowing, at 10 Hz) while the operator turns: the robot's echo shows the
+// old forward command, then the robot stops on its link timeout and falls
+// silent. The driver reports one loss, seen first as a mismatch.
+func TestCommandLossUplink(t *testing.T) {
+	t.Parallel()
+	r := newImpRigAt(t, 35, impair.Impairment{}, impair.Impairment{}, 10, 5)
+	r.command(0.3, 0)
+	runtest.WaitFor(t, 30*time.Second, "20 telemetry packets", func() bool { return r.drv.Status().Link.Accepted >= 20 })
+	r.proxy.SetBlackout(impair.Up, true)
+	r.command(0.2, 0.5)
+	runtest.WaitFor(t, 30*time.Second, "a mismatch", func() bool { return r.drv.Status().CommandLoss.Mismatches > 0 })
+	st := r.drv.Status()
+	if truth := r.truth(); truth.Angular != 0 {
+		t.Errorf("the robot turns (%.2f rad/s) though no command reached it", truth.Angular)
+	}
+	if st.CommandLoss.Events != 1 || st.CommandLoss.LastKind != "mismatch" {
+		t.Errorf("loss %+v, want one mismatch", st.CommandLoss)
+	}
+	runtest.WaitFor(t, 30*time.Second, "the robot stopped on its link timeout", func() bool { return r.truth().LinkDrops > 0 })
+	r.proxy.SetBlackout(impair.Up, false)
+	runtest.WaitFor(t, 30*time.Second, "the robot turning", func() bool { return r.truth().Angular > 0.4 })
+	n := r.drv.Status().Link.Accepted
+	runtest.WaitFor(t, 30*time.Second, "10 more telemetry packets", func() bool { return r.drv.Status().Link.Accepted >= n+10 })
+	st = r.drv.Status()
+	t.Logf("loss %+v; link %+v", st.CommandLoss, st.LinkState)
+	if st.CommandLoss.Events != 1 {
+		t.Errorf("%d loss events for one uplink blackout, want 1", st.CommandLoss.Events)
 	}
 }

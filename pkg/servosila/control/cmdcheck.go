@@ -74,7 +74,9 @@ type Verdict struct {
 	// the silence must confirm it, so that a stalled receiver, whose
 	// packets then arrive bunched, is not taken for one.
 	Silence bool
-	// New: this packet starts a new loss event (count it once).
+	// New: this packet starts a new loss event (count it once): no loss
+	// was reported since the last confirmation. A mismatch that runs into
+	// a silence is one event.
 	New bool
 	// Confirmed: as of this packet the robot executes what was sent (the
 	// echo matches and no silence is pending).
@@ -83,7 +85,9 @@ type Verdict struct {
 	Missing uint64
 	// Unconfirmed is the loss's figure [s]: for a gap or a silence, the
 	// span without telemetry beyond one period (about the length of a
-	// blackout); for a mismatch, the time since the last confirmation.
+	// blackout); for a mismatch, how long ago the driver first sent a
+	// command the robot has not shown (if the robot stopped: the time
+	// since the last confirmation).
 	Unconfirmed time.Duration
 }
 
@@ -145,7 +149,7 @@ type CommandCheck struct {
 	pendAt     time.Time // arrival of the packet before the silence
 	pendTick   uint64
 	pendExcess time.Duration
-	mismatch   bool // in a mismatch event
+	inLoss     bool // a loss was reported since the last confirmation
 }
 
 // NewCommandCheck fills cfg's defaults and returns a CommandCheck.
@@ -201,31 +205,32 @@ func (c *CommandCheck) Telemetry(at time.Time, tick uint64, resync bool, echo, s
 	var v Verdict
 	var late time.Duration
 	if c.have && resync {
-		c.pending, c.mismatch = false, false
+		c.pending = false
 	}
 	if c.have && !resync && tick > c.tick {
 		late = c.gaps(&v, at, tick)
 	}
 	matched := true
 	if c.cfg.Tolerance >= 0 {
-		switch c.match(at, c.cfg.Window+late, echo) {
+		switch res, lag := c.match(at, c.cfg.Window+late, echo); res {
 		case mismatched:
 			matched = false
-			v.New = v.New || !c.mismatch
-			v.Mismatch, c.mismatch = true, true
+			v.Mismatch = true
 			v.Stopped = c.zero(echo) && c.zero(speed)
-			if !c.lastOK.IsZero() {
-				v.Unconfirmed = max(v.Unconfirmed, at.Sub(c.lastOK))
+			if v.Stopped && !c.lastOK.IsZero() {
+				lag = at.Sub(c.lastOK)
 			}
+			v.Unconfirmed = max(v.Unconfirmed, lag)
 		case inconclusive:
 			matched = false
-		default:
-			c.mismatch = false
 		}
+	}
+	if v.Loss() {
+		v.New, c.inLoss = !c.inLoss, true
 	}
 	v.Confirmed = matched && !c.pending
 	if v.Confirmed {
-		c.lastOK = at
+		c.lastOK, c.inLoss = at, false
 	}
 	c.have, c.tick, c.at = true, tick, at
 	return v
@@ -242,7 +247,7 @@ func (c *CommandCheck) gaps(v *Verdict, at time.Time, tick uint64) time.Duration
 	if c.pending {
 		total := at.Sub(c.pendAt) - time.Duration(tick-c.pendTick)*p
 		if total >= c.cfg.Threshold {
-			v.Silence, v.New = true, true
+			v.Silence = true
 			v.Unconfirmed = c.pendExcess
 		}
 		c.pending = false
@@ -250,7 +255,7 @@ func (c *CommandCheck) gaps(v *Verdict, at time.Time, tick uint64) time.Duration
 	switch {
 	case excess < c.cfg.Threshold:
 	case n >= 2:
-		v.Gap, v.New = true, true
+		v.Gap = true
 		v.Missing = n - 1
 		v.Unconfirmed = max(v.Unconfirmed, excess)
 	default:
@@ -274,22 +279,37 @@ const (
 
 // match compares echo with the commands that may be in force at the robot
 // for a packet arriving at at: every command sent within window before it,
-// and the one in force when the window began.
-func (c *CommandCheck) match(at time.Time, window time.Duration, echo *wire.SpeedEcho) matchResult {
+// and the one in force when the window began. On a mismatch it also
+// returns how long ago the first command the robot has not shown was sent
+// (the one after the newest that matches the echo; at least the history's
+// span when none does).
+func (c *CommandCheck) match(at time.Time, window time.Duration, echo *wire.SpeedEcho) (matchResult, time.Duration) {
 	from := at.Add(-window)
-	for k := 0; k < c.n; k++ {
+	k := 0
+	for ; k < c.n; k++ {
 		h := &c.hist[(c.head-k+sentHistory)%sentHistory]
 		if h.first.After(at) {
 			continue // sent after this packet arrived
 		}
 		if c.equal(h, echo) {
-			return matched
+			return matched, 0
 		}
 		if !h.first.After(from) {
-			return mismatched // in force when the window began; older ones are not
+			break // in force when the window began; older ones are not
 		}
 	}
-	return inconclusive
+	if k == c.n {
+		return inconclusive, 0
+	}
+	first := c.hist[(c.head-k+sentHistory)%sentHistory].first
+	for k++; k < c.n; k++ {
+		h := &c.hist[(c.head-k+sentHistory)%sentHistory]
+		if c.equal(h, echo) {
+			break
+		}
+		first = h.first
+	}
+	return mismatched, at.Sub(first)
 }
 
 func (c *CommandCheck) equal(h *sentCmd, echo *wire.SpeedEcho) bool {
