@@ -149,7 +149,9 @@ type CommandCheck struct {
 	pendAt     time.Time // arrival of the packet before the silence
 	pendTick   uint64
 	pendExcess time.Duration
-	inLoss     bool // a loss was reported since the last confirmation
+	pendSpan   time.Duration // the interval that raised it
+	pendPeriod time.Duration // the period then
+	inLoss     bool          // a loss was reported since the last confirmation
 }
 
 // NewCommandCheck fills cfg's defaults and returns a CommandCheck.
@@ -241,32 +243,47 @@ func (c *CommandCheck) Telemetry(at time.Time, tick uint64, resync bool, echo, s
 func (c *CommandCheck) gaps(v *Verdict, at time.Time, tick uint64) time.Duration {
 	n := tick - c.tick
 	span := at.Sub(c.at)
-	p := c.Period()
-	late := max(0, span-time.Duration(n)*p)
-	excess := span - p
 	if c.pending {
+		// A silence is confirmed when the time since the packet before it
+		// still exceeds the schedule (a stalled receiver's packets arrive
+		// bunched and catch up) and this packet is back on the robot's
+		// cadence (two long intervals in a row are a slower robot than
+		// assumed: its period is learnt instead).
+		p := c.pendPeriod
 		total := at.Sub(c.pendAt) - time.Duration(tick-c.pendTick)*p
-		if total >= c.cfg.Threshold {
+		if total >= c.cfg.Threshold && span-time.Duration(n)*p < c.cfg.Threshold {
 			v.Silence = true
 			v.Unconfirmed = c.pendExcess
+		} else {
+			c.addInterval(c.pendSpan)
 		}
 		c.pending = false
 	}
+	p := c.Period()
+	late := max(0, span-time.Duration(n)*p)
+	excess := span - p
 	switch {
 	case excess < c.cfg.Threshold:
+		if n == 1 && span > 0 {
+			c.addInterval(span)
+		}
 	case n >= 2:
 		v.Gap = true
 		v.Missing = n - 1
 		v.Unconfirmed = max(v.Unconfirmed, excess)
-	default:
+	default: // held until the next packet says what it was
 		c.pending, c.pendAt, c.pendTick, c.pendExcess = true, c.at, c.tick, excess
-	}
-	if n == 1 && span > 0 {
-		c.ivals[c.next] = span
-		c.next = (c.next + 1) % len(c.ivals)
-		c.nIvals = min(c.nIvals+1, len(c.ivals))
+		c.pendSpan, c.pendPeriod = span, p
 	}
 	return late
+}
+
+// addInterval adds one interval between consecutive ticks to those the
+// period is measured from.
+func (c *CommandCheck) addInterval(d time.Duration) {
+	c.ivals[c.next] = d
+	c.next = (c.next + 1) % len(c.ivals)
+	c.nIvals = min(c.nIvals+1, len(c.ivals))
 }
 
 type matchResult int

@@ -108,6 +108,11 @@ func TestCommandCheck(t *testing.T) {
 			one(tel(1, 1, fwd, ok), tel(2, 2, fwd, ok), tel(3, 3, fwd, ok),
 				tel(5, 4, fwd, Verdict{}), // pending: not confirmed, not yet a loss
 				tel(6, 5, fwd, Verdict{Silence: true, New: true, Confirmed: true, Unconfirmed: ms(1)})))},
+		{"a silence after one measured interval", CommandCheckConfig{}, seq(send(fwd, 0, 7),
+			one(tel(1, 1, fwd, ok), tel(2, 2, fwd, ok),
+				tel(5, 3, fwd, Verdict{}),
+				tel(6, 4, fwd, Verdict{Silence: true, New: true, Confirmed: true, Unconfirmed: ms(2)}),
+				tel(7, 5, fwd, ok)))},
 		{"a stalled receiver is not a silence", CommandCheckConfig{}, seq(send(fwd, 0, 7),
 			one(tel(1, 1, fwd, ok), tel(2, 2, fwd, ok), tel(3, 3, fwd, ok),
 				tel(4.8, 4, fwd, Verdict{}), // late by 0.8 s
