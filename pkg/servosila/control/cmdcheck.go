@@ -72,7 +72,10 @@ type Verdict struct {
 	// period, without missing ticks (it sends only while its link is up,
 	// so its link was down). Reported one packet late: the packet after
 	// the silence must confirm it, so that a stalled receiver, whose
-	// packets then arrive bunched, is not taken for one.
+	// packets then arrive bunched, is not taken for one. Looked for only
+	// while the period is at least Threshold (the robot's 1 Hz): at a
+	// faster rate the robot sends during the second before its link
+	// drops, and a silence alone is a stalled process.
 	Silence bool
 	// New: this packet starts a new loss event (count it once): no loss
 	// was reported since the last confirmation. A mismatch that runs into
@@ -271,6 +274,10 @@ func (c *CommandCheck) gaps(v *Verdict, at time.Time, tick uint64) time.Duration
 		v.Gap = true
 		v.Missing = n - 1
 		v.Unconfirmed = max(v.Unconfirmed, excess)
+	case p < c.cfg.Threshold:
+		// Faster than that, the robot sends within the second before its
+		// link drops, so a loss shows as a gap or a mismatch: a silence
+		// alone is a stalled process (the simulator's, in tests).
 	default: // held until the next packet says what it was
 		c.pending, c.pendAt, c.pendTick, c.pendExcess = true, c.at, c.tick, excess
 		c.pendSpan, c.pendPeriod = span, p
