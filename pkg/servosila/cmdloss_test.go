@@ -30,9 +30,17 @@ func TestCommandLossBlackout(t *testing.T) {
 		name     string
 		seed     uint64
 		blackout time.Duration
+		// after is how long after a telemetry packet the blackout begins;
+		// kind, if set, is the loss expected: 0.3 s after a packet the
+		// robot's next one falls in the second it still listens, and is
+		// lost in the dark (a gap); right after one, the robot mostly
+		// falls silent before its next.
+		after time.Duration
+		kind  string
 	}{
-		{"2s", 31, 2 * time.Second},
-		{"1s", 32, time.Second},
+		{name: "2s", seed: 31, blackout: 2 * time.Second},
+		{name: "1s", seed: 32, blackout: time.Second},
+		{name: "2s mid-period", seed: 36, blackout: 2 * time.Second, after: 300 * time.Millisecond, kind: "telemetry gap"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -43,6 +51,7 @@ func TestCommandLossBlackout(t *testing.T) {
 			if l := r.drv.Status().CommandLoss; l.Events != 0 {
 				t.Fatalf("command loss before the blackout: %+v", l)
 			}
+			time.Sleep(tc.after)
 			before := r.truth()
 			r.Blackout(true)
 			r.command(0.2, 0.5)
@@ -67,8 +76,8 @@ func TestCommandLossBlackout(t *testing.T) {
 			if l.Events != 1 {
 				t.Errorf("%d loss events for one blackout, want 1", l.Events)
 			}
-			if l.LastKind != "telemetry gap" && l.LastKind != "robot silent" {
-				t.Errorf("loss kind %q, want a telemetry gap or a silent robot", l.LastKind)
+			if l.LastKind != "telemetry gap" && l.LastKind != "robot silent" || tc.kind != "" && l.LastKind != tc.kind {
+				t.Errorf("loss kind %q, want %q (or a silent robot)", l.LastKind, tc.kind)
 			}
 			// The figure: about the blackout (the link is dark for it, the
 			// robot's telemetry schedule adds up to one period either way).
