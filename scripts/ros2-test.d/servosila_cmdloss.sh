@@ -12,22 +12,15 @@
 cl_bin="$install/telebridge/lib/telebridge"
 cl_sim_port=$((tb_port + 6)) cl_relay_port=$((tb_port + 7))
 cl_blackout_at=45
-cl_procs=()
 
 # cl_start NAME ARGS...: starts ARGS in its own process group, logging to
-# $logs/NAME.log.
+# $logs/NAME.log, among the launches (ros2-test.sh's cleanup stops it if
+# the run ends early; stop_launch stops the newest).
 cl_start() {
 	local name=$1
 	shift
 	setsid "$@" >"$logs/$name.log" 2>&1 &
-	cl_procs+=($!)
-}
-cl_stop() {
-	while [ ${#cl_procs[@]} -gt 0 ]; do
-		kill -INT -- "-${cl_procs[-1]}" 2>/dev/null || true
-		wait "${cl_procs[-1]}" 2>/dev/null || true
-		unset 'cl_procs[-1]'
-	done
+	launched+=($!)
 }
 # cl_cov0: the x variance of the next odom message [m²].
 cl_cov0() {
@@ -75,5 +68,6 @@ cl_cov() {
 }
 check "cmdloss: the odometry's covariance grew" cl_cov
 pub_stop
-stop_launch
-cl_stop
+stop_launch # the driver
+stop_launch # the relay
+stop_launch # the simulator
