@@ -116,7 +116,8 @@ func (s *servosilaSession) close() error {
 
 // script is the unattended drive: forward, turn, a waist target, e-stop,
 // release, stop. It prints what was commanded and, on the simulator, the
-// truth, and fails if the robot did not do what it was told.
+// truth, and fails if the robot did not do what it was told, or if the
+// telemetry showed commands that did not reach it (a COMMAND LOSS line).
 func (s *servosilaSession) script(ctx context.Context, w io.Writer) error {
 	cfg := s.drv.Config()
 	where := "robot " + cfg.Robot
@@ -271,6 +272,14 @@ func (s *servosilaSession) script(ctx context.Context, w io.Writer) error {
 		check(b.LinkUp, "stop came from the zeros, not from the link timeout")
 	}
 	fmt.Fprintln(w)
+	// Commands that did not reach the robot (shorter losses than a lost
+	// link): the telemetry showed them; the odometry above is uncertain.
+	if st := s.drv.Status(); st.CommandLoss.Events > 0 {
+		l, cov := st.CommandLoss, st.Odometry.PoseCovariance
+		fmt.Fprintf(w, "COMMAND LOSS: the robot did not confirm the commands %d time(s) (last: %s, %.1f s unconfirmed; longest %.1f s; %d telemetry packet(s) missing); odometry uncertain: sigma x %.3f m, y %.3f m, yaw %.3f rad\n",
+			l.Events, l.LastKind, l.Last.Seconds(), l.Longest.Seconds(), l.MissingTelemetry, math.Sqrt(cov[0]), math.Sqrt(cov[7]), math.Sqrt(cov[35]))
+		check(false, "every command reached the robot")
+	}
 	// Without a simulator the truth is unknown: at least the driver must
 	// have seen the robot all along (after a lost link the odometry, and
 	// the lines above, may show motion the robot did not carry out).

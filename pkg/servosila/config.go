@@ -71,6 +71,11 @@ type Config struct {
 	// Arm configures the position controller. Zero fields take its
 	// defaults (see ArmConfig).
 	Arm control.ArmConfig
+	// CommandCheck configures the detection of commands that did not
+	// reach the robot, from the telemetry's echoed speed commands and its
+	// gaps (see control.CommandCheckConfig). Zero fields take its
+	// defaults.
+	CommandCheck control.CommandCheckConfig
 }
 
 // ErrConfig is wrapped by every configuration error (it is
@@ -124,6 +129,9 @@ func (c Config) WithDefaults() (Config, error) {
 	}
 	var err error
 	if c.Arm, err = c.Arm.WithDefaults(); err != nil {
+		return c, err
+	}
+	if c.CommandCheck, err = c.CommandCheck.WithDefaults(); err != nil {
 		return c, err
 	}
 	return c, c.validate()

@@ -3,7 +3,8 @@
 // remote-control packets (at most MaxSendRate, at least SendRate) and
 // receives telemetry on one socket (bound with udplink.Listen), the
 // command sources with their timeouts, the emergency stop, the link
-// tracking, dead-reckoning odometry and live reconfiguration.
+// tracking, the detection of commands that did not reach the robot
+// (Status.CommandLoss), dead-reckoning odometry and live reconfiguration.
 //
 // It is one of four parts: wire (the vendor protocol: packets, gamepad
 // mapping, SI scales), control (the maths: arm position control, chassis

@@ -67,6 +67,7 @@ type Driver struct {
 	chgs  atomic.Uint64  // packets sent early because the command changed
 	wake  chan struct{}  // a token when the command in force changed
 	rxTel wire.Telemetry // decode buffer, owned by the receive goroutine
+	cc    *control.CommandCheck
 	order telemetryOrder
 	// Link state counters written by the receive goroutine.
 	oldTel, resyncs atomic.Uint64
@@ -85,6 +86,12 @@ type Driver struct {
 	buf       [64]byte // encode buffer (a packet is 57 bytes)
 	ran       bool
 	dirty     bool // the command changed since the last packet
+	// The command check's state (cmdloss.go), guarded by mu.
+	expect, echoRx, speedRx wire.SpeedEcho // buffers
+	loss                    CommandLoss
+	confOdo                 odometry.State // dead reckoning at the last confirmation
+	confLosses              uint64         // LinkState.Losses then
+	added                   [3]float64     // variance added since then
 }
 
 // New validates cfg, fills its defaults and opens the UDP socket. Call Run
@@ -99,6 +106,10 @@ func New(cfg Config) (*Driver, error) {
 	if err != nil {
 		return nil, err
 	}
+	cc, err := control.NewCommandCheck(cfg.CommandCheck)
+	if err != nil {
+		return nil, err
+	}
 	odo, err := odometry.New(odometry.Config{MaxGap: 2 * time.Second})
 	if err != nil {
 		return nil, fmt.Errorf("servosila: %w", err)
@@ -107,7 +118,7 @@ func New(cfg Config) (*Driver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("servosila: %w", err)
 	}
-	d := &Driver{cfg: cfg, conn: conn, robot: robot, arm: arm, odo: odo, wake: make(chan struct{}, 1)}
+	d := &Driver{cfg: cfg, conn: conn, robot: robot, arm: arm, odo: odo, cc: cc, wake: make(chan struct{}, 1)}
 	d.rc.FrameType = cfg.Frames.RemoteControl
 	return d, nil
 }

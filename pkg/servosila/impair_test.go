@@ -39,13 +39,20 @@ type impRig struct {
 
 func newImpRig(t *testing.T, seed uint64, up, down impair.Impairment) *impRig {
 	t.Helper()
+	return newImpRigAt(t, seed, up, down, 10, 10)
+}
+
+// newImpRigAt is newImpRig with the simulator's telemetry rate and the
+// driver's keep-alive rate [Hz].
+func newImpRigAt(t *testing.T, seed uint64, up, down impair.Impairment, telemetryRate, sendRate float64) *impRig {
+	t.Helper()
 	rig := simrig.New(t, simrig.Config[*servosilasim.Sim, *servosila.Driver]{
 		Seed: seed, Up: up, Down: down,
 		NewSim: func(listen string) (*servosilasim.Sim, error) {
-			return servosilasim.New(servosilasim.Config{Listen: listen, TelemetryRate: 10})
+			return servosilasim.New(servosilasim.Config{Listen: listen, TelemetryRate: telemetryRate})
 		},
 		NewDriver: func(at netip.AddrPort) (*servosila.Driver, func(context.Context) error, error) {
-			drv, err := servosila.New(servosila.Config{Robot: at.String(), Local: "127.0.0.1:0", SendRate: 10})
+			drv, err := servosila.New(servosila.Config{Robot: at.String(), Local: "127.0.0.1:0", SendRate: sendRate})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -1,7 +1,6 @@
 package servosila
 
 import (
-	"math"
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/odometry"
@@ -126,14 +125,10 @@ func (l *linkTracker) observe(now time.Time, seq uint64, telAt time.Time, haveTe
 		// The motion claimed since the last telemetry may not have
 		// happened, and the robot may have gone on with the command it
 		// had then for VendorLinkTimeout: both become pose uncertainty.
-		dd := odo.Distance - l.atTel.Distance
-		dyaw := odometry.NormalizeAngle(odo.Pose.Yaw - l.atTel.Pose.Yaw)
-		vt := VendorLinkTimeout.Seconds()
-		on := math.Abs(l.atTel.Twist.V) * vt
-		onYaw := math.Abs(l.atTel.Twist.W) * vt
-		l.inflate[0] += dd*dd + on*on
-		l.inflate[1] += dd*dd + on*on
-		l.inflate[2] += dyaw*dyaw + onYaw*onYaw
+		v := claimedVariance(odo, l.atTel, VendorLinkTimeout)
+		for i := range v {
+			l.inflate[i] += v[i]
+		}
 	}
 	return l.state.Lost
 }

@@ -39,6 +39,9 @@ func (d *Driver) handle(pkt []byte, _ netip.AddrPort, at time.Time) error {
 	if resync {
 		d.resyncs.Add(1)
 	}
+	d.mu.Lock()
+	d.checkCommandsLocked(&d.rxTel, at, resync)
+	d.mu.Unlock()
 	d.tel.Store(d.rxTel, at)
 	return nil
 }

@@ -108,4 +108,5 @@ func (d *Driver) sendLocked(now time.Time, cmd wire.Command, stale bool) {
 		return
 	}
 	d.sent.Add(1)
+	d.recordSentLocked(now, &out)
 }

@@ -54,6 +54,8 @@ type Status struct {
 	Arm      [len(wire.ArmJoints)]control.JointStatus // position control of each arm joint, in wire.ArmJoints order
 	// LinkState is the link as the telemetry shows it.
 	LinkState LinkState
+	// CommandLoss reports commands that did not reach the robot.
+	CommandLoss CommandLoss
 }
 
 // Status returns a snapshot of the driver.
@@ -75,6 +77,8 @@ func (d *Driver) Status() Status {
 	}
 	d.ls.apply(&s.Odometry)
 	s.LinkState = d.ls.state
+	s.CommandLoss = d.loss
+	s.CommandLoss.Period = d.cc.Period()
 	s.LinkState.OldTelemetry, s.LinkState.Resyncs = d.oldTel.Load(), d.resyncs.Load()
 	for i, j := range wire.ArmJoints {
 		s.Arm[i] = d.arm.Status(j)

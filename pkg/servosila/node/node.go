@@ -161,9 +161,15 @@ func JointCommand(names []string, values []float64) (joints []wire.Joint, out []
 	return joints, out, nil
 }
 
+// CommandLossWarning is how long diagnostics stay at WARN after the
+// telemetry showed commands that did not reach the robot [s].
+const CommandLossWarning = 30 * time.Second
+
 // Diagnose reports the driver's health at now: ERROR without telemetry
 // within the telemetry timeout (link lost or wrong address), WARN while the
-// emergency stop is latched, OK otherwise; the counters go in the values.
+// emergency stop is latched or for CommandLossWarning after a command loss
+// (servosila.CommandLoss, with its figure), OK otherwise; the counters go
+// in the values.
 func Diagnose(cfg servosila.Config, st servosila.Status, telemetryAt time.Time, haveTelemetry bool, now time.Time) diag.Status {
 	s := diag.Status{Name: "robot link", HardwareID: cfg.Robot} // the publishing node prefixes its name, diag.StatusName
 	s.Raise(diag.OK, "receiving telemetry")
@@ -179,7 +185,14 @@ func Diagnose(cfg servosila.Config, st servosila.Status, telemetryAt time.Time, 
 	if st.EStopped {
 		s.Raise(diag.Warn, "emergency stop latched")
 	}
+	if l := st.CommandLoss; !l.LastAt.IsZero() && now.Sub(l.LastAt) < CommandLossWarning {
+		s.Raise(diag.Warn, fmt.Sprintf("commands did not reach the robot (%s): %.1f s unconfirmed, %.0f s ago; odometry covariance inflated",
+			l.LastKind, l.Last.Seconds(), now.Sub(l.LastAt).Seconds()))
+	}
 	s.Add("link losses", st.LinkState.Losses)
+	s.Add("command losses", st.CommandLoss.Events)
+	s.Add("command loss: longest unconfirmed", st.CommandLoss.Longest)
+	s.Add("telemetry missing", st.CommandLoss.MissingTelemetry)
 	s.Add("dropped: old telemetry", st.LinkState.OldTelemetry)
 	if haveTelemetry {
 		s.Add("telemetry age", now.Sub(telemetryAt))

@@ -68,6 +68,10 @@ func DriverBindings() rosparam.Bindings[servosila.Config] {
 		num("arm.min_velocity", "rad/s", "smallest non-zero position-control output", 0, 1, false, func(c *servosila.Config) *float64 { return &c.Arm.MinVelocity }),
 		num("arm.tolerance", "rad", "half-width of the target band", 1e-4, 0.5, false, func(c *servosila.Config) *float64 { return &c.Arm.Tolerance }),
 		dur("arm.timeout", "a target not reached within this is dropped", 0.1, 600, func(c *servosila.Config) *time.Duration { return &c.Arm.Timeout }),
+		rosparam.BindSeconds("command_check.window", "how long after a command was replaced the robot may still echo it", func(c *servosila.Config) *time.Duration { return &c.CommandCheck.Window }, within(0.01, 10), ro),
+		integer("command_check.tolerance", "largest difference between an echoed and a sent speed command that matches [protocol units] (0 takes the default 1; -1: echo not compared)", -1, math.MaxInt16, func(c *servosila.Config) *int { return &c.CommandCheck.Tolerance }),
+		rosparam.BindSeconds("command_check.threshold", "unconfirmed time beyond one telemetry period that counts as a command loss", func(c *servosila.Config) *time.Duration { return &c.CommandCheck.Threshold }, within(0.05, 60), ro),
+		rosparam.BindSeconds("command_check.period", "telemetry period assumed until measured", func(c *servosila.Config) *time.Duration { return &c.CommandCheck.Period }, within(0.01, 60), ro),
 	}
 	for j := wire.Joint(0); j < wire.NumJoints; j++ {
 		b = append(b,

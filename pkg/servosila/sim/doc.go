@@ -5,8 +5,9 @@
 // the same Mapping and Calibration as the driver, integrates the chassis
 // pose (exact arcs, package odometry) and the joint angles from them, and
 // sends telemetry to the last client at TelemetryRate (1 Hz like the robot
-// by default). Like the robot, it stops everything after LinkTimeout (1 s)
-// without packets. Its true state is available to tests through State, and
+// by default); each record echoes the speed command its motor received
+// (wire.ExpectEcho) and reports its speed. Like the robot, it stops
+// everything and stops sending after LinkTimeout (1 s) without packets. Its true state is available to tests through State, and
 // Updated signals each physics step for lock-step consumers.
 //
 // # Tracks and the start velocity

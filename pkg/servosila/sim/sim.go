@@ -147,8 +147,15 @@ type State struct {
 	// Packets counts valid remote-control packets; ZeroPackets those of
 	// them with every axis zero.
 	Packets, ZeroPackets uint64
-	TelemetrySent        uint64        // telemetry packets sent
-	Link                 udplink.Stats // received / accepted / malformed
+	TelemetrySent        uint64 // telemetry packets sent
+	// TelemetrySlots counts the telemetry periods that came due; a slot
+	// passes without a packet while the link is down, or when a stalled
+	// process skips it.
+	TelemetrySlots uint64
+	// LinkDrops counts the times the link went down (LinkTimeout without
+	// packets): the robot then stopped because commands did not arrive.
+	LinkDrops uint64
+	Link      udplink.Stats // received / accepted / malformed
 }
 
 // Sim is a simulated Servosila vendor server. Create it with New, run it
@@ -226,9 +233,14 @@ func (s *Sim) Run(ctx context.Context) error {
 		s.advance(t.Now)
 		if !t.Now.Before(nextTel) {
 			s.sendTelemetry()
+			var slots uint64
 			for !t.Now.Before(nextTel) {
 				nextTel = nextTel.Add(telPeriod)
+				slots++
 			}
+			s.mu.Lock()
+			s.st.TelemetrySlots += slots
+			s.mu.Unlock()
 		}
 		return nil
 	})
@@ -287,7 +299,11 @@ func (s *Sim) advance(now time.Time) {
 	st.Elapsed += step
 	st.Steps++
 	// The velocities from now on.
-	st.LinkUp = !st.LastAt.IsZero() && now.Sub(st.LastAt) <= s.cfg.LinkTimeout
+	up := !st.LastAt.IsZero() && now.Sub(st.LastAt) <= s.cfg.LinkTimeout
+	if st.LinkUp && !up {
+		st.LinkDrops++
+	}
+	st.LinkUp = up
 	var ch wire.Channels
 	if st.LinkUp {
 		s.cfg.Mapping.Decode(&ch, &st.Last)
@@ -337,9 +353,16 @@ func (s *Sim) sendTelemetry() {
 	s.tick++
 	t := &s.telTx
 	t.FrameType, t.Tick, t.MotorCount = s.cfg.Frames.Telemetry, s.tick, wire.NumMotors
+	// Every motor echoes the speed command it received (wire.ExpectEcho,
+	// from the last packet: the link is up) and reports its speed.
+	var ch wire.Channels
+	s.cfg.Mapping.Decode(&ch, &s.st.Last)
+	var echo wire.SpeedEcho
+	wire.ExpectEcho(&echo, &ch, s.cfg.MotorSlots)
 	for i := range t.Motors {
-		t.Motors[i] = wire.Motor{DeviceID: uint8(i + 1), State: 1}
+		t.Motors[i] = wire.Motor{DeviceID: uint8(i + 1), State: 1, SpeedCommand: echo[i]}
 	}
+	t.Motors[wire.LeftTrackSlot].Speed, t.Motors[wire.RightTrackSlot].Speed = wire.TrackSpeeds(s.st.Left, s.st.Right, s.cfg.Calibration)
 	for j, slot := range s.cfg.MotorSlots {
 		if slot == wire.None {
 			continue
@@ -347,7 +370,6 @@ func (s *Sim) sendTelemetry() {
 		m := &t.Motors[slot]
 		m.Position = wire.RadToCounts(s.st.Joints[j], s.cfg.JointZero[j])
 		m.Speed = wire.Saturate(s.st.JointVel[j], s.cfg.Calibration.Joints[j])
-		m.SpeedCommand = m.Speed
 	}
 	pkt, err := wire.EncodeTelemetry(s.buf[:], t)
 	if err != nil {

@@ -209,3 +209,79 @@ func TestMaxStepCapsLateSteps(t *testing.T) {
 		t.Error("no update token after a step")
 	}
 }
+
+// TestTelemetryEchoesCommands: every record reports the speed command it
+// received (wire.ExpectEcho of the packet: tracks mixed, the neck's stick
+// value) and its speed; a track that does not break away reports its
+// command with zero speed. The link drop that ends it is counted, and so
+// are the telemetry slots that pass without a packet.
+func TestTelemetryEchoesCommands(t *testing.T) {
+	s, c := start(t, Config{TelemetryRate: 50, LinkTimeout: 150 * time.Millisecond})
+	read := func(rc *wire.RemoteControl) wire.Telemetry {
+		t.Helper()
+		var tel wire.Telemetry
+		buf := make([]byte, 512)
+		_ = c.SetReadDeadline(time.Now().Add(2 * time.Second))
+		for i := 0; i < 3; i++ { // past the packets sent before this command took effect
+			send(t, c, s, rc)
+			n, _, err := c.ReadFromUDPAddrPort(buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := wire.DecodeTelemetry(&tel, buf[:n], 2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return tel
+	}
+	m, slots := wire.DefaultMapping(), wire.DefaultMotorSlots()
+	for _, tc := range []struct {
+		name                  string
+		axes                  map[int]int16
+		buttons               []int
+		leftSpeed, rightSpeed int16
+		leftStall, rightStall bool
+	}{
+		{name: "forward", axes: map[int]int16{1: 21466}},
+		{name: "forward and left (the tracks already move)", axes: map[int]int16{1: 14311, 0: 5034}},
+		{name: "neck", axes: map[int]int16{4: -6553}, buttons: []int{10}},
+		{name: "stop", axes: map[int]int16{}},
+		{name: "below the start velocity", axes: map[int]int16{1: 7155}, leftStall: true, rightStall: true},
+	} {
+		var rc wire.RemoteControl
+		rc.FrameType = 1
+		for a, v := range tc.axes {
+			rc.Axes[a] = v
+		}
+		for _, b := range tc.buttons {
+			rc.Buttons[b] = 1
+		}
+		tel := read(&rc)
+		var ch wire.Channels
+		m.Decode(&ch, &rc)
+		var want wire.SpeedEcho
+		mask := wire.ExpectEcho(&want, &ch, &slots)
+		var echo, speed wire.SpeedEcho
+		echo.Echo(&tel)
+		speed.Speeds(&tel)
+		if echo != want {
+			t.Errorf("%s: echoed %v, want %v (mask %b)", tc.name, echo, want, mask)
+		}
+		for i, stall := range map[int]bool{wire.LeftTrackSlot: tc.leftStall, wire.RightTrackSlot: tc.rightStall} {
+			if w := want[i]; (stall && speed[i] != 0) || (!stall && math.Abs(float64(speed[i])-float64(w)) > 1) {
+				t.Errorf("%s: track record %d speed %d for command %d (stalled %v)", tc.name, i, speed[i], w, stall)
+			}
+		}
+		if j := slots[wire.Neck]; speed[j] != want[j] {
+			t.Errorf("%s: neck speed %d, command %d", tc.name, speed[j], want[j])
+		}
+	}
+	if st := s.State(); st.LinkDrops != 0 {
+		t.Errorf("link drops %d while packets flowed", st.LinkDrops)
+	}
+	st := wait(t, s, 2*time.Second, func(st State) bool { return !st.LinkUp })
+	wait(t, s, 2*time.Second, func(x State) bool { return x.TelemetrySlots >= st.TelemetrySlots+5 })
+	if st := s.State(); st.LinkDrops != 1 || st.TelemetrySlots <= st.TelemetrySent {
+		t.Errorf("after the link timeout: %d link drops, %d telemetry sent of %d slots", st.LinkDrops, st.TelemetrySent, st.TelemetrySlots)
+	}
+}
