@@ -68,8 +68,12 @@ func TestViewersCPU(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// CONSOLE_FIGURES_GRAIN sets the pattern's noise (direct.Config.
+	// PatternGrain): a camera's picture that costs the encoder what a real
+	// scene does, not a flat pattern that costs it almost nothing.
+	grain, _ := strconv.Atoi(os.Getenv("CONSOLE_FIGURES_GRAIN"))
 	be, err := direct.Start(ctx, direct.Config{Servosila: "off", Furbot: "off", NoJog: true, Cameras: []string{"pattern:front"},
-		CameraWidth: 640, CameraHeight: 480, CameraRate: 30, Stream: mjpeg.Config{Rate: 30}})
+		CameraWidth: 640, CameraHeight: 480, CameraRate: 30, Stream: mjpeg.Config{Rate: 30}, PatternGrain: grain})
 	if err != nil {
 		t.Fatal(err)
 	}
