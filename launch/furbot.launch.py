@@ -14,7 +14,9 @@ a namespace; frame_prefix is put before every frame id (odom, base_link and
 the description's frames through robot_state_publisher's frame_prefix), so
 that two vehicles can share one ROS graph and one tf tree. console:=true
 also starts the operator console with the Furbot panel (console.launch.py;
-console_listen:=HOST:PORT, default 127.0.0.1:8080).
+console_listen:=HOST:PORT, default 127.0.0.1:8080). rviz:=true also starts
+RViz2 on share/telebridge/rviz/furbot.rviz (model, tf, odometry), where
+rviz2 is installed.
 """
 import os
 import sys
@@ -98,5 +100,7 @@ def generate_launch_description():
         node("furbot_twist_control"),
         node("furbot_odometry"),
         description.state_publisher(),
+        description.rviz_argument(),
+        description.rviz("furbot.rviz"),
         console.include(furbot="true", furbot_namespace=namespace),
     ])

@@ -14,6 +14,8 @@ robot_state_publisher's frame_prefix), so that two robots can share one
 ROS graph and one tf tree. Use the same values for cameras.launch.py.
 console:=true also starts the operator console with the Servosila panel
 (console.launch.py; console_listen:=HOST:PORT, default 127.0.0.1:8080).
+rviz:=true also starts RViz2 on share/telebridge/rviz/servosila.rviz
+(model, tf, odometry, the cameras), where rviz2 is installed.
 """
 import os
 import sys
@@ -76,5 +78,7 @@ def generate_launch_description():
         driver(IfCondition(sim), sim_address),
         driver(UnlessCondition(sim), LaunchConfiguration("robot_address")),
         description.state_publisher(),
+        description.rviz_argument(),
+        description.rviz("servosila.rviz"),
         console.include(servosila="true", servosila_namespace=LaunchConfiguration("namespace")),
     ])

@@ -28,6 +28,7 @@ type node struct {
 	Name       string `json:"name"`
 	Namespace  string `json:"namespace"`
 	Parameters []any  `json:"parameters"`
+	Arguments  []any  `json:"arguments"`
 }
 
 // param returns the value of parameter name in the node's parameter dicts
