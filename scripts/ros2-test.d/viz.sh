@@ -13,8 +13,12 @@ viz_share="$install/telebridge/share/telebridge"
 
 # viz_topics RVIZ_FILE FOXGLOVE_FILE: every topic of the two files (the
 # default namespace's) delivers a message within 20 s; the RViz fixed
-# frame reaches the view's target frame on tf.
+# frame reaches the view's target frame on tf. One line per topic, also
+# in $logs/viz.notes.
 viz_topics() {
+	viz_topics_py "$@" | tee -a "$logs/viz.notes"
+}
+viz_topics_py() {
 	/usr/bin/python3 - "$@" <<'PY'
 import json, sys, time
 import rclpy
@@ -143,14 +147,27 @@ check "viz: every topic of furbot.rviz and telebridge-furbot.json delivers, tf o
 pkill -INT -f "$install/telebridge/lib/telebridge/[f]urbot" || true
 stop_launch
 
-# --- The jog arm: its description comes from robot_state_publisher,
-# which jog.launch.py starts once it does.
-if grep -q robot_state_publisher "$viz_share/launch/jog.launch.py"; then
-	launch viz_jog jog.launch.py sim:=true rviz:=true
-	check "viz: jog arm $viz_rviz_log" viz_rviz_check "$logs/viz_jog.log"
-	check "viz: every topic of arm.rviz and telebridge-arm.json delivers" \
-		viz_topics "$viz_share/rviz/arm.rviz" "$viz_share/foxglove/telebridge-arm.json"
+# --- The jog arm. Its description comes from robot_state_publisher; where
+# jog.launch.py does not start one yet, the check starts it on the same
+# URDF (share/telebridge/urdf/ur5_like.urdf), as a robot's launch does.
+launch viz_jog jog.launch.py sim:=true rviz:=true
+if ! grep -q robot_state_publisher "$viz_share/launch/jog.launch.py"; then
+	/usr/bin/python3 -c '
+import sys, yaml
+urdf = open(sys.argv[1]).read()
+yaml.safe_dump({"robot_state_publisher": {"ros__parameters": {"robot_description": urdf}}}, open(sys.argv[2], "w"))
+' "$viz_share/urdf/ur5_like.urdf" "$logs/viz_rsp.yaml"
+	setsid ros2 run robot_state_publisher robot_state_publisher --ros-args --params-file "$logs/viz_rsp.yaml" \
+		>"$logs/viz_rsp.log" 2>&1 &
+	launched+=($!)
+fi
+check "viz: jog arm $viz_rviz_log" viz_rviz_check "$logs/viz_jog.log"
+check "viz: every topic of arm.rviz and telebridge-arm.json delivers" \
+	viz_topics "$viz_share/rviz/arm.rviz" "$viz_share/foxglove/telebridge-arm.json"
+if ! grep -q robot_state_publisher "$viz_share/launch/jog.launch.py"; then
 	stop_launch
-else
-	echo "viz: jog arm topics SKIPPED: jog.launch.py starts no robot_state_publisher (no robot_description to show)"
+fi
+stop_launch
+if [ -f "$logs/viz.notes" ]; then
+	sed 's/^/     viz figures: /' "$logs/viz.notes"
 fi
