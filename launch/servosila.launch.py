@@ -15,7 +15,8 @@ ROS graph and one tf tree. Use the same values for cameras.launch.py.
 console:=true also starts the operator console with the Servosila panel
 (console.launch.py; console_listen:=HOST:PORT, default 127.0.0.1:8080).
 rviz:=true also starts RViz2 on share/telebridge/rviz/servosila.rviz
-(model, tf, odometry, the cameras), where rviz2 is installed.
+(model, tf, odometry, the cameras of cameras.launch.py), where rviz2 is
+installed.
 """
 import os
 import sys
