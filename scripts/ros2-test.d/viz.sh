@@ -71,6 +71,7 @@ for pid, c in fox["configById"].items():
 
 rclpy.init()
 node = rclpy.create_node("viz_topics")
+start = time.monotonic()
 got = {}
 subs = []
 def subscribe(i, topic, typ, q):
@@ -93,9 +94,9 @@ buf = tf2_ros.Buffer()
 listener = tf2_ros.TransformListener(buf, node)
 fixed = manager["Global Options"]["Fixed Frame"]
 target = manager["Views"]["Current"].get("Target Frame", "<Fixed Frame>")
-start = time.monotonic()
 tf_ok = False
-while time.monotonic() - start < 20 and (len(got) < len(want) or not tf_ok):
+end = time.monotonic() + 20
+while time.monotonic() < end and (len(got) < len(want) or not tf_ok):
     rclpy.spin_once(node, timeout_sec=0.1)
     if target != "<Fixed Frame>" and not tf_ok:
         tf_ok = buf.can_transform(fixed, target, rclpy.time.Time())
@@ -104,11 +105,14 @@ while time.monotonic() - start < 20 and (len(got) < len(want) or not tf_ok):
 ok = True
 for i, (what, topic, typ, q) in enumerate(want):
     if i in got:
-        print(f"ok   {what}: {topic} ({typ.__name__}) after {got[i] - start:.1f} s")
+        print(f"ok   {what}: {topic} ({typ.__name__}), first message {got[i] - start:.1f} s after the start")
     else:
         ok = False
         print(f"FAIL {what}: nothing on {topic} ({typ.__name__}) in 20 s")
-print(("ok  " if tf_ok else "FAIL") + f" tf {fixed} -> {target}")
+if target == "<Fixed Frame>":
+    print(f"ok   the view's target is the fixed frame {fixed}")
+else:
+    print(("ok  " if tf_ok else "FAIL") + f" tf {fixed} -> {target}")
 sys.exit(0 if ok and tf_ok else 1)
 PY
 }
