@@ -20,6 +20,8 @@ cmd_vel_teleop over Nav2 on cmd_vel_nav, the lock e_stop above both; the
 console then publishes on cmd_vel_teleop and e_stop.
 diagnostics:=true also starts diagnostic_aggregator with
 params/diagnostics_analyzers.yaml (one per graph; launch/telebridge_diagnostics.py).
+rviz:=true also starts RViz2 on share/telebridge/rviz/furbot.rviz (model, tf,
+odometry), where rviz2 is installed.
 """
 import os
 import sys
@@ -105,6 +107,8 @@ def generate_launch_description():
         node("furbot_twist_control"),
         node("furbot_odometry"),
         description.state_publisher(),
+        description.rviz_argument(),
+        description.rviz("furbot.rviz"),
         mux.node(namespace, use_sim_time),
         console.include(furbot="true", furbot_namespace=namespace, twist_mux=LaunchConfiguration("twist_mux")),
         diagnostics.aggregator(),

@@ -12,7 +12,9 @@ Without sim, joint_states must come from the robot (e.g. ros2_control's
 joint_state_broadcaster) and the targets go to its trajectory controller.
 console:=true also starts the operator console with the jog panel on the
 same URDF, frames and parameters file (console.launch.py;
-console_listen:=HOST:PORT, default 127.0.0.1:8080).
+console_listen:=HOST:PORT, default 127.0.0.1:8080). rviz:=true also starts
+RViz2 on share/telebridge/rviz/arm.rviz (model, tf) in fixed_frame, where
+rviz2 is installed.
 diagnostics:=true also starts diagnostic_aggregator with
 params/diagnostics_analyzers.yaml (one per graph; launch/telebridge_diagnostics.py).
 
@@ -44,6 +46,7 @@ from launch_ros.parameter_descriptions import ParameterValue
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import telebridge_console as console  # noqa: E402  (launch/telebridge_console.py)
 import telebridge_diagnostics as diagnostics  # noqa: E402  (launch/telebridge_diagnostics.py)
+import telebridge_description as description  # noqa: E402  (launch/telebridge_description.py)
 
 # A comfortable start pose of the default arm (ur5_like), away from its
 # singularities, for arm_sim.
@@ -175,6 +178,8 @@ def generate_launch_description():
         DeclareLaunchArgument("frame_prefix", default_value="",
                               description="prefix of robot_state_publisher's frames, e.g. arm1/"),
         OpaqueFunction(function=nodes),
+        description.rviz_argument(),
+        description.rviz("arm.rviz", fixed_frame=LaunchConfiguration("fixed_frame")),
         console.include(jog="true", jog_urdf=LaunchConfiguration("urdf"),
                         jog_base_link=LaunchConfiguration("fixed_frame"),
                         jog_tip_link=LaunchConfiguration("flange_frame"),

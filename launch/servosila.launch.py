@@ -19,6 +19,9 @@ params/diagnostics_analyzers.yaml (one per graph; launch/telebridge_diagnostics.
 twist_mux:=true puts twist_mux (params/twist_mux.yaml) before cmd_vel:
 the operator on cmd_vel_teleop over Nav2 on cmd_vel_nav, the lock e_stop
 above both; the console then publishes on cmd_vel_teleop and e_stop.
+rviz:=true also starts RViz2 on share/telebridge/rviz/servosila.rviz
+(model, tf, odometry, the cameras of cameras.launch.py), where rviz2 is
+installed.
 """
 import os
 import sys
@@ -83,6 +86,8 @@ def generate_launch_description():
         driver(IfCondition(sim), sim_address),
         driver(UnlessCondition(sim), LaunchConfiguration("robot_address")),
         description.state_publisher(),
+        description.rviz_argument(),
+        description.rviz("servosila.rviz"),
         mux.node(LaunchConfiguration("namespace"), LaunchConfiguration("use_sim_time")),
         console.include(servosila="true", servosila_namespace=LaunchConfiguration("namespace"),
                         twist_mux=LaunchConfiguration("twist_mux")),

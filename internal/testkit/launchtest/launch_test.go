@@ -30,6 +30,7 @@ type node struct {
 	Parameters []any  `json:"parameters"`
 	// Remappings are the node's [from, to] pairs.
 	Remappings [][]string `json:"remappings"`
+	Arguments  []any      `json:"arguments"`
 }
 
 // param returns the value of parameter name in the node's parameter dicts

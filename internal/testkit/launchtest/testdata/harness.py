@@ -9,7 +9,8 @@ processes and log messages it would start, as JSON.
 
 INSTALLED is a comma-separated list of the ROS packages that count as
 installed besides telebridge. The telebridge share directory is laid out as
-CMakeLists.txt installs it (launch/, params/, urdf/ from launch/urdf/).
+CMakeLists.txt installs it (launch/, params/, urdf/ from launch/urdf/,
+rviz/, foxglove/).
 It checks what the launch files decide, not ROS 2 itself: a stand-in
 accepts what the real class would, as far as the launch files use it.
 """
@@ -35,6 +36,8 @@ os.makedirs(SHARE)
 os.symlink(os.path.join(REPO, "launch"), os.path.join(SHARE, "launch"))
 os.symlink(os.path.join(REPO, "params"), os.path.join(SHARE, "params"))
 os.symlink(os.path.join(REPO, "launch", "urdf"), os.path.join(SHARE, "urdf"))
+os.symlink(os.path.join(REPO, "rviz"), os.path.join(SHARE, "rviz"))
+os.symlink(os.path.join(REPO, "foxglove"), os.path.join(SHARE, "foxglove"))
 
 
 def module(name, **attrs):
@@ -74,10 +77,12 @@ class Context:
 
 
 class LaunchConfiguration:
-    def __init__(self, name):
-        self.name = name
+    def __init__(self, name, default=None):
+        self.name, self.default = name, default
 
     def perform(self, context):
+        if self.default is not None and self.name not in context.launch_configurations:
+            return self.default
         return context.launch_configurations[self.name]
 
 
