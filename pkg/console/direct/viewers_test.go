@@ -80,6 +80,9 @@ func TestViewersCPU(t *testing.T) {
 	defer be.Close()
 	pc := loopbackPeer()
 	pc.MaxPeers = 12
+	// One fixed rate for every session (1 Mbit/s): the encoder costs the
+	// same for one viewer and for ten, whatever each estimate ramped to.
+	pc.InitialBitrate, pc.MinBitrate, pc.MaxBitrate = 1_000_000, 1_000_000, 1_000_000
 	srv, err := console.New(console.Config{Backend: be, Listen: "127.0.0.1:0", WebRTC: pc, RateLimit: 100, Burst: 200})
 	if err != nil {
 		t.Fatal(err)
