@@ -26,6 +26,7 @@ type pacer struct {
 	credit  float64   // bytes that may go out now (negative: a debt)
 	last    time.Time // when credit was last refilled
 	queue   []paced   // waiting packets, oldest first
+	queued  int       // their bytes
 	timer   *time.Timer
 	closed  bool
 	now     func() time.Time
@@ -39,6 +40,7 @@ type paced struct {
 	payload []byte
 	attr    interceptor.Attributes
 	resend  retainer
+	at      time.Time // when it was queued
 }
 
 // retainer is the NACK responder's hold on a retransmitted packet
@@ -60,6 +62,12 @@ const (
 	// maxQueue bounds the waiting packets (about 1.4 MB at full size);
 	// beyond it the oldest is dropped, as a full network queue would.
 	maxQueue = 1000
+	// maxQueueDelay is the longest the queue is let to take to drain: a
+	// burst larger than the rate drains in that time sends faster. The
+	// pacer spreads bursts; it must not hold video for seconds, as it
+	// would with a keyframe after a blackout, when the estimate has fallen
+	// to its floor (libwebrtc's pacer bounds its queue time too).
+	maxQueueDelay = 200 * time.Millisecond
 )
 
 // errPacerClosed is returned by Write after Close.
@@ -95,9 +103,20 @@ func (p *pacer) refill(now time.Time) {
 	if p.last.IsZero() {
 		p.credit = ceiling // a new bucket starts full
 	} else {
-		p.credit = min(p.credit+p.rate*now.Sub(p.last).Seconds(), ceiling)
+		p.credit = min(p.credit+p.pace(now)*now.Sub(p.last).Seconds(), ceiling)
 	}
 	p.last = now
+}
+
+// pace is the rate the bucket fills at now [bytes/s]: the target, or
+// faster when the queue would otherwise not be out by maxQueueDelay after
+// its oldest packet came. Holds mu.
+func (p *pacer) pace(now time.Time) float64 {
+	if len(p.queue) == 0 {
+		return p.rate
+	}
+	left := max(p.queue[0].at.Add(maxQueueDelay).Sub(now), 5*time.Millisecond)
+	return max(p.rate, float64(p.queued)/left.Seconds())
 }
 
 // Write sends the packet now if the bucket has credit and nothing waits;
@@ -115,10 +134,12 @@ func (p *pacer) Write(h *rtp.Header, payload []byte, attr interceptor.Attributes
 		return p.send(h, payload, attr)
 	}
 	if len(p.queue) >= maxQueue {
+		p.queued -= p.queue[0].header.MarshalSize() + len(p.queue[0].payload)
 		p.release(&p.queue[0], false)
 		p.queue = p.queue[1:]
 	}
-	q := paced{header: h.Clone(), payload: append([]byte(nil), payload...), attr: attr}
+	p.queued += size
+	q := paced{header: h.Clone(), payload: append([]byte(nil), payload...), attr: attr, at: p.now()}
 	for _, v := range attr {
 		if r, ok := v.(retainer); ok {
 			r.Retain()
@@ -152,7 +173,9 @@ func (p *pacer) drain() {
 	p.refill(p.now())
 	for len(p.queue) > 0 && p.credit > 0 {
 		q := &p.queue[0]
-		p.credit -= float64(q.header.MarshalSize() + len(q.payload))
+		n := q.header.MarshalSize() + len(q.payload)
+		p.credit -= float64(n)
+		p.queued -= n
 		_, err := p.send(&q.header, q.payload, q.attr)
 		p.release(q, err == nil)
 		p.queue[0] = paced{}
@@ -171,7 +194,7 @@ func (p *pacer) schedule() {
 	if p.timer != nil {
 		return
 	}
-	wait := time.Duration((1 - p.credit) / p.rate * float64(time.Second))
+	wait := time.Duration((1 - p.credit) / p.pace(p.now()) * float64(time.Second))
 	p.timer = p.after(max(wait, time.Millisecond), p.drain)
 }
 
@@ -194,6 +217,6 @@ func (p *pacer) Close() error {
 	for i := range p.queue {
 		p.release(&p.queue[i], false)
 	}
-	p.queue = nil
+	p.queue, p.queued = nil, 0
 	return nil
 }

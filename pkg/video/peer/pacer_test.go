@@ -57,13 +57,13 @@ func (r *pacerRig) write(t *testing.T, seq uint16, size int) {
 	}
 }
 
-// TestPacerSpreadsABurst: at 1 Mbit/s (1.5 Mbit/s paced) a 60 kB
-// keyframe in 50 packets goes out in order over about 60e3*8/1.5e6 =
-// 0.32 s, the first ones at once; then the bucket is idle and arms no
-// timer.
+// TestPacerSpreadsABurst: at 1 Mbit/s (1.5 Mbit/s paced) a 24 kB burst
+// in 20 packets (less than the 200 ms of queue the pacer allows) goes out
+// in order over about (24e3 - 1500)*8/1.5e6 = 0.12 s, the first ones at
+// once; then the bucket is idle and arms no timer.
 func TestPacerSpreadsABurst(t *testing.T) {
 	r := newPacerRig(1_000_000)
-	for i := range 50 {
+	for i := range 20 {
 		r.write(t, uint16(i), 1200)
 	}
 	if len(r.got) == 0 {
@@ -72,8 +72,8 @@ func TestPacerSpreadsABurst(t *testing.T) {
 	immediate := len(r.got)
 	for r.step() {
 	}
-	if len(r.got) != 50 {
-		t.Fatalf("sent %d of 50", len(r.got))
+	if len(r.got) != 20 {
+		t.Fatalf("sent %d of 20", len(r.got))
 	}
 	for i, s := range r.got {
 		if s != uint16(i) {
@@ -81,13 +81,31 @@ func TestPacerSpreadsABurst(t *testing.T) {
 		}
 	}
 	last := r.at[len(r.at)-1]
-	want := time.Duration(float64(50*(1200+12)-1500) * 8 / 1.5e6 * float64(time.Second))
+	want := time.Duration(float64(20*(1200+12)-1500) * 8 / 1.5e6 * float64(time.Second))
 	if last < want*9/10 || last > want*11/10 {
 		t.Errorf("burst took %v, want about %v", last, want)
 	}
 	t.Logf("%d packets at once, the last at %v", immediate, last)
 	if r.fire != nil {
 		t.Error("a timer armed with nothing to send")
+	}
+}
+
+// TestPacerBoundsQueueDelay: at the estimate's floor (100 kbit/s) a 24 kB
+// keyframe (after a blackout) would wait 24e3*8/150e3 = 1.3 s at the
+// paced rate; the pacer drains it within its 200 ms instead.
+func TestPacerBoundsQueueDelay(t *testing.T) {
+	r := newPacerRig(100_000)
+	for i := range 20 {
+		r.write(t, uint16(i), 1200)
+	}
+	for r.step() {
+	}
+	if len(r.got) != 20 {
+		t.Fatalf("sent %d of 20", len(r.got))
+	}
+	if last := r.at[len(r.at)-1]; last > maxQueueDelay+20*time.Millisecond {
+		t.Fatalf("the keyframe took %v to go out, want <= %v", last, maxQueueDelay)
 	}
 }
 
@@ -113,7 +131,7 @@ func TestPacerFollowsTheRate(t *testing.T) {
 	took := func(bps int) time.Duration {
 		r := newPacerRig(1_000_000)
 		r.p.SetTargetBitrate(bps)
-		for i := range 20 {
+		for i := range 10 { // 12 kB: within the queue's 200 ms at either rate
 			r.write(t, uint16(i), 1200)
 		}
 		for r.step() {
