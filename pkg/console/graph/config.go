@@ -296,9 +296,9 @@ func (c NodeConfig) Names() (Names, error) {
 		if _, dup := n.Images[name]; dup {
 			return n, fmt.Errorf("%w: camera %q listed twice", ErrConfig, name)
 		}
-		n.Images[name] = resolve(c.CameraNamespace, camnode.NodeName, camnode.TopicsFor(name).Image)
+		n.Images[name] = resolve(c.CameraNamespace, camnode.Name, camnode.TopicsFor(name).Image)
 		n.Cameras[name] = CameraTopics{Raw: n.Images[name], Transport: transport,
-			Compressed: resolve(c.CameraNamespace, camnode.NodeName, camnode.TopicsFor(name).Compressed)}
+			Compressed: resolve(c.CameraNamespace, camnode.Name, camnode.TopicsFor(name).Compressed)}
 	}
 	if !(c.ServiceTimeout > 0) || !(c.FurbotMaxSpeed > 0) || !(c.FurbotMaxYawRate > 0) {
 		return n, fmt.Errorf("%w: service_timeout %v, furbot_max_speed %g, furbot_max_yaw_rate %g must be positive", ErrConfig, c.ServiceTimeout, c.FurbotMaxSpeed, c.FurbotMaxYawRate)
