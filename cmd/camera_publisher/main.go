@@ -38,10 +38,10 @@ func main() {
 	// declared: plan the node from the command line first.
 	plan, err := planFromArgs(os.Args[1:])
 	if err != nil {
-		rosnode.Exit(node.NodeName, err)
+		rosnode.Exit(node.Name, err)
 	}
 	rosnode.Run(rosnode.Spec[node.NodePlan]{
-		Name: node.NodeName, Table: plan.Table, Publishers: node.Publishers(plan.Config.Cameras),
+		Name: node.Name, Table: plan.Table, Publishers: node.Publishers(plan.Config.Cameras),
 		Load: func(*rosparam.Store) (node.NodePlan, error) { return plan, nil },
 	}, setup)
 }
@@ -145,7 +145,7 @@ func planFromArgs(args []string) (node.NodePlan, error) {
 	if err != nil {
 		return node.NodePlan{}, err
 	}
-	name, ns := a.ResolveNode(node.NodeName, "")
+	name, ns := a.ResolveNode(node.Name, "")
 	over := a.Overrides.For(rosparam.FullyQualifiedName(ns, name))
 	return node.PlanNode(over, camera.ProbeControls)
 }

@@ -29,7 +29,7 @@ func FoxgloveFile(r Robot) string { return path.Join(FoxgloveDir, "telebridge-"+
 // Robots returns the three robots, the Servosila's cameras read from
 // cameraParams (the text of CameraParamsFile).
 func Robots(cameraParams []byte) ([]Robot, error) {
-	cams, err := cameranode.ParseParamsFile(cameraParams, cameranode.NodeName)
+	cams, err := cameranode.ParseParamsFile(cameraParams, cameranode.Name)
 	if err != nil {
 		return nil, fmt.Errorf("vizconfig: %s: %w", CameraParamsFile, err)
 	}

@@ -58,7 +58,7 @@ func publishedBy(t *testing.T, robot string) graphOf {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cams, err := cameranode.ParseParamsFile(b, cameranode.NodeName)
+		cams, err := cameranode.ParseParamsFile(b, cameranode.Name)
 		if err != nil {
 			t.Fatal(err)
 		}

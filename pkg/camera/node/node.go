@@ -16,8 +16,8 @@ import (
 // Decisions of the camera_publisher node that are not per-camera
 // parameters.
 const (
-	// NodeName is the node's default name.
-	NodeName = "camera_publisher"
+	// Name is the node's default name.
+	Name = "camera_publisher"
 	// SubscriberPoll is how often the node reads each publisher's
 	// subscription count into SetSubscribers [s]. rclgo has no graph
 	// event for matched subscriptions; 150 ms makes the first frame follow

@@ -203,7 +203,7 @@ func TestPlanNodeInStore(t *testing.T) {
 `)); err != nil {
 		t.Fatal(err)
 	}
-	fqn := rosparam.FullyQualifiedName("/", NodeName)
+	fqn := rosparam.FullyQualifiedName("/", Name)
 	probe := func(camera.Config) ([]wire.Control, error) { return []wire.Control{camera.PatternControl(128)}, nil }
 	plan, err := PlanNode(o.For(fqn), probe)
 	if err != nil {
