@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	servosilanode "github.com/telebridge/telebridge/pkg/servosila/node"
+
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/diag"
 	furbotwire "github.com/telebridge/telebridge/pkg/furbot/wire"
@@ -166,17 +168,17 @@ func (b *Backend) OnDiagnostics(s diag.Status) {
 	for _, kv := range s.Values {
 		n, _ := strconv.ParseUint(kv.Value, 10, 64)
 		switch kv.Key {
-		case "emergency stop":
+		case servosilanode.DiagEmergencyStop:
 			b.srv.diagEStop = kv.Value == "true"
-		case "packets sent":
+		case servosilanode.DiagPacketsSent:
 			b.srv.link.Sent = n
-		case "send errors":
+		case servosilanode.DiagSendErrors:
 			b.srv.link.SendErrs = n
-		case "telemetry accepted":
+		case servosilanode.DiagTelemetryAccepted:
 			b.srv.link.Accepted = n
-		case "dropped: foreign source":
+		case servosilanode.DiagDroppedForeign:
 			b.srv.link.Foreign = n
-		case "dropped: malformed":
+		case servosilanode.DiagDroppedMalformed:
 			b.srv.link.Malformed = n
 		}
 	}

@@ -197,15 +197,26 @@ func Diagnose(cfg servosila.Config, st servosila.Status, telemetryAt time.Time, 
 	if haveTelemetry {
 		s.Add("telemetry age", now.Sub(telemetryAt))
 	}
-	s.Add("packets sent", st.Sent)
-	s.Add("send errors", st.SendErrs)
-	s.Add("telemetry accepted", st.Link.Accepted)
-	s.Add("dropped: foreign source", st.Link.Foreign)
-	s.Add("dropped: malformed", st.Link.Malformed)
+	s.Add(DiagPacketsSent, st.Sent)
+	s.Add(DiagSendErrors, st.SendErrs)
+	s.Add(DiagTelemetryAccepted, st.Link.Accepted)
+	s.Add(DiagDroppedForeign, st.Link.Foreign)
+	s.Add(DiagDroppedMalformed, st.Link.Malformed)
 	s.Add("dropped: wrong length", st.Length)
 	s.Add("dropped: wrong frame type", st.Frame)
 	s.Add("dropped: bad motor count", st.Motors)
 	s.Add("command stale", st.Last.Stale)
-	s.Add("emergency stop", st.EStopped)
+	s.Add(DiagEmergencyStop, st.EStopped)
 	return s
 }
+
+// Keys of the driver's diagnostics that other nodes read (the operator
+// console's link figures and e-stop state).
+const (
+	DiagPacketsSent       = "packets sent"            // UDP packets sent to the robot [1]
+	DiagSendErrors        = "send errors"             // failed sends [1]
+	DiagTelemetryAccepted = "telemetry accepted"      // telemetry packets taken [1]
+	DiagDroppedForeign    = "dropped: foreign source" // packets from another address [1]
+	DiagDroppedMalformed  = "dropped: malformed"      // packets that did not decode [1]
+	DiagEmergencyStop     = "emergency stop"          // the e-stop latch: "true" or "false"
+)
