@@ -11,6 +11,8 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/direct"
+	"github.com/telebridge/telebridge/pkg/video"
+	"github.com/telebridge/telebridge/pkg/video/peer"
 )
 
 func init() {
@@ -48,7 +50,12 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	fs.BoolVar(&opts.NoWebRTC, "no-webrtc", false, "serve the cameras as MJPEG only (no WebRTC)")
 	var cams stringsFlag
 	fs.Var(&cams, "camera", "camera: a V4L2 device path or pattern:NAME (repeatable; default four pattern cameras; off: none)")
+	var lk livekitFlags
+	lk.register(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := lk.check(); err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
@@ -74,6 +81,17 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	srv, err := console.New(ccfg)
 	if err != nil {
 		return errors.Join(err, be.Close())
+	}
+	if lk.enabled() {
+		pub, err := lk.publisher(be.Info().Cameras, func(name string) (video.Source, error) { return be.OpenVideo(name, peer.Caps{}) }, ccfg.Logger)
+		if err != nil {
+			return errors.Join(err, be.Close())
+		}
+		lctx, stop := context.WithCancel(ctx)
+		wait := runLiveKit(lctx, pub, ccfg.Logger)
+		defer wait()
+		defer stop()
+		setup.Notes = append(setup.Notes, fmt.Sprintf("(LiveKit: every camera published once into %s, tracks: %d)", lk.url, len(be.Info().Cameras)))
 	}
 	err = srv.ListenAndServe(ctx, func(url string) {
 		// One write, so that a reader never sees the URL without its notes.
