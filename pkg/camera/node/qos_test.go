@@ -10,7 +10,8 @@ import (
 
 func TestPublishersAreREP2003(t *testing.T) {
 	got := Publishers([]camera.Config{{Name: "front", PixelFormat: "YUYV"}, {Name: "rear", PixelFormat: "MJPG"}})
-	want := []string{"front/image_raw", "front/camera_info", "rear/image_raw/compressed", "rear/camera_info"}
+	// A raw camera publishes its JPEG too (image_raw/compressed), a MJPG one only that.
+	want := []string{"front/image_raw", "front/image_raw/compressed", "front/camera_info", "rear/image_raw/compressed", "rear/camera_info"}
 	if len(got) != len(want) {
 		t.Fatalf("publishers %+v, want topics %v", got, want)
 	}

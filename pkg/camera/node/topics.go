@@ -42,19 +42,19 @@ var ImageQoS = rosqos.SensorProfile
 var ImageSubQoS = qos.SensorData
 
 // Publishers lists the publishers of cameras whose QoS the node's
-// qos_overrides parameters override: per camera, image_raw (or
-// image_raw/compressed for a compressed pixel format) and camera_info,
-// each with ImageQoS by default. A camera whose pixel format does not
-// parse gets image_raw (the node refuses it later, when it opens).
+// qos_overrides parameters override: per camera, image_raw (not for a
+// compressed pixel format), image_raw/compressed (a MJPG camera's own
+// frames, any other format's JPEG) and camera_info, each with ImageQoS by
+// default. A camera whose pixel format does not parse is taken as raw
+// (the node refuses it later, when it opens).
 func Publishers(cameras []camera.Config) []rosqos.Publisher {
 	var out []rosqos.Publisher
 	for _, c := range cameras {
 		t := TopicsFor(c.Name)
-		image := t.Image
-		if f, err := wire.ParsePixelFormat(c.PixelFormat); err == nil && f.Compressed {
-			image = t.Compressed
+		if f, err := wire.ParsePixelFormat(c.PixelFormat); err != nil || !f.Compressed {
+			out = append(out, rosqos.Publisher{Topic: t.Image, Default: ImageQoS}) // raw formats: their JPEG too, below
 		}
-		out = append(out, rosqos.Publisher{Topic: image, Default: ImageQoS}, rosqos.Publisher{Topic: t.CameraInfo, Default: ImageQoS})
+		out = append(out, rosqos.Publisher{Topic: t.Compressed, Default: ImageQoS}, rosqos.Publisher{Topic: t.CameraInfo, Default: ImageQoS})
 	}
 	return out
 }
