@@ -79,7 +79,7 @@ func runRTP(ctx context.Context, args []string, io stdio) error {
 	var camErr error
 	wg.Add(1)
 	go func() { defer wg.Done(); camErr = cam.Run(ctx); cancel() }()
-	defer wg.Wait()
+	defer func() { cancel(); wg.Wait() }() // the camera's goroutine ends only once told to
 	v, err := cam.Subscribe(64)
 	if err != nil {
 		return err
