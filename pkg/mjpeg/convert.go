@@ -167,7 +167,7 @@ func (c *converter) convert(p *pixFormat, data []byte, width, height, step, f, w
 			yo, uo, vo = 1, 0, 2
 		}
 		if f == 1 {
-			yuv422(c.ycc, data, step, yo, uo, vo)
+			CopyYUV422(c.ycc, data, step, yo, uo, vo)
 		} else {
 			yuv422Box(c.ycc, data, width, step, f, yo, uo, vo)
 		}
@@ -194,10 +194,11 @@ func (c *converter) convert(p *pixFormat, data []byte, width, height, step, f, w
 	}
 }
 
-// yuv422 copies packed 4:2:2 into a YCbCr 4:2:2 image of the same size:
-// bytes move, no colour math. yo, uo, vo are the offsets of Y0, U and V
-// in a 4-byte macropixel (Y1 is at yo+2).
-func yuv422(m *image.YCbCr, data []byte, step, yo, uo, vo int) {
+// CopyYUV422 copies packed 4:2:2 rows (step bytes apart) into a YCbCr
+// 4:2:2 image of the same size: bytes move, no colour math. yo, uo, vo
+// are the offsets of Y0, U and V in a 4-byte macropixel (Y1 is at yo+2):
+// 0, 1, 3 for YUYV, 1, 0, 2 for UYVY. data must hold the image's rows.
+func CopyYUV422(m *image.YCbCr, data []byte, step, yo, uo, vo int) {
 	w, h := m.Rect.Dx(), m.Rect.Dy()
 	cw := w / 2
 	for y := 0; y < h; y++ {

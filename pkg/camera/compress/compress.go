@@ -7,6 +7,7 @@ import (
 	"image/jpeg"
 
 	"github.com/telebridge/telebridge/pkg/camera"
+	"github.com/telebridge/telebridge/pkg/mjpeg"
 )
 
 // Quality limits of JPEG (image/jpeg's scale, 1 worst .. 100 best).
@@ -107,9 +108,9 @@ func (e *Encoder) convert(p *pixFormat, f *camera.Frame) image.Image {
 			e.ycc = image.NewYCbCr(image.Rect(0, 0, w, h), image.YCbCrSubsampleRatio422)
 		}
 		if p.kind == kindYUYV {
-			packed422(e.ycc, f.Data, step, 0, 1, 3)
+			mjpeg.CopyYUV422(e.ycc, f.Data, step, 0, 1, 3)
 		} else {
-			packed422(e.ycc, f.Data, step, 1, 0, 2)
+			mjpeg.CopyYUV422(e.ycc, f.Data, step, 1, 0, 2)
 		}
 		return e.ycc
 	case kindMono8, kindMono16:

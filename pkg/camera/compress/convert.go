@@ -97,24 +97,6 @@ func check(f *camera.Frame) (*pixFormat, error) {
 	return p, nil
 }
 
-// packed422 moves packed 4:2:2 (yo, uo, vo: offsets of Y0, U and V in a
-// 4-byte macropixel; Y1 at yo+2) into a YCbCr 4:2:2 picture of its size.
-func packed422(m *image.YCbCr, data []byte, step, yo, uo, vo int) {
-	w, h := m.Rect.Dx(), m.Rect.Dy()
-	cw := w / 2
-	for y := 0; y < h; y++ {
-		row := data[y*step : y*step+2*w]
-		yr := m.Y[y*m.YStride : y*m.YStride+w]
-		cb := m.Cb[y*m.CStride : y*m.CStride+cw]
-		cr := m.Cr[y*m.CStride : y*m.CStride+cw]
-		for i := range cb {
-			px := row[4*i : 4*i+4]
-			yr[2*i], yr[2*i+1] = px[yo], px[yo+2]
-			cb[i], cr[i] = px[uo], px[vo]
-		}
-	}
-}
-
 // grey copies one byte per pixel (bpp bytes apart, the one at off) into m.
 func grey(m *image.Gray, data []byte, step, bpp, off int) {
 	w, h := m.Rect.Dx(), m.Rect.Dy()
