@@ -9,9 +9,9 @@ launch camera cameras.launch.py sim:=true
 cam_log="$logs/camera.log"
 
 # cam_diag CAMERA KEY: the camera's value of KEY in its next status on
-# /diagnostics ("/camera_publisher: CAMERA").
+# /diagnostics ("/camera_publisher: CAMERA"; cam_node names another node).
 cam_diag() {
-	diag_status "/camera_publisher: $1" | sed -n "s/^$2: //p"
+	diag_status "${cam_node:-/camera_publisher}: $1" | sed -n "s/^$2: //p"
 }
 # cam_echo TOPIC: one message of TOPIC, arrays elided.
 cam_echo() { timeout 15 ros2 topic echo --once "$1" --no-arr 2>/dev/null; }
@@ -311,8 +311,8 @@ sys.exit(0 if len(frames) == n and all(90 <= m <= 170 for m in means) and len(se
 	# and diagnostics count what was sent.
 	cam_rtp_diag() {
 		local f a
-		f=$(cam_diag rt frames)
-		a=$(cam_diag rt "rtp access units")
+		f=$(cam_node=/camera_rtp cam_diag rt frames) # this node's name (its statuses are named after it)
+		a=$(cam_node=/camera_rtp cam_diag rt "rtp access units")
 		echo "rt: $f frames captured, $a access units sent over RTP"
 		[ -n "$f" ] && [ -n "$a" ] && [ "$f" -gt 0 ] && [ "$a" -gt 0 ]
 	}
