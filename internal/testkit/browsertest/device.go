@@ -35,6 +35,20 @@ func (d Device) String() string {
 	return fmt.Sprintf("%dx%d", d.Width, d.Height)
 }
 
+// FakeGamepad is an OpenOn script that replaces navigator.getGamepads
+// before the page's scripts run: one pad in the standard mapping that a
+// test moves through window.__pad (axes), window.__button(i, value) and
+// window.__pads (the connected pads: [] unplugs it, without an event).
+const FakeGamepad = `(() => {
+	const btn = () => ({ pressed: false, touched: false, value: 0 });
+	const pad = { id: 'test pad (STANDARD GAMEPAD)', index: 0, connected: true, mapping: 'standard', timestamp: 0,
+		axes: [0, 0, 0, 0], buttons: Array.from({ length: 17 }, btn) };
+	window.__pad = pad;
+	window.__pads = [pad];
+	Object.defineProperty(Navigator.prototype, 'getGamepads', { configurable: true, value: () => window.__pads.slice() });
+	window.__button = (i, v) => { pad.buttons[i] = { pressed: v > 0.5, touched: v > 0, value: v }; return true; };
+})()`
+
 // OpenOn opens a new tab of browser on url with device's metrics; script,
 // if not empty, runs in the page before its own scripts (e.g. a fake
 // navigator.getGamepads).

@@ -10,24 +10,12 @@ import (
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
 )
 
-// joyPad replaces navigator.getGamepads before the page's scripts run:
-// one standard pad moved through window.__pad.axes and
-// window.__button(i, value).
-const joyPad = `(() => {
-	const btn = () => ({ pressed: false, touched: false, value: 0 });
-	const pad = { id: 'ros joy pad (STANDARD GAMEPAD)', index: 0, connected: true, mapping: 'standard', timestamp: 0,
-		axes: [0, 0, 0, 0], buttons: Array.from({ length: 17 }, btn) };
-	window.__pad = pad;
-	Object.defineProperty(Navigator.prototype, 'getGamepads', { configurable: true, value: () => [pad] });
-	window.__button = (i, v) => { pad.buttons[i] = { pressed: v > 0.5, touched: v > 0, value: v }; return true; };
-})()`
-
 // gamepadJoy: a page with a pad takes control, holds LB and pushes the
 // left stick up on the drive screen (the Servosila's): the robot drives, and /joy (the
 // Servosila's namespace is the root here) carries the pad with ROS's
 // signs: axis 1 +1, button 4 (LB) pressed.
 func gamepadJoy(t *testing.T, r *rig) {
-	p, closeP := browsertest.OpenOn(t, r.browser, r.url, browsertest.Desktop, joyPad)
+	p, closeP := browsertest.OpenOn(t, r.browser, r.url, browsertest.Desktop, browsertest.FakeGamepad)
 	defer closeP()
 	browsertest.WaitFor(t, 10*time.Second, "the pad's page connected", func() bool {
 		role := browsertest.Role(t, p)

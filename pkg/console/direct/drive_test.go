@@ -15,20 +15,6 @@ import (
 	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
-// fakePad replaces navigator.getGamepads before the page's scripts run:
-// one pad in the standard mapping that the test moves through
-// window.__pad (axes), window.__button(i, value) and window.__pads (the
-// connected pads: [] unplugs it, without an event).
-const fakePad = `(() => {
-	const btn = () => ({ pressed: false, touched: false, value: 0 });
-	const pad = { id: 'test pad (STANDARD GAMEPAD)', index: 0, connected: true, mapping: 'standard', timestamp: 0,
-		axes: [0, 0, 0, 0], buttons: Array.from({ length: 17 }, btn) };
-	window.__pad = pad;
-	window.__pads = [pad];
-	Object.defineProperty(Navigator.prototype, 'getGamepads', { configurable: true, value: () => window.__pads.slice() });
-	window.__button = (i, v) => { pad.buttons[i] = { pressed: v > 0.5, touched: v > 0, value: v }; return true; };
-})()`
-
 // catchErrors collects the page's uncaught errors in window.__errors.
 const catchErrors = `(() => {
 	window.__errors = [];
@@ -220,7 +206,7 @@ func TestDriveScreen(t *testing.T) {
 
 	t.Run("gamepad drives while LB is held, stops on its release and on disconnect", func(t *testing.T) {
 		r.t = t
-		p, closeP := r.inControl(browsertest.Desktop, fakePad)
+		p, closeP := r.inControl(browsertest.Desktop, browsertest.FakeGamepad)
 		defer closeP()
 		padState := func() string { return eval[string](r, p, `document.getElementById('padstate').textContent`) }
 		waitFor(t, 5*time.Second, "the page seeing the pad", func() bool { return strings.Contains(padState(), "released") })

@@ -13,19 +13,6 @@ import (
 	"github.com/telebridge/telebridge/pkg/console/graph"
 )
 
-// testPad replaces navigator.getGamepads before the page's scripts run:
-// one standard pad moved through window.__pad.axes and
-// window.__button(i, value); window.__pads = [] unplugs it.
-const testPad = `(() => {
-	const btn = () => ({ pressed: false, touched: false, value: 0 });
-	const pad = { id: 'joy test pad (STANDARD GAMEPAD)', index: 0, connected: true, mapping: 'standard', timestamp: 0,
-		axes: [0, 0, 0, 0], buttons: Array.from({ length: 17 }, btn) };
-	window.__pad = pad;
-	window.__pads = [pad];
-	Object.defineProperty(Navigator.prototype, 'getGamepads', { configurable: true, value: () => window.__pads.slice() });
-	window.__button = (i, v) => { pad.buttons[i] = { pressed: v > 0.5, touched: v > 0, value: v }; return true; };
-})()`
-
 // TestJoyFromTheBrowser: the page's gamepad reaches the graph as Joy on
 // the driven machine's topic, with ROS's signs, while the deadman is
 // held; releasing the pad and unplugging it publish a neutral Joy.
@@ -56,7 +43,7 @@ func TestJoyFromTheBrowser(t *testing.T) {
 		}
 	})
 	browser := browsertest.Start(t, ctx)
-	page, closePage := browsertest.OpenOn(t, browser, srv.URL(ln.Addr()), browsertest.Desktop, testPad)
+	page, closePage := browsertest.OpenOn(t, browser, srv.URL(ln.Addr()), browsertest.Desktop, browsertest.FakeGamepad)
 	defer closePage()
 	browsertest.WaitFor(t, 10*time.Second, "the page in control", func() bool { return browsertest.Role(t, page) == "IN CONTROL" })
 
