@@ -66,26 +66,22 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	c.out <- hello
 	go func() {
 		// The writer: the only goroutine that writes messages to ws.
+		write := func(b []byte) error {
+			wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
+			defer wcancel()
+			return ws.Write(wctx, websocket.MessageText, b)
+		}
 		for {
+			var b []byte
 			select {
 			case <-ctx.Done():
 				return
-			case b := <-c.sig:
-				wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
-				err := ws.Write(wctx, websocket.MessageText, b)
-				wcancel()
-				if err != nil {
-					cancel()
-					return
-				}
-			case b := <-c.out:
-				wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
-				err := ws.Write(wctx, websocket.MessageText, b)
-				wcancel()
-				if err != nil {
-					cancel()
-					return
-				}
+			case b = <-c.sig:
+			case b = <-c.out:
+			}
+			if err := write(b); err != nil {
+				cancel()
+				return
 			}
 		}
 	}()
