@@ -234,7 +234,16 @@ PY
 launch() {
 	local name=$1
 	shift
-	setsid ros2 launch telebridge "$@" >"$logs/$name.log" 2>&1 &
+	start "$name" ros2 launch telebridge "$@"
+}
+
+# start NAME CMD...: starts CMD as launch does, in its own process group
+# logging to $logs/NAME.log, among the launches (cleanup stops it if the
+# run ends early; stop_launch stops the newest).
+start() {
+	local name=$1
+	shift
+	setsid "$@" >"$logs/$name.log" 2>&1 &
 	launched+=($!)
 }
 

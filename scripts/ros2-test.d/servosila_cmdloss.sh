@@ -13,15 +13,6 @@ cl_bin="$install/telebridge/lib/telebridge"
 cl_sim_port=$((tb_port + 6)) cl_relay_port=$((tb_port + 7))
 cl_blackout_at=45
 
-# cl_start NAME ARGS...: starts ARGS in its own process group, logging to
-# $logs/NAME.log, among the launches (ros2-test.sh's cleanup stops it if
-# the run ends early; stop_launch stops the newest).
-cl_start() {
-	local name=$1
-	shift
-	setsid "$@" >"$logs/$name.log" 2>&1 &
-	launched+=($!)
-}
 # cl_cov0: the x variance of the next odom message [m²].
 cl_cov0() {
 	timeout 10 ros2 topic echo --once /odom nav_msgs/msg/Odometry --field pose.covariance 2>/dev/null |
@@ -32,8 +23,8 @@ cl_cov0() {
 # in the working directory for a launch file.
 cl_relay="$logs/cmdloss-relay"
 check "cmdloss: telebridge (the relay) builds" bash -c "cd '$repo' && go build -o '$cl_relay' ./cmd/telebridge"
-cl_start cmdloss_sim "$cl_bin/servosila-sim" --listen 127.0.0.1:$cl_sim_port --telemetry-rate 1 --print 200ms
-cl_start cmdloss_relay "$cl_relay" impair --listen 127.0.0.1:$cl_relay_port --upstream 127.0.0.1:$cl_sim_port \
+start cmdloss_sim "$cl_bin/servosila-sim" --listen 127.0.0.1:$cl_sim_port --telemetry-rate 1 --print 200ms
+start cmdloss_relay "$cl_relay" impair --listen 127.0.0.1:$cl_relay_port --upstream 127.0.0.1:$cl_sim_port \
 	--blackout-at ${cl_blackout_at}s --blackout 2s --every 1s
 cl_t0=$SECONDS
 launch cmdloss servosila.launch.py robot_address:=127.0.0.1:$cl_relay_port description:=false
