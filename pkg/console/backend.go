@@ -126,6 +126,11 @@ type Info struct {
 	Joy bool `json:"joy"`
 }
 
+// DefaultFurbotMaxYawRate is the page's Furbot yaw-rate bound [rad/s]
+// unless configured: the bridge bounds the steering angle, not the yaw
+// rate, so the console sets one.
+const DefaultFurbotMaxYawRate = 0.8
+
 // JogJointMove is a jog joint move request.
 type JogJointMove struct {
 	Delta  bool      `json:"delta"`  // incremental: Values is a direction
