@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/telebridge/telebridge/pkg/console"
+	"github.com/telebridge/telebridge/pkg/console/access"
 	"github.com/telebridge/telebridge/pkg/console/direct"
 	"github.com/telebridge/telebridge/pkg/video"
 	"github.com/telebridge/telebridge/pkg/video/peer"
@@ -34,7 +35,7 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	listen := fs.String("listen", "127.0.0.1:8080", "address to serve the console on; off loopback a token and TLS are required (plain HTTP only with --insecure)")
 	robot := fs.String("servosila", "", "Servosila robot address HOST:PORT (e.g. 10.42.0.1:10000); empty: the embedded simulator; off: none")
 	vehicle := fs.String("furbot", "", "Furbot control address HOST:PORT; empty: the embedded simulator; off: none")
-	token := fs.String("token", "", "access token of an operator with every role, at least 128 bits (default $"+console.TokenEnv+"; generated and printed when listening off loopback without --tokens)")
+	token := fs.String("token", "", "access token of an operator with every role, at least 128 bits (default $"+access.TokenEnv+"; generated and printed when listening off loopback without --tokens)")
 	var opts console.Options
 	fs.StringVar(&opts.TokensFile, "tokens", "", "tokens file (YAML, mode 0600): operators with name, token and roles (view, drive, arm, admin)")
 	fs.BoolVar(&opts.TLS, "tls", false, "serve HTTPS with a self-signed certificate made on first start in --state-dir (the default off loopback)")
@@ -62,7 +63,7 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
 	if *token == "" {
-		*token = os.Getenv(console.TokenEnv)
+		*token = os.Getenv(access.TokenEnv)
 	}
 	opts.Token = *token
 	opts.ICEServers = ice
@@ -101,7 +102,7 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 			msg.WriteString("  (listening on every interface: from another device, use this machine's address and the same port)\n")
 		}
 		if srv.Token() != "" && *token == "" {
-			fmt.Fprintf(&msg, "  (access token generated for this run; set $%s, --token or --tokens to choose)\n", console.TokenEnv)
+			fmt.Fprintf(&msg, "  (access token generated for this run; set $%s, --token or --tokens to choose)\n", access.TokenEnv)
 		}
 		if opts.TokensFile != "" {
 			msg.WriteString("  (operators from the tokens file open this address and log in with their own token)\n")

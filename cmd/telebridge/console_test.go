@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/telebridge/telebridge/pkg/console"
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 var urlRe = regexp.MustCompile(`open (https?://\S+)`)
@@ -83,7 +83,7 @@ func TestConsoleTokenOffLoopback(t *testing.T) {
 	// The client trusts the certificate by its printed fingerprint, as an
 	// operator compares it with the browser's.
 	tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true, VerifyConnection: func(cs tls.ConnectionState) error {
-		if got := console.Fingerprint(cs.PeerCertificates[0].Raw); got != fp[1] {
+		if got := access.Fingerprint(cs.PeerCertificates[0].Raw); got != fp[1] {
 			return fmt.Errorf("fingerprint %s, printed %s", got, fp[1])
 		}
 		return nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/balance"
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // MsgBalanceSlope sets the ground's slope under the Servosila for the
@@ -102,7 +103,7 @@ func (p *balancePanel) Handle(_ context.Context, c *call, _ string, raw []byte) 
 	if err != nil {
 		return err
 	}
-	if err := c.Need(RoleDrive, "entering the slope"); err != nil {
+	if err := c.Need(access.RoleDrive, "entering the slope"); err != nil {
 		return err
 	}
 	p.mu.Lock()

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // describingBackend is the fake backend with the Servosila's URDF.
@@ -39,7 +41,7 @@ func servosilaDescription(t *testing.T) string {
 func balanceHub(t *testing.T, be Backend) *hub {
 	t.Helper()
 	return newHub(be, hubConfig{timeout: 300 * time.Millisecond, rate: 1000, burst: 1000, estopRepeat: 20 * time.Millisecond, confirm: 10 * time.Second,
-		journal: newJournal(quiet, nil, 10*time.Second), cnt: &Counters{}, notify: func(uint64, []byte) {}})
+		journal: access.NewJournal(quiet, nil, 10*time.Second), cnt: &Counters{}, notify: func(uint64, []byte) {}})
 }
 
 // balanceAt returns the "balance" entry of a state update at now.

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // hubMessage handles the messages of no machine: e-stop, stop, lease and
@@ -34,7 +36,7 @@ func (h *hub) hubMessage(ctx context.Context, id uint64, pg *pageState, m hubMes
 		h.event(now, id, event{Kind: "lease", Level: slog.LevelInfo, Msg: "control freed", Detail: "released by the page", Audit: true})
 		return nil
 	case MsgRelease:
-		if !pg.roles.Has(RoleDrive) {
+		if !pg.roles.Has(access.RoleDrive) {
 			return fmt.Errorf("releasing the e-stop needs the drive role; %s has %s: %w", pg.operator, pg.roles, ErrRole)
 		}
 		var b [8]byte
@@ -45,7 +47,7 @@ func (h *hub) hubMessage(ctx context.Context, id uint64, pg *pageState, m hubMes
 		h.event(now, id, event{Kind: "release_asked", Level: slog.LevelInfo, Msg: "e-stop release asked, waiting for the page's confirmation", Audit: true})
 		return nil
 	case MsgReleaseConfirm:
-		if !pg.roles.Has(RoleDrive) {
+		if !pg.roles.Has(access.RoleDrive) {
 			return fmt.Errorf("releasing the e-stop needs the drive role; %s has %s: %w", pg.operator, pg.roles, ErrRole)
 		}
 		p := h.pending
@@ -87,14 +89,14 @@ func (h *hub) estop(ctx context.Context, id uint64, now time.Time) error {
 // the page that loses control is told; a latched e-stop stays latched.
 // Called with mu held.
 func (h *hub) take(ctx context.Context, id uint64, pg *pageState, now time.Time) error {
-	if !pg.roles.Has(RoleDrive) && !pg.roles.Has(RoleArm) {
+	if !pg.roles.Has(access.RoleDrive) && !pg.roles.Has(access.RoleArm) {
 		return fmt.Errorf("taking control needs the drive or arm role; %s has %s: %w", pg.operator, pg.roles, ErrRole)
 	}
 	prev := h.ls.holder
 	if prev == id {
 		return nil
 	}
-	if prev != 0 && !pg.roles.Has(RoleAdmin) {
+	if prev != 0 && !pg.roles.Has(access.RoleAdmin) {
 		return fmt.Errorf("page %d (%s) controls; only an admin takes over: %w", prev, h.operator(prev), ErrRole)
 	}
 	h.ls.take(id)

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // fakeBackend records every call as a string; its Info is a Servosila,
@@ -120,16 +122,18 @@ func testHubNotes(log *slog.Logger) (*hub, *fakeBackend, *Counters, *notes) {
 	cnt := &Counters{}
 	n := &notes{msg: map[uint64][]string{}}
 	h := newHub(be, hubConfig{timeout: 300 * time.Millisecond, rate: 10, burst: 5, estopRepeat: 20 * time.Millisecond, confirm: 10 * time.Second,
-		journal: newJournal(log, nil, 10*time.Second), cnt: cnt, notify: n.add})
+		journal: access.NewJournal(log, nil, 10*time.Second), cnt: cnt, notify: n.add})
 	return h, be, cnt, n
 }
 
 // join adds an admin's page (every role), as a console without tokens
 // has.
-func join(h *hub) (uint64, bool) { return h.join(localOperator, RoleAdmin, "127.0.0.1", t0) }
+func join(h *hub) (uint64, bool) {
+	return h.join(access.LocalOperator, access.RoleAdmin, "127.0.0.1", t0)
+}
 
 // joinAs adds a page of an operator with roles.
-func joinAs(h *hub, name string, roles Role) (uint64, bool) {
+func joinAs(h *hub, name string, roles access.Role) (uint64, bool) {
 	return h.join(name, roles, "127.0.0.1", t0)
 }
 

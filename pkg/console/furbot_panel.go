@@ -3,6 +3,8 @@ package console
 import (
 	"context"
 	"fmt"
+
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // MsgFurbot is the Furbot's held command (the deadman applies): v [m/s],
@@ -53,7 +55,7 @@ func (p *furbotPanel) Handle(ctx context.Context, c *call, _ string, raw []byte)
 		return err
 	}
 	if v != 0 || w != 0 {
-		if err := c.Need(RoleDrive, "driving the Furbot"); err != nil {
+		if err := c.Need(access.RoleDrive, "driving the Furbot"); err != nil {
 			return err
 		}
 	}

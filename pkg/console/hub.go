@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // Counters are the console's counters of refused input. Fields may be
@@ -32,7 +34,7 @@ type hubConfig struct {
 	rate, burst float64       // messages per second per page, burst
 	estopRepeat time.Duration // shortest interval between e-stops passed on while latched
 	confirm     time.Duration // how long a release waits for its confirmation
-	journal     *journal
+	journal     *access.Journal
 	cnt         *Counters
 	// notify queues a message for one page; it must not block.
 	notify func(page uint64, msg []byte)
@@ -40,9 +42,9 @@ type hubConfig struct {
 
 // pageState is one connected page.
 type pageState struct {
-	bucket   bucket
+	bucket   access.Bucket
 	operator string
-	roles    Role
+	roles    access.Role
 	source   string
 }
 
@@ -63,7 +65,7 @@ type hub struct {
 	be      Backend
 	info    Info
 	cfg     hubConfig
-	j       *journal
+	j       *access.Journal
 	cnt     *Counters
 	mu      sync.Mutex
 	dm      deadman
@@ -111,14 +113,14 @@ func newHub(be Backend, cfg hubConfig) *hub {
 // join registers a new page of an operator with roles from source and
 // returns its id and whether it controls: the first page that may move
 // something gets control.
-func (h *hub) join(operator string, roles Role, source string, now time.Time) (uint64, bool) {
+func (h *hub) join(operator string, roles access.Role, source string, now time.Time) (uint64, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.next++
 	id := h.next
 	h.pages[id] = &pageState{operator: operator, roles: roles, source: source}
 	control := false
-	if roles.Has(RoleDrive) || roles.Has(RoleArm) {
+	if roles.Has(access.RoleDrive) || roles.Has(access.RoleArm) {
 		control = h.ls.join(id)
 	}
 	h.event(now, id, event{Kind: "page", Level: slog.LevelInfo, Msg: "page connected", Detail: fmt.Sprintf("control %v", control)})
@@ -128,6 +130,10 @@ func (h *hub) join(operator string, roles Role, source string, now time.Time) (u
 	return id, control
 }
 
+// event is one entry of the journal; the hub, the server and the panels
+// write many, so the short name stays.
+type event = access.Event
+
 // event writes e for page id (its operator and source filled in) through
 // the journal. Called with mu held.
 func (h *hub) event(now time.Time, id uint64, e event) {
@@ -135,7 +141,7 @@ func (h *hub) event(now time.Time, id uint64, e event) {
 		e.Operator, e.Roles, e.Source = p.operator, p.roles, p.source
 	}
 	e.Page = id
-	h.j.record(now, e)
+	h.j.Record(now, e)
 }
 
 // operator returns the name of page id's operator ("" if gone).
@@ -184,7 +190,7 @@ func (h *hub) tick(ctx context.Context, now time.Time) {
 	h.scratch = h.dm.expired(now, h.scratch[:0])
 	for _, g := range h.scratch {
 		h.cnt.Expired.Add(1)
-		h.j.record(now, event{Kind: "expired", Level: slog.LevelWarn, Msg: "command timed out, stopping", Detail: h.groups[g].name})
+		h.j.Record(now, event{Kind: "expired", Level: slog.LevelWarn, Msg: "command timed out, stopping", Detail: h.groups[g].name})
 		h.zero(ctx, now, g)
 	}
 }
@@ -209,7 +215,7 @@ func (h *hub) stopPage(ctx context.Context, id uint64, now time.Time, why string
 		cancelled += n
 		if err != nil {
 			h.cnt.BackendErrs.Add(1)
-			h.j.record(now, event{Kind: "backend_error", Level: slog.LevelError, Msg: "stop failed", Detail: err.Error()})
+			h.j.Record(now, event{Kind: "backend_error", Level: slog.LevelError, Msg: "stop failed", Detail: err.Error()})
 		}
 	}
 	if len(h.scratch) > 0 || cancelled > 0 {
@@ -226,7 +232,7 @@ func (h *hub) zero(ctx context.Context, now time.Time, g int) {
 	r := h.groups[g]
 	if err := r.s.p.Zero(ctx, r.local); err != nil {
 		h.cnt.BackendErrs.Add(1)
-		h.j.record(now, event{Kind: "backend_error", Level: slog.LevelError, Msg: "stop failed", Detail: r.name + ": " + err.Error()})
+		h.j.Record(now, event{Kind: "backend_error", Level: slog.LevelError, Msg: "stop failed", Detail: r.name + ": " + err.Error()})
 	}
 }
 
@@ -289,7 +295,7 @@ func (h *hub) dispatch(ctx context.Context, id uint64, raw []byte, now time.Time
 		return fmt.Errorf("console: page %d is not connected", id)
 	}
 	// Stops are never rate limited.
-	if typ != MsgEStop && typ != MsgStop && typ != MsgJogStop && !pg.bucket.allow(now, h.cfg.rate, h.cfg.burst) {
+	if typ != MsgEStop && typ != MsgStop && typ != MsgJogStop && !pg.bucket.Allow(now, h.cfg.rate, h.cfg.burst) {
 		return errRateLimited
 	}
 	s := h.routes[typ]
@@ -313,7 +319,7 @@ func (h *hub) dispatch(ctx context.Context, id uint64, raw []byte, now time.Time
 func (h *hub) allow(id uint64, now time.Time) error {
 	h.mu.Lock()
 	pg := h.pages[id]
-	ok := pg != nil && pg.bucket.allow(now, h.cfg.rate, h.cfg.burst)
+	ok := pg != nil && pg.bucket.Allow(now, h.cfg.rate, h.cfg.burst)
 	h.mu.Unlock()
 	if pg == nil {
 		return fmt.Errorf("console: page %d is not connected", id)

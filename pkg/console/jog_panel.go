@@ -3,6 +3,8 @@ package console
 import (
 	"context"
 	"fmt"
+
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // Jog arm message types. Held commands (the deadman applies) are marked *.
@@ -87,7 +89,7 @@ func (p *jogPanel) Handle(ctx context.Context, c *call, typ string, raw []byte) 
 		if mv.Speed, err = speed(m.Speed); err != nil {
 			return err
 		}
-		if err := c.Need(RoleArm, "jogging the arm"); err != nil {
+		if err := c.Need(access.RoleArm, "jogging the arm"); err != nil {
 			return err
 		}
 		if err := p.be.JogJoint(ctx, mv); err != nil {
@@ -98,7 +100,7 @@ func (p *jogPanel) Handle(ctx context.Context, c *call, typ string, raw []byte) 
 		if err != nil {
 			return err
 		}
-		if err := c.Need(RoleArm, "jogging the arm"); err != nil {
+		if err := c.Need(access.RoleArm, "jogging the arm"); err != nil {
 			return err
 		}
 		if err := p.be.JogCartesian(ctx, mv); err != nil {

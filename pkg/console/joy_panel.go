@@ -3,6 +3,8 @@ package console
 import (
 	"context"
 	"fmt"
+
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // joyPanel passes the page's gamepad on to a JoyBackend (MsgJoy). It has
@@ -68,7 +70,7 @@ func (p *joyPanel) Handle(ctx context.Context, c *call, _ string, raw []byte) er
 	}
 	moving := !j.Neutral()
 	if moving {
-		if err := c.Need(RoleDrive, "a joystick"); err != nil {
+		if err := c.Need(access.RoleDrive, "a joystick"); err != nil {
 			return err
 		}
 	}

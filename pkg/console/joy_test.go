@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // joyFake is the fake backend with a joystick publisher.
@@ -23,7 +25,7 @@ func joyHub(t *testing.T) (*hub, *fakeBackend) {
 	info.Joy = true
 	be.info = &info
 	h := newHub(joyFake{be}, hubConfig{timeout: 300 * time.Millisecond, rate: 100, burst: 50, estopRepeat: 20 * time.Millisecond, confirm: 10 * time.Second,
-		journal: newJournal(quiet, nil, 10*time.Second), cnt: &Counters{}, notify: func(uint64, []byte) {}})
+		journal: access.NewJournal(quiet, nil, 10*time.Second), cnt: &Counters{}, notify: func(uint64, []byte) {}})
 	return h, be
 }
 
@@ -116,8 +118,8 @@ func TestJoyDeadmanAndEStop(t *testing.T) {
 
 func TestJoyRefused(t *testing.T) {
 	h, be := joyHub(t)
-	viewer, _ := joinAs(h, "watcher", RoleView)
-	driver, _ := joinAs(h, "op", RoleDrive)
+	viewer, _ := joinAs(h, "watcher", access.RoleView)
+	driver, _ := joinAs(h, "op", access.RoleDrive)
 	if err := h.handle(ctx, driver, []byte(`{"type":"take_control"}`), at(0)); err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +152,7 @@ func TestJoyRefused(t *testing.T) {
 // moves) but not a deflected one.
 func TestJoyNeedsDriveToMove(t *testing.T) {
 	h, be := joyHub(t)
-	arm, _ := joinAs(h, "armer", RoleArm)
+	arm, _ := joinAs(h, "armer", access.RoleArm)
 	if err := h.handle(ctx, arm, []byte(`{"type":"take_control"}`), at(0)); err != nil {
 		t.Fatal(err)
 	}

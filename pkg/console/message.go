@@ -18,7 +18,7 @@ var ErrBadMessage = errors.New("bad message")
 var ErrViewOnly = errors.New("view-only: take control first")
 
 // ErrRole is returned for a command the page's operator has no role for
-// (see Role).
+// (see access.Role).
 var ErrRole = errors.New("not allowed for this operator")
 
 // ErrFaster is returned for a command the machine could only execute

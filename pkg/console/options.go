@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/telebridge/telebridge/pkg/console/access"
 	"github.com/telebridge/telebridge/pkg/video/peer"
 )
 
@@ -18,7 +19,7 @@ type Options struct {
 	// Config.Token).
 	Token string
 	// TokensFile names a tokens file of operators with roles
-	// (LoadOperators).
+	// (access.LoadOperators).
 	TokensFile string
 	// TLS serves HTTPS with the self-signed certificate of StateDir.
 	// Off loopback it is on unless CertFile or Insecure is given.
@@ -71,13 +72,13 @@ func (o Options) Apply(cfg *Config) (*Setup, error) {
 		return nil, errors.New("console: --insecure and TLS (--tls, --cert) exclude each other")
 	}
 	if o.Token != "" {
-		if err := CheckToken(o.Token); err != nil {
+		if err := access.CheckToken(o.Token); err != nil {
 			return nil, err
 		}
 		cfg.Token = o.Token
 	}
 	if o.TokensFile != "" {
-		ops, err := LoadOperators(o.TokensFile)
+		ops, err := access.LoadOperators(o.TokensFile)
 		if err != nil {
 			return nil, err
 		}
@@ -95,11 +96,11 @@ func (o Options) Apply(cfg *Config) (*Setup, error) {
 	}
 	s := &Setup{}
 	// Off loopback, TLS is the default.
-	self := o.TLS || (o.CertFile == "" && !o.Insecure && !IsLoopback(listen))
+	self := o.TLS || (o.CertFile == "" && !o.Insecure && !access.IsLoopback(listen))
 	dir := o.StateDir
 	if dir == "" {
 		var err error
-		if dir, err = DefaultStateDir(); err != nil {
+		if dir, err = access.DefaultStateDir(); err != nil {
 			// Without $HOME (a service), only what needs the directory fails.
 			if self {
 				return nil, fmt.Errorf("%w: give --state-dir for the self-signed certificate", err)
@@ -110,7 +111,7 @@ func (o Options) Apply(cfg *Config) (*Setup, error) {
 			}
 		}
 	}
-	tc, fp, made, err := LoadTLS(TLSOptions{SelfSigned: self, CertFile: o.CertFile, KeyFile: o.KeyFile, StateDir: dir}, listen)
+	tc, fp, made, err := access.LoadTLS(access.TLSOptions{SelfSigned: self, CertFile: o.CertFile, KeyFile: o.KeyFile, StateDir: dir}, listen)
 	if err != nil {
 		return nil, err
 	}
@@ -126,14 +127,14 @@ func (o Options) Apply(cfg *Config) (*Setup, error) {
 		s.Notes = append(s.Notes, fmt.Sprintf("TLS: %s, SHA-256 fingerprint %s (compare it with what the browser shows before you accept it)", what, fp))
 	}
 	cfg.Insecure = o.Insecure
-	if o.Insecure && !IsLoopback(listen) {
+	if o.Insecure && !access.IsLoopback(listen) {
 		s.Notes = append(s.Notes, "plain HTTP off loopback (--insecure): anyone on the network can read the token")
 	}
 	switch path := o.AuditFile; {
 	case strings.EqualFold(path, "off"):
 	default:
 		if path == "" {
-			path = DefaultAuditPath(dir)
+			path = access.DefaultAuditPath(dir)
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("console: audit log: %w", err)

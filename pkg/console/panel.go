@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // panel is one machine's part of the console server: its message types,
@@ -52,13 +54,13 @@ type call struct {
 	Page     uint64
 	Now      time.Time
 	Operator string
-	Roles    Role
+	Roles    access.Role
 	h        *hub
 	first    int // the panel's first deadman group
 }
 
 // Need refuses with ErrRole unless the operator has role r for what.
-func (c *call) Need(r Role, what string) error {
+func (c *call) Need(r access.Role, what string) error {
 	if c.Roles.Has(r) {
 		return nil
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // release asks for the e-stop's release from page p and confirms it with
@@ -41,8 +43,8 @@ func confirmNonce(t *testing.T, n *notes, p uint64) string {
 // sends take_control, then release; the latch stays.
 func TestViewOnlyCannotReleaseEStop(t *testing.T) {
 	h, be, cnt, n := testHubNotes(quiet)
-	d, _ := joinAs(h, "driver", RoleDrive)
-	v, control := joinAs(h, "watcher", RoleView)
+	d, _ := joinAs(h, "driver", access.RoleDrive)
+	v, control := joinAs(h, "watcher", access.RoleView)
 	if control {
 		t.Fatal("a view-only operator got control")
 	}
@@ -79,7 +81,7 @@ func TestViewOnlyCannotReleaseEStop(t *testing.T) {
 // time, with the nonce it got.
 func TestReleaseNeedsDriveAndConfirmation(t *testing.T) {
 	h, be, _, n := testHubNotes(quiet)
-	a, _ := joinAs(h, "armer", RoleArm)
+	a, _ := joinAs(h, "armer", access.RoleArm)
 	if err := h.handle(ctx, a, []byte(`{"type":"estop"}`), at(0)); err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +90,7 @@ func TestReleaseNeedsDriveAndConfirmation(t *testing.T) {
 		t.Fatalf("arm-only release: %v", err)
 	}
 	h.leave(ctx, a, at(20), "test")
-	d, _ := joinAs(h, "driver", RoleDrive)
+	d, _ := joinAs(h, "driver", access.RoleDrive)
 	// A confirmation without a request, or with a wrong nonce: refused.
 	if err := h.handle(ctx, d, []byte(`{"type":"release_confirm","nonce":"abc"}`), at(30)); !errors.Is(err, ErrBadMessage) {
 		t.Fatalf("confirmation without a request: %v", err)
@@ -123,9 +125,9 @@ func TestReleaseNeedsDriveAndConfirmation(t *testing.T) {
 // release of the old holder is void.
 func TestTakeOver(t *testing.T) {
 	h, be, _, n := testHubNotes(quiet)
-	d, control := joinAs(h, "driver", RoleDrive|RoleArm)
-	o, _ := joinAs(h, "other", RoleDrive)
-	ad, _ := joinAs(h, "boss", RoleAdmin)
+	d, control := joinAs(h, "driver", access.RoleDrive|access.RoleArm)
+	o, _ := joinAs(h, "other", access.RoleDrive)
+	ad, _ := joinAs(h, "boss", access.RoleAdmin)
 	if !control {
 		t.Fatal("first page has no control")
 	}
@@ -160,29 +162,29 @@ func TestTakeOver(t *testing.T) {
 // TestRoles: each command needs its role; stopping needs none.
 func TestRoles(t *testing.T) {
 	for _, c := range []struct {
-		roles Role
+		roles access.Role
 		msg   string
 		ok    bool
 	}{
-		{RoleDrive, `{"type":"servosila_drive","linear":0.3,"angular":0}`, true},
-		{RoleArm, `{"type":"servosila_drive","linear":0.3,"angular":0}`, false},
-		{RoleArm, `{"type":"servosila_drive","linear":0,"angular":0}`, true},
-		{RoleDrive, `{"type":"servosila_joints","joints":{"flippers":0.3}}`, true},
-		{RoleDrive, `{"type":"servosila_joints","joints":{"waist":0.3}}`, false},
-		{RoleDrive, `{"type":"servosila_joints","joints":{"gripper":0.5}}`, false},
-		{RoleArm, `{"type":"servosila_joints","joints":{"gripper":0.5,"waist":0.1}}`, true},
-		{RoleArm, `{"type":"servosila_joints","joints":{"flippers":0.3}}`, false},
-		{RoleArm, `{"type":"servosila_target","joint":"waist","value":0.4}`, true},
-		{RoleDrive, `{"type":"servosila_target","joint":"waist","value":0.4}`, false},
-		{RoleDrive, `{"type":"headlight","on":true}`, true},
-		{RoleArm, `{"type":"headlight","on":true}`, false},
-		{RoleDrive, `{"type":"furbot_drive","v":1,"w":0}`, true},
-		{RoleArm, `{"type":"furbot_drive","v":1,"w":0}`, false},
-		{RoleArm, `{"type":"jog_joint","delta":true,"values":[1,0],"speed":0.5}`, true},
-		{RoleDrive, `{"type":"jog_joint","delta":true,"values":[1,0],"speed":0.5}`, false},
-		{RoleDrive, `{"type":"jog_stop"}`, true},
-		{RoleDrive, `{"type":"max_velocity","joint":"linear","value":0.3}`, true},
-		{RoleDrive, `{"type":"max_velocity","joint":"elbow","value":0.3}`, false},
+		{access.RoleDrive, `{"type":"servosila_drive","linear":0.3,"angular":0}`, true},
+		{access.RoleArm, `{"type":"servosila_drive","linear":0.3,"angular":0}`, false},
+		{access.RoleArm, `{"type":"servosila_drive","linear":0,"angular":0}`, true},
+		{access.RoleDrive, `{"type":"servosila_joints","joints":{"flippers":0.3}}`, true},
+		{access.RoleDrive, `{"type":"servosila_joints","joints":{"waist":0.3}}`, false},
+		{access.RoleDrive, `{"type":"servosila_joints","joints":{"gripper":0.5}}`, false},
+		{access.RoleArm, `{"type":"servosila_joints","joints":{"gripper":0.5,"waist":0.1}}`, true},
+		{access.RoleArm, `{"type":"servosila_joints","joints":{"flippers":0.3}}`, false},
+		{access.RoleArm, `{"type":"servosila_target","joint":"waist","value":0.4}`, true},
+		{access.RoleDrive, `{"type":"servosila_target","joint":"waist","value":0.4}`, false},
+		{access.RoleDrive, `{"type":"headlight","on":true}`, true},
+		{access.RoleArm, `{"type":"headlight","on":true}`, false},
+		{access.RoleDrive, `{"type":"furbot_drive","v":1,"w":0}`, true},
+		{access.RoleArm, `{"type":"furbot_drive","v":1,"w":0}`, false},
+		{access.RoleArm, `{"type":"jog_joint","delta":true,"values":[1,0],"speed":0.5}`, true},
+		{access.RoleDrive, `{"type":"jog_joint","delta":true,"values":[1,0],"speed":0.5}`, false},
+		{access.RoleDrive, `{"type":"jog_stop"}`, true},
+		{access.RoleDrive, `{"type":"max_velocity","joint":"linear","value":0.3}`, true},
+		{access.RoleDrive, `{"type":"max_velocity","joint":"elbow","value":0.3}`, false},
 	} {
 		h, be, _ := testHub()
 		p, control := joinAs(h, "op", c.roles)
@@ -240,11 +242,11 @@ func TestLogBound(t *testing.T) {
 	h, _, _, _ := testHubNotes(log)
 	var pages []uint64
 	for i := range 3 {
-		p, _ := joinAs(h, "op", RoleDrive)
+		p, _ := joinAs(h, "op", access.RoleDrive)
 		h.pages[p].source = []string{"10.0.0.1", "10.0.0.2", "10.0.0.3"}[i]
 		pages = append(pages, p)
 	}
-	before := h.j.written()
+	before := h.j.Written()
 	const seconds = 4
 	msgs := 0
 	for ms := 0; ms < seconds*1000; ms++ {
@@ -255,8 +257,8 @@ func TestLogBound(t *testing.T) {
 			}
 		}
 	}
-	h.j.flush(at(seconds*1000), true)
-	lines := h.j.written() - before
+	h.j.Flush(at(seconds*1000), true)
+	lines := h.j.Written() - before
 	// Kinds: bad_message, view_only (two pages), estop; plus the summary
 	// of each at the end. 10 s interval: one line each in 4 s.
 	if max := uint64(3 * 3 * 2); lines > max {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // syncBuffer is a bytes.Buffer safe for a logger and a test at once.
@@ -83,12 +84,12 @@ func TestWeakTokenRefused(t *testing.T) {
 		if ok != (err == nil) {
 			t.Errorf("token %q: %v", tok, err)
 		}
-		if !ok && tok != "has space in it and is long enough ok" && (!errors.Is(err, ErrWeakToken) || !strings.Contains(err.Error(), "128")) {
+		if !ok && tok != "has space in it and is long enough ok" && (!errors.Is(err, access.ErrWeakToken) || !strings.Contains(err.Error(), "128")) {
 			t.Errorf("token %q: error %v does not say why", tok, err)
 		}
 	}
-	_, err := New(Config{Backend: &fakeBackend{}, Operators: []Operator{{Name: "a", Token: "short", Roles: RoleView}}, Logger: quiet})
-	if !errors.Is(err, ErrWeakToken) {
+	_, err := New(Config{Backend: &fakeBackend{}, Operators: []access.Operator{{Name: "a", Token: "short", Roles: access.RoleView}}, Logger: quiet})
+	if !errors.Is(err, access.ErrWeakToken) {
 		t.Errorf("weak operator token: %v", err)
 	}
 }
@@ -107,11 +108,11 @@ func TestPlainHTTPOffLoopbackNeedsInsecure(t *testing.T) {
 // TestTokensFile: the YAML format, and its refusals.
 func TestTokensFile(t *testing.T) {
 	a, b := strings.Repeat("a1", 16), strings.Repeat("b2", 16)
-	ops, err := ParseOperators([]byte("operators:\n  - name: alice\n    token: " + a + "\n    roles: [drive, arm]\n  - name: bob\n    token: " + b + "\n    roles: [view]\n"))
+	ops, err := access.ParseOperators([]byte("operators:\n  - name: alice\n    token: " + a + "\n    roles: [drive, arm]\n  - name: bob\n    token: " + b + "\n    roles: [view]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ops) != 2 || ops[0].Name != "alice" || ops[0].Roles != RoleDrive|RoleArm || ops[1].Roles != RoleView {
+	if len(ops) != 2 || ops[0].Name != "alice" || ops[0].Roles != access.RoleDrive|access.RoleArm || ops[1].Roles != access.RoleView {
 		t.Fatalf("%+v", ops)
 	}
 	for name, f := range map[string]string{
@@ -122,7 +123,7 @@ func TestTokensFile(t *testing.T) {
 		"unknown field": "operators:\n  - {name: a, token: " + a + ", roles: [view], colour: red}\n",
 		"empty":         "operators: []\n",
 	} {
-		if _, err := ParseOperators([]byte(f)); err == nil {
+		if _, err := access.ParseOperators([]byte(f)); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
@@ -131,13 +132,13 @@ func TestTokensFile(t *testing.T) {
 	if err := os.WriteFile(p, []byte("operators:\n  - {name: a, token: "+a+", roles: [admin]}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadOperators(p); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+	if _, err := access.LoadOperators(p); err == nil || !strings.Contains(err.Error(), "chmod 600") {
 		t.Fatalf("world-readable tokens file: %v", err)
 	}
 	if err := os.Chmod(p, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if ops, err := LoadOperators(p); err != nil || ops[0].Roles != RoleAdmin {
+	if ops, err := access.LoadOperators(p); err != nil || ops[0].Roles != access.RoleAdmin {
 		t.Fatalf("%+v %v", ops, err)
 	}
 }
@@ -219,8 +220,8 @@ func TestWrongTokensThrottled(t *testing.T) {
 		resp.Body.Close()
 		codes[resp.StatusCode]++
 	}
-	if codes[http.StatusUnauthorized] != loginBurst || codes[http.StatusTooManyRequests] != 100-loginBurst {
-		t.Fatalf("answers %v, want %d x 401 then 429", codes, loginBurst)
+	if codes[http.StatusUnauthorized] != access.LoginBurst || codes[http.StatusTooManyRequests] != 100-access.LoginBurst {
+		t.Fatalf("answers %v, want %d x 401 then 429", codes, access.LoginBurst)
 	}
 	resp, err := c.Get("http://" + addr + "/?token=" + tok)
 	if err != nil {
@@ -230,20 +231,20 @@ func TestWrongTokensThrottled(t *testing.T) {
 	if resp.StatusCode != http.StatusTooManyRequests {
 		t.Fatalf("right token while throttled: %d", resp.StatusCode)
 	}
-	clk.add(time.Duration(float64(time.Second) / loginRate))
+	clk.add(time.Duration(float64(time.Second) / access.LoginRate))
 	login(t, c, "http://"+addr, tok)
 	lines := strings.Count(log.String(), "\n")
 	if lines > 4 || !strings.Contains(log.String(), "kind=login_failed") || !strings.Contains(log.String(), "kind=login_throttled") {
 		t.Fatalf("%d log lines:\n%s", lines, log.String())
 	}
-	if s.Counters().Throttled.Load() != 100-loginBurst+1 {
+	if s.Counters().Throttled.Load() != 100-access.LoginBurst+1 {
 		t.Fatalf("throttled %d", s.Counters().Throttled.Load())
 	}
 	// The audit log has the failed login and the login, as JSON lines.
 	var events []string
 	sc := bufio.NewScanner(strings.NewReader(audit.String()))
 	for sc.Scan() {
-		var r auditRecord
+		var r access.AuditRecord
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("audit line %q: %v", sc.Text(), err)
 		}
@@ -422,14 +423,14 @@ func TestLogBoundOverWebSockets(t *testing.T) {
 // the __Host- prefix.
 func TestTLS(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state")
-	cfg, fp, made, err := LoadTLS(TLSOptions{SelfSigned: true, StateDir: dir}, "127.0.0.1:0")
+	cfg, fp, made, err := access.LoadTLS(access.TLSOptions{SelfSigned: true, StateDir: dir}, "127.0.0.1:0")
 	if err != nil || !made || len(fp) != 95 {
 		t.Fatalf("first start: made %v, fingerprint %q, %v", made, fp, err)
 	}
-	if st, err := os.Stat(filepath.Join(dir, keyFile)); err != nil || st.Mode().Perm() != 0o600 {
+	if st, err := os.Stat(filepath.Join(dir, "console-key.pem")); err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("key file: %v %v", st.Mode(), err)
 	}
-	_, fp2, made, err := LoadTLS(TLSOptions{SelfSigned: true, StateDir: dir}, "127.0.0.1:0")
+	_, fp2, made, err := access.LoadTLS(access.TLSOptions{SelfSigned: true, StateDir: dir}, "127.0.0.1:0")
 	if err != nil || made || fp2 != fp {
 		t.Fatalf("second start: made %v, fingerprint %q (first %q), %v", made, fp2, fp, err)
 	}
@@ -492,7 +493,7 @@ func TestOptions(t *testing.T) {
 	if cfg.TLS == nil || s.Fingerprint == "" || cfg.Audit == nil {
 		t.Fatalf("off loopback: TLS %v, fingerprint %q, audit %v", cfg.TLS != nil, s.Fingerprint, cfg.Audit)
 	}
-	if st, err := os.Stat(filepath.Join(dir, auditFile)); err != nil || st.Mode().Perm() != 0o600 {
+	if st, err := os.Stat(access.DefaultAuditPath(dir)); err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("audit file: %v", err)
 	}
 	cfg = Config{Listen: "127.0.0.1:0"}

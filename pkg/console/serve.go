@@ -67,7 +67,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if s.peers != nil {
 		_ = s.peers.Close()
 	}
-	s.journal.flush(s.cfg.Clock.Now(), true)
+	s.journal.Flush(s.cfg.Clock.Now(), true)
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
@@ -100,7 +100,7 @@ func (s *Server) run(ctx context.Context) {
 		case <-dead.C:
 			s.hub.tick(ctx, s.cfg.Clock.Now())
 		case <-state.C:
-			s.journal.flush(s.cfg.Clock.Now(), false)
+			s.journal.Flush(s.cfg.Clock.Now(), false)
 			if !s.broadcast(ctx) {
 				// Last tick after the last page left: expire anything
 				// still held, then sleep.

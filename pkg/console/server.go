@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/telebridge/telebridge/pkg/console/access"
 	"github.com/telebridge/telebridge/pkg/video/peer"
 )
 
@@ -33,13 +34,13 @@ type Config struct {
 	// Token is a single access token whose operator ("operator") has
 	// every role. Off loopback a token or Operators is required: with
 	// neither, New generates a token (see Server.Token). A token weaker
-	// than MinTokenBits is refused.
+	// than access.MinTokenBits is refused.
 	Token string
 	// Operators are the people allowed in, each with a token and roles
-	// (LoadOperators reads them from a tokens file). With Token, both
+	// (access.LoadOperators reads them from a tokens file). With Token, both
 	// apply.
-	Operators []Operator
-	// TLS serves HTTPS with this configuration (LoadTLS). Off loopback it
+	Operators []access.Operator
+	// TLS serves HTTPS with this configuration (access.LoadTLS). Off loopback it
 	// is required unless Insecure is set.
 	TLS *tls.Config
 	// Insecure allows plain HTTP off loopback.
@@ -105,8 +106,8 @@ type Config struct {
 type Server struct {
 	cfg      Config
 	hub      *hub
-	auth     *auth
-	journal  *journal
+	gate     *access.Gate
+	journal  *access.Journal
 	cnt      Counters
 	mux      *http.ServeMux
 	mu       sync.Mutex
@@ -140,17 +141,17 @@ func New(cfg Config) (*Server, error) {
 	if _, _, err := net.SplitHostPort(cfg.Listen); err != nil {
 		return nil, fmt.Errorf("console: listen address %q: %w", cfg.Listen, err)
 	}
-	loopback := IsLoopback(cfg.Listen)
+	loopback := access.IsLoopback(cfg.Listen)
 	if !loopback && cfg.TLS == nil && !cfg.Insecure {
 		return nil, fmt.Errorf("console: listening on %s (not loopback) needs TLS (--tls or --cert/--key); plain HTTP only with --insecure", cfg.Listen)
 	}
 	if cfg.Token != "" {
-		if err := CheckToken(cfg.Token); err != nil {
+		if err := access.CheckToken(cfg.Token); err != nil {
 			return nil, err
 		}
 	}
 	for _, o := range cfg.Operators {
-		if err := CheckToken(o.Token); err != nil {
+		if err := access.CheckToken(o.Token); err != nil {
 			return nil, fmt.Errorf("operator %q: %w", o.Name, err)
 		}
 		if o.Roles == 0 {
@@ -158,7 +159,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	if cfg.Token == "" && len(cfg.Operators) == 0 && !loopback {
-		t, err := NewToken()
+		t, err := access.NewToken()
 		if err != nil {
 			return nil, err
 		}
@@ -166,7 +167,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	ops := slices.Clone(cfg.Operators)
 	if cfg.Token != "" {
-		ops = append(ops, Operator{Name: "operator", Token: cfg.Token, Roles: RoleAdmin | RoleDrive | RoleArm | RoleView})
+		ops = append(ops, access.Operator{Name: "operator", Token: cfg.Token, Roles: access.RoleAdmin | access.RoleDrive | access.RoleArm | access.RoleView})
 	}
 	if cfg.CommandTimeout == 0 {
 		cfg.CommandTimeout = DefaultCommandTimeout
@@ -213,7 +214,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Logger = slog.Default()
 	}
 	s := &Server{cfg: cfg, conns: map[uint64]*conn{}, wake: make(chan struct{}, 1), closing: make(chan struct{})}
-	s.journal = newJournal(cfg.Logger, cfg.Audit, cfg.LogInterval)
+	s.journal = access.NewJournal(cfg.Logger, cfg.Audit, cfg.LogInterval)
 	info := cfg.Backend.Info()
 	repeat := time.Duration(info.EStopInterval * float64(time.Second))
 	if repeat <= 0 {
@@ -227,7 +228,7 @@ func New(cfg Config) (*Server, error) {
 	if err := s.setupVideo(); err != nil {
 		return nil, err
 	}
-	s.auth = &auth{ops: ops, cnt: &s.cnt, j: s.journal, clock: cfg.Clock}
+	s.gate = access.NewGate(access.GateConfig{Operators: ops, Journal: s.journal, Now: cfg.Clock.Now, AuthFails: &s.cnt.AuthFails, Throttled: &s.cnt.Throttled})
 	static, _ := fs.Sub(assets, "assets")
 	mux := http.NewServeMux()
 	mux.Handle("GET /", http.FileServerFS(static))
@@ -246,7 +247,7 @@ func New(cfg Config) (*Server, error) {
 type httpErrors struct{ s *Server }
 
 func (h httpErrors) Write(p []byte) (int, error) {
-	h.s.journal.record(h.s.cfg.Clock.Now(), event{Kind: "http_error", Level: slog.LevelWarn, Msg: "http server", Detail: strings.TrimSpace(string(p))})
+	h.s.journal.Record(h.s.cfg.Clock.Now(), event{Kind: "http_error", Level: slog.LevelWarn, Msg: "http server", Detail: strings.TrimSpace(string(p))})
 	return len(p), nil
 }
 
@@ -273,7 +274,7 @@ func (s *Server) Counters() *Counters { return &s.cnt }
 
 // Handler returns the console's HTTP handler (authentication included).
 func (s *Server) Handler() http.Handler {
-	return s.auth.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return s.gate.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The page is a control surface: no framing by other sites.
 		w.Header().Set("X-Frame-Options", "DENY")
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; frame-ancestors 'none'")

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 func newTestServer(t *testing.T, token string) (*Server, *fakeBackend, *httptest.Server) {
@@ -77,7 +78,7 @@ func TestTokenRequiredOffLoopback(t *testing.T) {
 		t.Fatalf("first load: %d to %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	ck := resp.Cookies()
-	if len(ck) != 1 || ck[0].Name != CookieName(ts.Listener.Addr().(*net.TCPAddr).Port, false) || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode {
+	if len(ck) != 1 || ck[0].Name != access.CookieName(ts.Listener.Addr().(*net.TCPAddr).Port, false) || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode {
 		t.Fatalf("cookie %+v", ck)
 	}
 	for _, path := range []string{"/", "/app.js", "/camera/front"} {
@@ -124,7 +125,7 @@ func TestLoopbackHost(t *testing.T) {
 		}
 	}
 	for l, want := range map[string]bool{"127.0.0.1:8080": true, "localhost:1": true, "[::1]:0": true, ":8080": false, "0.0.0.0:80": false, "192.168.1.2:80": false, "bad": false} {
-		if IsLoopback(l) != want {
+		if access.IsLoopback(l) != want {
 			t.Errorf("IsLoopback(%q) = %v", l, !want)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // Servosila message types. Held commands (the deadman applies) are
@@ -75,11 +77,11 @@ func (p *servosilaPanel) State(add func(string, any)) {
 }
 
 // role is what moving joint j needs: the flippers are the chassis'.
-func servosilaRole(j int) Role {
+func servosilaRole(j int) access.Role {
 	if j == jointFlippers {
-		return RoleDrive
+		return access.RoleDrive
 	}
-	return RoleArm
+	return access.RoleArm
 }
 
 const (
@@ -106,7 +108,7 @@ func (p *servosilaPanel) Handle(ctx context.Context, c *call, typ string, raw []
 			return err
 		}
 		if lin != 0 || ang != 0 {
-			if err := c.Need(RoleDrive, "driving the Servosila"); err != nil {
+			if err := c.Need(access.RoleDrive, "driving the Servosila"); err != nil {
 				return err
 			}
 		}
@@ -156,7 +158,7 @@ func (p *servosilaPanel) Handle(ctx context.Context, c *call, typ string, raw []
 		if a < p.info.ServosilaLower[j] || a > p.info.ServosilaUpper[j] {
 			return fmt.Errorf("%w: %s target %g rad outside [%g, %g]", ErrBadMessage, m.Joint, a, p.info.ServosilaLower[j], p.info.ServosilaUpper[j])
 		}
-		if err := c.Need(RoleArm, "a "+m.Joint+" target"); err != nil {
+		if err := c.Need(access.RoleArm, "a "+m.Joint+" target"); err != nil {
 			return err
 		}
 		// The driver's position control moves at up to its own maximum:
@@ -180,7 +182,7 @@ func (p *servosilaPanel) Handle(ctx context.Context, c *call, typ string, raw []
 		if m.On == nil {
 			return fmt.Errorf("%w: on: missing", ErrBadMessage)
 		}
-		if err := c.Need(RoleDrive, "the headlight"); err != nil {
+		if err := c.Need(access.RoleDrive, "the headlight"); err != nil {
 			return err
 		}
 		return p.be.ServosilaHeadlight(ctx, *m.On)
@@ -231,7 +233,7 @@ func (p *servosilaPanel) setMax(c *call, m servosilaMessage) error {
 		if err != nil {
 			return err
 		}
-		if err := c.Need(RoleDrive, "the "+m.Joint+" maximum"); err != nil {
+		if err := c.Need(access.RoleDrive, "the "+m.Joint+" maximum"); err != nil {
 			return err
 		}
 		if m.Joint == "linear" {

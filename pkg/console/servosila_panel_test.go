@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/pkg/console/access"
 	"github.com/telebridge/telebridge/pkg/servosila"
 )
 
@@ -24,7 +25,7 @@ func realServosila(t *testing.T) (*hub, *fakeBackend, *Counters, servosila.Confi
 	be := &fakeBackend{info: &in}
 	cnt := &Counters{}
 	h := newHub(be, hubConfig{timeout: 300 * time.Millisecond, rate: 1000, burst: 1000, estopRepeat: 20 * time.Millisecond, confirm: 10 * time.Second,
-		journal: newJournal(quiet, nil, 10*time.Second), cnt: cnt, notify: func(uint64, []byte) {}})
+		journal: access.NewJournal(quiet, nil, 10*time.Second), cnt: cnt, notify: func(uint64, []byte) {}})
 	return h, be, cnt, c
 }
 

@@ -188,7 +188,7 @@ func (s *Server) signal(ctx context.Context, c *conn, pv *pageVideo, raw json.Ra
 			if errors.Is(err, peer.ErrTooManyPeers) {
 				code = CodeTooManyPeers
 			}
-			s.journal.record(now, event{Kind: "webrtc_refused", Level: slog.LevelWarn, Msg: "webrtc session refused", Page: c.id, Detail: err.Error()})
+			s.journal.Record(now, event{Kind: "webrtc_refused", Level: slog.LevelWarn, Msg: "webrtc session refused", Page: c.id, Detail: err.Error()})
 			s.sendSignal(c, peer.Message{Type: peer.TypeError, Error: &peer.ErrorBody{Code: code, Message: "WebRTC refused: " + err.Error()}})
 			return
 		}

@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // serveWS runs one page's WebSocket: its reader (this goroutine), its
 // writer, and its pinger.
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
-	who, ok := identityOf(r)
+	who, ok := access.IdentityOf(r)
 	if !ok {
 		http.Error(w, "console: not authenticated", http.StatusUnauthorized)
 		return
@@ -25,8 +26,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	ws, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		s.cnt.AuthFails.Add(1)
-		s.journal.record(s.cfg.Clock.Now(), event{Kind: "websocket_refused", Level: slog.LevelWarn, Msg: "websocket refused", Source: who.source,
-			Operator: who.operator, Roles: who.roles, Detail: fmt.Sprintf("%v (origin %q)", err, r.Header.Get("Origin")), Audit: true})
+		s.journal.Record(s.cfg.Clock.Now(), event{Kind: "websocket_refused", Level: slog.LevelWarn, Msg: "websocket refused", Source: who.Source,
+			Operator: who.Operator, Roles: who.Roles, Detail: fmt.Sprintf("%v (origin %q)", err, r.Header.Get("Origin")), Audit: true})
 		return
 	}
 	s.wsWG.Add(1)
@@ -36,7 +37,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// it with a close frame (below), not by cancelling its reads.
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
-	id, control := s.hub.join(who.operator, who.roles, who.source, s.cfg.Clock.Now())
+	id, control := s.hub.join(who.Operator, who.Roles, who.Source, s.cfg.Clock.Now())
 	c := &conn{id: id, out: make(chan []byte, 8), sig: make(chan []byte, 256)}
 	pv := &pageVideo{}
 	s.mu.Lock()
@@ -61,7 +62,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		ws.CloseNow()
 	}()
 	hello, _ := json.Marshal(map[string]any{"type": "hello", "page": id, "info": s.hub.info, "timeout_ms": s.cfg.CommandTimeout.Milliseconds(),
-		"control": control, "operator": who.operator, "roles": who.roles.String(),
+		"control": control, "operator": who.Operator, "roles": who.Roles.String(),
 		"webrtc": s.webrtcHello()})
 	c.out <- hello
 	go func() {
@@ -120,8 +121,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 				}
 				if err != nil {
 					if ctx.Err() == nil {
-						s.journal.record(s.cfg.Clock.Now(), event{Kind: "ping_timeout", Level: slog.LevelWarn, Msg: "page did not answer a ping: closing it",
-							Source: who.source, Operator: who.operator, Roles: who.roles, Page: id})
+						s.journal.Record(s.cfg.Clock.Now(), event{Kind: "ping_timeout", Level: slog.LevelWarn, Msg: "page did not answer a ping: closing it",
+							Source: who.Source, Operator: who.Operator, Roles: who.Roles, Page: id})
 					}
 					cancel()
 					return

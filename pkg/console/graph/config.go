@@ -32,7 +32,7 @@ type NodeConfig struct {
 	// console generate one and log it. Default empty.
 	Token string
 	// TokensFile is a tokens file of operators with roles
-	// (console.LoadOperators). Default empty.
+	// (access.LoadOperators). Default empty.
 	TokensFile string
 	// TLS serves HTTPS with a self-signed certificate kept in StateDir
 	// (the default off loopback unless CertFile or Insecure); CertFile

@@ -1,4 +1,4 @@
-package console
+package access
 
 import (
 	"crypto/ecdsa"

@@ -1,10 +1,8 @@
-package console
+package access
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/hex"
 	"fmt"
 	"html"
 	"log/slog"
@@ -15,82 +13,66 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
-// CookiePrefix starts the name of the cookie that carries the access
-// token after the first load; the console's port follows it
-// ("telebridge_console_8080"), so that two consoles on one host keep
-// their own cookies. Under TLS the name has the __Host- prefix too (the
-// browser then keeps the cookie to this host, Secure, Path=/).
-const CookiePrefix = "telebridge_console_"
-
-// TokenEnv is the environment variable `telebridge console` reads the
-// access token from when no --token is given.
-const TokenEnv = "TELEBRIDGE_CONSOLE_TOKEN"
-
-// NewToken returns a random access token (128 bits, hex).
-func NewToken() (string, error) {
-	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", fmt.Errorf("console: token: %w", err)
-	}
-	return hex.EncodeToString(b[:]), nil
-}
-
-// IsLoopback reports whether a listen address host:port binds loopback
-// only ("127.0.0.1:8080", "[::1]:0", "localhost:8080"). An empty host
-// binds every interface and is not loopback.
-func IsLoopback(listen string) bool {
-	host, _, err := net.SplitHostPort(listen)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	a, err := netip.ParseAddr(host)
-	return err == nil && a.IsLoopback()
-}
-
-// CookieName returns the name of the token cookie of a console on port
-// (with tls, the __Host- prefixed one).
-func CookieName(port int, tls bool) string {
-	n := CookiePrefix + strconv.Itoa(port)
-	if tls {
-		n = "__Host-" + n
-	}
-	return n
-}
-
-// auth checks every request: with operators, the cookie (or, on a page
+// Gate checks every request: with operators, the cookie (or, on a page
 // load, ?token= which then becomes the cookie); without (loopback), the
 // Host header must name loopback so that a foreign web site cannot reach
 // the console through DNS rebinding. Wrong tokens are throttled per
-// source (a token bucket: loginBurst failures, then one per 1/loginRate)
-// and journaled.
-type auth struct {
-	ops   []Operator // empty: loopback without tokens, everyone is "local", admin
-	cnt   *Counters
-	j     *journal
-	clock Clock
+// source (a token bucket: LoginBurst failures, then one per 1/LoginRate
+// seconds) and journaled. Create it with NewGate; safe for concurrent
+// use.
+type Gate struct {
+	cfg   GateConfig
 	mu    sync.Mutex
-	fails map[string]*bucket // per source host
+	fails map[string]*Bucket // per source host
 }
 
-const (
-	loginRate  = 0.2 // failed logins per second per source, after the burst
-	loginBurst = 5
-)
-
-// identity is who a request comes from.
-type identity struct {
-	operator string
-	roles    Role
-	source   string // remote address host
+// GateConfig is what a Gate checks against and where it reports.
+type GateConfig struct {
+	// Operators are the people allowed in; empty: a loopback console
+	// without tokens, where everyone is LocalOperator with every role.
+	Operators []Operator
+	// Journal receives the refusals and logins (required).
+	Journal *Journal
+	// Now is the time source of the login throttle (required).
+	Now func() time.Time
+	// AuthFails counts refused requests (no token, wrong token, foreign
+	// Host or Origin), Throttled the ones refused by the throttle; nil:
+	// not counted.
+	AuthFails, Throttled *atomic.Uint64
 }
 
-// localOperator is the operator of a loopback console without tokens.
-const localOperator = "local"
+// NewGate returns a Gate over cfg.
+func NewGate(cfg GateConfig) *Gate {
+	if cfg.AuthFails == nil {
+		cfg.AuthFails = new(atomic.Uint64)
+	}
+	if cfg.Throttled == nil {
+		cfg.Throttled = new(atomic.Uint64)
+	}
+	return &Gate{cfg: cfg}
+}
+
+// LoginRate is how many wrong tokens per second a source may present
+// once it has used up LoginBurst [1/s].
+const LoginRate = 0.2
+
+// LoginBurst is how many wrong tokens a source may present before the
+// throttle refuses it.
+const LoginBurst = 5
+
+// Identity is who a request comes from.
+type Identity struct {
+	Operator string // the operator's name, LocalOperator without tokens
+	Roles    Role
+	Source   string // the remote address (host)
+}
+
+// LocalOperator is the operator of a loopback console without tokens.
+const LocalOperator = "local"
 
 type ctxKey struct{}
 
@@ -115,19 +97,21 @@ func portOf(r *http.Request) int {
 	return 0
 }
 
-func (a *auth) event(e event) { a.j.record(a.clock.Now(), e) }
+func (a *Gate) event(e Event) { a.cfg.Journal.Record(a.cfg.Now(), e) }
 
-func (a *auth) wrap(next http.Handler) http.Handler {
+// Wrap returns next behind the gate: next sees only requests that
+// passed, with their Identity in the context (IdentityOf).
+func (a *Gate) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		src := sourceOf(r)
-		if len(a.ops) == 0 {
+		if len(a.cfg.Operators) == 0 {
 			if !loopbackHost(r.Host) {
-				a.cnt.AuthFails.Add(1)
-				a.event(event{Kind: "foreign_host", Level: slog.LevelWarn, Msg: "request for a foreign Host refused", Source: src, Detail: r.Host})
+				a.cfg.AuthFails.Add(1)
+				a.event(Event{Kind: "foreign_host", Level: slog.LevelWarn, Msg: "request for a foreign Host refused", Source: src, Detail: r.Host})
 				http.Error(w, "console: this console listens on loopback only; open it as http://127.0.0.1:PORT/", http.StatusForbidden)
 				return
 			}
-			next.ServeHTTP(w, r.WithContext(withIdentity(r, identity{localOperator, RoleAdmin, src})))
+			next.ServeHTTP(w, r.WithContext(withIdentity(r, Identity{LocalOperator, RoleAdmin, src})))
 			return
 		}
 		name := CookieName(portOf(r), r.TLS != nil)
@@ -137,7 +121,7 @@ func (a *auth) wrap(next http.Handler) http.Handler {
 		switch {
 		case form:
 			if o := r.Header.Get("Origin"); o != "" && !sameHost(o, r.Host) {
-				a.cnt.AuthFails.Add(1)
+				a.cfg.AuthFails.Add(1)
 				http.Error(w, "console: login from another site refused", http.StatusForbidden)
 				return
 			}
@@ -151,28 +135,28 @@ func (a *auth) wrap(next http.Handler) http.Handler {
 			}
 		}
 		if presented == "" {
-			a.cnt.AuthFails.Add(1)
-			a.event(event{Kind: "no_token", Level: slog.LevelInfo, Msg: "request without a token refused", Source: src, Detail: r.URL.Path})
+			a.cfg.AuthFails.Add(1)
+			a.event(Event{Kind: "no_token", Level: slog.LevelInfo, Msg: "request without a token refused", Source: src, Detail: r.URL.Path})
 			loginPage(w, r, "")
 			return
 		}
 		if !a.mayTry(src) {
-			a.cnt.Throttled.Add(1)
-			a.event(event{Kind: "login_throttled", Level: slog.LevelWarn, Msg: "login refused: too many wrong tokens from this source", Source: src, Audit: true})
-			w.Header().Set("Retry-After", strconv.Itoa(int(1/loginRate)))
+			a.cfg.Throttled.Add(1)
+			a.event(Event{Kind: "login_throttled", Level: slog.LevelWarn, Msg: "login refused: too many wrong tokens from this source", Source: src, Audit: true})
+			w.Header().Set("Retry-After", strconv.Itoa(int(1/LoginRate)))
 			http.Error(w, "console: too many wrong tokens: wait and try again", http.StatusTooManyRequests)
 			return
 		}
 		op := a.match(presented)
 		if op == nil {
 			a.failed(src)
-			a.cnt.AuthFails.Add(1)
-			a.event(event{Kind: "login_failed", Level: slog.LevelWarn, Msg: "wrong access token", Source: src, Detail: r.URL.Path, Audit: true})
+			a.cfg.AuthFails.Add(1)
+			a.event(Event{Kind: "login_failed", Level: slog.LevelWarn, Msg: "wrong access token", Source: src, Detail: r.URL.Path, Audit: true})
 			loginPage(w, r, "wrong access token")
 			return
 		}
 		if q != "" {
-			a.event(event{Kind: "login", Level: slog.LevelInfo, Msg: "login", Source: src, Operator: op.Name, Roles: op.Roles, Audit: true})
+			a.event(Event{Kind: "login", Level: slog.LevelInfo, Msg: "login", Source: src, Operator: op.Name, Roles: op.Roles, Audit: true})
 			// The token leaves the URL (history, Referer): a cookie carries it.
 			http.SetCookie(w, &http.Cookie{Name: name, Value: op.Token, Path: "/", HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteStrictMode})
 			to := "/"
@@ -186,54 +170,54 @@ func (a *auth) wrap(next http.Handler) http.Handler {
 			http.Redirect(w, r, to, http.StatusSeeOther)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(withIdentity(r, identity{op.Name, op.Roles, src})))
+		next.ServeHTTP(w, r.WithContext(withIdentity(r, Identity{op.Name, op.Roles, src})))
 	})
 }
 
-func withIdentity(r *http.Request, id identity) context.Context {
+func withIdentity(r *http.Request, id Identity) context.Context {
 	return context.WithValue(r.Context(), ctxKey{}, id)
 }
 
 // match returns the operator whose token t is (nil: none). Every token is
 // compared in constant time.
-func (a *auth) match(t string) *Operator {
+func (a *Gate) match(t string) *Operator {
 	var found *Operator
-	for i := range a.ops {
-		if subtle.ConstantTimeCompare([]byte(t), []byte(a.ops[i].Token)) == 1 {
-			found = &a.ops[i]
+	for i := range a.cfg.Operators {
+		if subtle.ConstantTimeCompare([]byte(t), []byte(a.cfg.Operators[i].Token)) == 1 {
+			found = &a.cfg.Operators[i]
 		}
 	}
 	return found
 }
 
-func (a *auth) mayTry(src string) bool {
+func (a *Gate) mayTry(src string) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	b := a.fails[src]
-	return b == nil || b.has(a.clock.Now(), loginRate, loginBurst)
+	return b == nil || b.Has(a.cfg.Now(), LoginRate, LoginBurst)
 }
 
-func (a *auth) failed(src string) {
+func (a *Gate) failed(src string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	now := a.clock.Now()
+	now := a.cfg.Now()
 	if a.fails == nil {
-		a.fails = map[string]*bucket{}
+		a.fails = map[string]*Bucket{}
 	}
 	if len(a.fails) > 4096 {
 		// Forget sources whose bucket is full again.
 		for k, b := range a.fails {
-			if b.has(now, loginRate, loginBurst) && b.tokens >= loginBurst {
+			if b.Has(now, LoginRate, LoginBurst) && b.tokens >= LoginBurst {
 				delete(a.fails, k)
 			}
 		}
 	}
 	b := a.fails[src]
 	if b == nil {
-		b = &bucket{}
+		b = &Bucket{}
 		a.fails[src] = b
 	}
-	b.allow(now, loginRate, loginBurst)
+	b.Allow(now, LoginRate, LoginBurst)
 }
 
 func loopbackHost(hostport string) bool {
@@ -249,9 +233,9 @@ func loopbackHost(hostport string) bool {
 	return err == nil && a.IsLoopback()
 }
 
-// identityOf returns who a request authenticated as.
-func identityOf(r *http.Request) (identity, bool) {
-	id, ok := r.Context().Value(ctxKey{}).(identity)
+// IdentityOf returns who a request that passed a Gate authenticated as.
+func IdentityOf(r *http.Request) (Identity, bool) {
+	id, ok := r.Context().Value(ctxKey{}).(Identity)
 	return id, ok
 }
 

@@ -1,4 +1,4 @@
-package console
+package access
 
 import (
 	"context"
@@ -9,39 +9,39 @@ import (
 	"time"
 )
 
-// event is one thing worth a log line (and, when Audit is set, an audit
+// Event is one thing worth a log line (and, when Audit is set, an audit
 // record): a refusal, an e-stop, a lease change, a login.
-type event struct {
+type Event struct {
 	Kind     string     // what happened, the key of the rate limit with Source
 	Level    slog.Level // of the log line
 	Msg      string     // the log line's message
 	Source   string     // the remote address (host), "" for the console itself
-	Operator string
-	Roles    Role
-	Page     uint64
-	Detail   string
-	Audit    bool // also an audit record
+	Operator string     // who, "" for the console itself
+	Roles    Role       // the operator's roles
+	Page     uint64     // the console's page, 0 for none
+	Detail   string     // free text: what was refused and why
+	Audit    bool       // also an audit record
 }
 
-// auditRecord is one line of the audit log (JSON lines).
-type auditRecord struct {
-	Time       string `json:"time"`  // RFC 3339, UTC, nanoseconds
-	Event      string `json:"event"` // the kind
-	Operator   string `json:"operator,omitempty"`
-	Roles      string `json:"roles,omitempty"`
-	Source     string `json:"source,omitempty"`
-	Page       uint64 `json:"page,omitempty"`
-	Detail     string `json:"detail,omitempty"`
+// AuditRecord is one line of the audit log (JSON lines).
+type AuditRecord struct {
+	Time       string `json:"time"`                 // RFC 3339, UTC, nanoseconds
+	Event      string `json:"event"`                // the kind
+	Operator   string `json:"operator,omitempty"`   // Event.Operator
+	Roles      string `json:"roles,omitempty"`      // Event.Roles as text ("drive,arm")
+	Source     string `json:"source,omitempty"`     // Event.Source
+	Page       uint64 `json:"page,omitempty"`       // Event.Page
+	Detail     string `json:"detail,omitempty"`     // Event.Detail
 	Suppressed uint64 `json:"suppressed,omitempty"` // same kind and source since the last record, not written
 }
 
-// journal writes events to the log and the audit log, rate limited before
+// Journal writes events to the log and the audit log, rate limited before
 // anything is written: per source, operator and kind, one line per
 // interval (operators come from the tokens file, so they do not multiply
 // the lines without bound); the
 // ones in between are counted and the count goes with the next line (or
 // with the summary flush writes). Safe for concurrent use.
-type journal struct {
+type Journal struct {
 	log   *slog.Logger
 	every time.Duration
 	mu    sync.Mutex
@@ -57,21 +57,24 @@ type journalKey struct{ source, operator, kind string }
 type journalEntry struct {
 	last       time.Time // of the last line written
 	suppressed uint64
-	ev         event // the last suppressed one, for the summary
+	ev         Event // the last suppressed one, for the summary
 }
 
 // maxJournalKeys bounds the limiter's memory; beyond it old keys are
 // flushed early.
 const maxJournalKeys = 4096
 
-func newJournal(log *slog.Logger, audit io.Writer, every time.Duration) *journal {
-	return &journal{log: log, audit: audit, every: every, seen: map[journalKey]*journalEntry{}}
+// NewJournal returns a Journal that logs to log, writes audit records to
+// audit (nil: none), and lets one line per source, operator and kind
+// through per interval every.
+func NewJournal(log *slog.Logger, audit io.Writer, every time.Duration) *Journal {
+	return &Journal{log: log, audit: audit, every: every, seen: map[journalKey]*journalEntry{}}
 }
 
-// record writes e at now unless a line of the same source and kind was
+// Record writes e at now unless a line of the same source and kind was
 // written within the interval; then it only counts it. It reports
 // whether it wrote.
-func (j *journal) record(now time.Time, e event) bool {
+func (j *Journal) Record(now time.Time, e Event) bool {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	k := journalKey{e.Source, e.Operator, e.Kind}
@@ -94,16 +97,16 @@ func (j *journal) record(now time.Time, e event) bool {
 	return true
 }
 
-// flush writes the counts of events suppressed more than an interval ago
+// Flush writes the counts of events suppressed more than an interval ago
 // and forgets sources that went quiet. Call it now and then (the server
 // does, with its deadman tick) and at shutdown (all).
-func (j *journal) flush(now time.Time, all bool) {
+func (j *Journal) Flush(now time.Time, all bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.flushLocked(now, all)
 }
 
-func (j *journal) flushLocked(now time.Time, all bool) {
+func (j *Journal) flushLocked(now time.Time, all bool) {
 	for k, en := range j.seen {
 		if !all && now.Sub(en.last) < j.every {
 			continue
@@ -117,7 +120,7 @@ func (j *journal) flushLocked(now time.Time, all bool) {
 	}
 }
 
-func (j *journal) writeLocked(now time.Time, e event, suppressed uint64) {
+func (j *Journal) writeLocked(now time.Time, e Event, suppressed uint64) {
 	attrs := make([]any, 0, 14)
 	attrs = append(attrs, "kind", e.Kind)
 	if e.Source != "" {
@@ -140,7 +143,7 @@ func (j *journal) writeLocked(now time.Time, e event, suppressed uint64) {
 	if !e.Audit || j.audit == nil {
 		return
 	}
-	r := auditRecord{Time: now.UTC().Format(time.RFC3339Nano), Event: e.Kind, Operator: e.Operator, Source: e.Source, Page: e.Page, Detail: e.Detail, Suppressed: suppressed}
+	r := AuditRecord{Time: now.UTC().Format(time.RFC3339Nano), Event: e.Kind, Operator: e.Operator, Source: e.Source, Page: e.Page, Detail: e.Detail, Suppressed: suppressed}
 	if e.Operator != "" {
 		r.Roles = e.Roles.String()
 	}
@@ -154,8 +157,8 @@ func (j *journal) writeLocked(now time.Time, e event, suppressed uint64) {
 	}
 }
 
-// written returns the number of log lines written so far.
-func (j *journal) written() uint64 {
+// Written returns the number of log lines written so far.
+func (j *Journal) Written() uint64 {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.lines
