@@ -119,7 +119,7 @@ func BenchmarkEncode(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			var c converter
+			var c Converter
 			var out jpegBuf
 			opts := &jpeg.Options{Quality: DefaultQuality}
 			fa, w, h := outSize(p, int(f.Width), int(f.Height), bc.maxWidth)
@@ -153,7 +153,7 @@ func BenchmarkConvert(b *testing.B) {
 			f := patternFrame(b, name, 640, 480)
 			p, n, _ := checkFrame(f.Encoding, false, 640, 480, int(f.Step), len(f.Data))
 			fa, w, h := outSize(p, 640, 480, 0)
-			var c converter
+			var c Converter
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				c.convert(p, f.Data[:n], 640, 480, int(f.Step), fa, w, h)

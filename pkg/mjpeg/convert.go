@@ -146,9 +146,12 @@ func outSize(p *pixFormat, width, height, maxWidth int) (f, w, h int) {
 	return f, w / f, h / f
 }
 
-// converter turns raw frames into images ready for image/jpeg, reusing
-// its images between frames. Not safe for concurrent use.
-type converter struct {
+// Converter turns raw frames into images ready for image/jpeg, reusing
+// its images between frames: the Stream's encoder downscales with it,
+// pkg/camera/compress converts at full size (Full). The zero Converter
+// is ready. Not safe for concurrent use; an image it returns is its own,
+// valid until its next conversion.
+type Converter struct {
 	ycc  *image.YCbCr
 	gray *image.Gray
 	rgba *image.RGBA
@@ -156,7 +159,7 @@ type converter struct {
 
 // convert converts data (validated by checkFrame) into a reused image,
 // downscaled by the box factor f and of size w x h (from outSize).
-func (c *converter) convert(p *pixFormat, data []byte, width, height, step, f, w, h int) image.Image {
+func (c *Converter) convert(p *pixFormat, data []byte, width, height, step, f, w, h int) image.Image {
 	switch p.kind {
 	case kindYUYV, kindUYVY:
 		if c.ycc == nil || c.ycc.Rect.Dx() != w || c.ycc.Rect.Dy() != h {
@@ -266,6 +269,15 @@ func grayBox(m *image.Gray, data []byte, step, bpp, off, f int) {
 		}
 		return
 	}
+	if f == 1 {
+		for y := 0; y < h; y++ {
+			row, out := data[y*step:y*step+bpp*w], m.Pix[y*m.Stride:y*m.Stride+w]
+			for x := range out {
+				out[x] = row[bpp*x+off]
+			}
+		}
+		return
+	}
 	for oy := 0; oy < h; oy++ {
 		out := m.Pix[oy*m.Stride : oy*m.Stride+w]
 		for ox := range out {
@@ -287,6 +299,16 @@ func grayBox(m *image.Gray, data []byte, step, bpp, off, f int) {
 // g1 (the same offset twice for RGB, the two greens of a Bayer cell).
 func colourBox(m *image.RGBA, data []byte, pxStride, rowStride, ro, g0, g1, bo, f int) {
 	w, h := m.Rect.Dx(), m.Rect.Dy()
+	if f == 1 {
+		for y := 0; y < h; y++ {
+			row, out := data[y*rowStride:], m.Pix[y*m.Stride:y*m.Stride+4*w]
+			for x := 0; x < w; x++ {
+				c, o := row[x*pxStride:], out[4*x:4*x+4]
+				o[0], o[1], o[2], o[3] = c[ro], uint8((int(c[g0])+int(c[g1]))/2), c[bo], 0xff
+			}
+		}
+		return
+	}
 	n := f * f
 	for oy := 0; oy < h; oy++ {
 		out := m.Pix[oy*m.Stride : oy*m.Stride+4*w]
@@ -314,28 +336,23 @@ func colourBox(m *image.RGBA, data []byte, pxStride, rowStride, ro, g0, g1, bo, 
 // red and blue sample in the cell (0 top left, 1 top right, 2 bottom left,
 // 3 bottom right).
 func bayerBox(m *image.RGBA, data []byte, step, ri, bi, f int) {
-	w, h := m.Rect.Dx(), m.Rect.Dy()
+	ro, bo, g0, g1 := bayerOffsets(step, ri, bi)
+	colourBox(m, data, 2, 2*step, ro, g0, g1, bo, f)
+}
+
+// bayerOffsets returns the byte offsets, from a 2x2 cell's top left, of
+// its red, blue and two green samples; ri and bi index the red and blue
+// sample in the cell (0 top left, 1 top right, 2 bottom left, 3 bottom
+// right) and step is the mosaic's row stride [bytes].
+func bayerOffsets(step, ri, bi int) (ro, bo, g0, g1 int) {
 	at := [4]int{0, 1, step, step + 1} // byte offset of each cell index
-	gi := [2]int{}
+	var g [2]int
 	k := 0
-	for i := 0; i < 4; i++ {
+	for i := range at {
 		if i != ri && i != bi {
-			gi[k] = at[i]
+			g[k] = at[i]
 			k++
 		}
 	}
-	ro, bo, g0, g1 := at[ri], at[bi], gi[0], gi[1]
-	if f == 1 {
-		for oy := 0; oy < h; oy++ {
-			out := m.Pix[oy*m.Stride : oy*m.Stride+4*w]
-			cells := data[2*oy*step:]
-			for ox := 0; ox < w; ox++ {
-				c := cells[2*ox : 2*ox+step+2]
-				o := out[4*ox : 4*ox+4]
-				o[0], o[1], o[2], o[3] = c[ro], uint8((int(c[g0])+int(c[g1]))/2), c[bo], 0xff
-			}
-		}
-		return
-	}
-	colourBox(m, data, 2, 2*step, ro, g0, g1, bo, f)
+	return at[ri], at[bi], g[0], g[1]
 }

@@ -43,7 +43,7 @@ func FuzzFeed(f *testing.F) {
 			if ow < 1 || oh < 1 {
 				t.Fatalf("output %dx%d", ow, oh)
 			}
-			var c converter
+			var c Converter
 			img := c.convert(p, data[:n], int(fr.Width), int(fr.Height), int(fr.Step), fa, ow, oh)
 			if err := jpeg.Encode(&jpegBuf{}, img, nil); err != nil {
 				t.Fatal(err)

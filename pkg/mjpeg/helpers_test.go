@@ -142,7 +142,7 @@ func encodeSync(t testing.TB, f *camera.Frame, maxWidth int) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c converter
+	var c Converter
 	fa, w, h := outSize(p, int(f.Width), int(f.Height), maxWidth)
 	img := c.convert(p, f.Data[:n], int(f.Width), int(f.Height), int(f.Step), fa, w, h)
 	var b jpegBuf

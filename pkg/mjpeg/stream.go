@@ -54,7 +54,7 @@ type Stream struct {
 	// Encoder-owned (only the one encoder goroutine touches them; the
 	// hand-over of that role goes through mu).
 	work raw
-	conv converter
+	conv Converter
 	enc  jpegBuf
 
 	// outMu guards the published JPEG and the output measurements.

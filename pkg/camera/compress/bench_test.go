@@ -38,7 +38,7 @@ func BenchmarkEncode(b *testing.B) {
 	b.Run("image-jpeg-only/yuv422_yuy2", func(b *testing.B) {
 		f := frameOf(b, src, "yuv422_yuy2", 0, false)
 		e, _ := New(DefaultQuality)
-		img := e.convert(mustCheck(b, f), f)
+		img := mustConvert(b, e, f)
 		var out jpegBuf
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
@@ -57,12 +57,13 @@ func BenchmarkConvert(b *testing.B) {
 		f := frameOf(b, src, enc, 0, false)
 		b.Run(enc, func(b *testing.B) {
 			e, _ := New(DefaultQuality)
-			p := mustCheck(b, f)
-			e.convert(p, f)
+			mustConvert(b, e, f)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				e.convert(p, f)
+				if _, err := e.convert(f); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

@@ -3,7 +3,6 @@ package compress
 import (
 	"errors"
 	"fmt"
-	"image"
 	"image/jpeg"
 
 	"github.com/telebridge/telebridge/pkg/camera"
@@ -29,11 +28,12 @@ var (
 	// ErrBadQuality: a quality outside MinQuality..MaxQuality.
 	ErrBadQuality = errors.New("jpeg quality out of range")
 	// ErrUnknownEncoding: the frame's encoding is not one this package
-	// converts (see Encodings).
-	ErrUnknownEncoding = errors.New("unknown encoding")
+	// converts (see Encodings); pkg/mjpeg's, whose converter refuses it.
+	ErrUnknownEncoding = mjpeg.ErrUnknownEncoding
 	// ErrBadFrame: the frame's size, step and data length disagree, or a
-	// compressed frame does not start with a JPEG start-of-image marker.
-	ErrBadFrame = errors.New("bad frame")
+	// compressed frame does not start with a JPEG start-of-image marker;
+	// pkg/mjpeg's, whose converter refuses it.
+	ErrBadFrame = mjpeg.ErrBadFrame
 )
 
 // CheckQuality returns an error wrapping ErrBadQuality unless q is in
@@ -50,9 +50,7 @@ func CheckQuality(q int) error {
 type Encoder struct {
 	opts jpeg.Options
 	out  jpegBuf
-	ycc  *image.YCbCr
-	gray *image.Gray
-	rgba *image.RGBA
+	conv mjpeg.Converter
 }
 
 // New returns an encoder at JPEG quality q (MinQuality..MaxQuality,
@@ -82,61 +80,24 @@ func (e *Encoder) SetQuality(q int) error {
 // Otherwise the result is the encoder's own buffer, valid until the next
 // Encode: publish or copy it before then.
 func (e *Encoder) Encode(f *camera.Frame) ([]byte, error) {
-	p, err := check(f)
+	passed, err := isJPEG(f)
 	if err != nil {
 		return nil, err
 	}
-	if p.kind == kindJPEG {
+	if passed {
 		return f.Data, nil
 	}
-	img := e.convert(p, f)
+	img, err := e.convert(f)
+	if err != nil {
+		return nil, err
+	}
 	e.out.b = e.out.b[:0]
 	if err := jpeg.Encode(&e.out, img, &e.opts); err != nil {
-		// image/jpeg fails only on sizes beyond 65535 px, which check
-		// refuses; reported all the same.
+		// image/jpeg fails only on sizes beyond 65535 px, which the
+		// converter refuses; reported all the same.
 		return nil, fmt.Errorf("compress: %s %dx%d: %w", f.Encoding, f.Width, f.Height, err)
 	}
 	return e.out.b, nil
-}
-
-// convert fills the reused picture of p's kind from f (checked).
-func (e *Encoder) convert(p *pixFormat, f *camera.Frame) image.Image {
-	w, h, step := int(f.Width), int(f.Height), int(f.Step)
-	switch p.kind {
-	case kindYUYV, kindUYVY:
-		if e.ycc == nil || e.ycc.Rect.Dx() != w || e.ycc.Rect.Dy() != h {
-			e.ycc = image.NewYCbCr(image.Rect(0, 0, w, h), image.YCbCrSubsampleRatio422)
-		}
-		if p.kind == kindYUYV {
-			mjpeg.CopyYUV422(e.ycc, f.Data, step, 0, 1, 3)
-		} else {
-			mjpeg.CopyYUV422(e.ycc, f.Data, step, 1, 0, 2)
-		}
-		return e.ycc
-	case kindMono8, kindMono16:
-		if e.gray == nil || e.gray.Rect.Dx() != w || e.gray.Rect.Dy() != h {
-			e.gray = image.NewGray(image.Rect(0, 0, w, h))
-		}
-		off := 0
-		if p.kind == kindMono16 && f.IsBigEndian == 0 {
-			off = 1 // the high byte of a little-endian sample
-		}
-		grey(e.gray, f.Data, step, p.bpp, off)
-		return e.gray
-	default: // RGB, BGR, Bayer
-		if e.rgba == nil || e.rgba.Rect.Dx() != w || e.rgba.Rect.Dy() != h {
-			e.rgba = image.NewRGBA(image.Rect(0, 0, w, h))
-		}
-		switch p.kind {
-		case kindRGB:
-			packedRGB(e.rgba, f.Data, step, 0, 2)
-		case kindBGR:
-			packedRGB(e.rgba, f.Data, step, 2, 0)
-		default:
-			bayerCells(e.rgba, f.Data, step, p.r, p.b)
-		}
-		return e.rgba
-	}
 }
 
 // jpegBuf is the reused output that image/jpeg writes into directly (it

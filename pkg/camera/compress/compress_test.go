@@ -286,7 +286,7 @@ func TestEncodeAllocs(t *testing.T) {
 		if _, err := enc.Encode(f); err != nil {
 			t.Fatal(err)
 		}
-		img := enc.convert(mustCheck(t, f), f)
+		img := mustConvert(t, enc, f)
 		var out jpegBuf
 		base := testing.AllocsPerRun(20, func() {
 			out.b = out.b[:0]
@@ -305,13 +305,14 @@ func TestEncodeAllocs(t *testing.T) {
 	}
 }
 
-func mustCheck(t testing.TB, f *camera.Frame) *pixFormat {
+// mustConvert returns the encoder's converted picture of f.
+func mustConvert(t testing.TB, e *Encoder, f *camera.Frame) image.Image {
 	t.Helper()
-	p, err := check(f)
+	img, err := e.convert(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p
+	return img
 }
 
 // TestEncodings lists every raw encoding of pkg/camera's format table.

@@ -11,7 +11,9 @@
 //
 // # Formats
 //
-// Keyed on camera.Frame.Encoding (the ROS encoding):
+// Keyed on camera.Frame.Encoding (the ROS encoding). The conversion is
+// pkg/mjpeg's (mjpeg.Converter.Full: one format table and one set of
+// pixel loops for the browser's MJPEG and this package):
 //   - yuv422_yuy2 (YUYV), uyvy: the bytes move into a 4:2:2 picture, no
 //     colour maths; the camera's values are encoded as they are (V4L2
 //     YUYV is nominally limited range, JPEG full range: no expansion, as
@@ -27,8 +29,8 @@
 //     without a copy, never decoded or re-encoded.
 //
 // A frame whose encoding is unknown, or whose size, step and data length
-// disagree, is refused with ErrUnknownEncoding or ErrBadFrame; nothing
-// panics.
+// disagree, is refused with ErrUnknownEncoding or ErrBadFrame (pkg/mjpeg's
+// sentinels); nothing panics.
 //
 // # Cost
 //
