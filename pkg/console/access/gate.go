@@ -67,7 +67,7 @@ const LoginBurst = 5
 // Identity is who a request comes from.
 type Identity struct {
 	Operator string // the operator's name, LocalOperator without tokens
-	Roles    Role
+	Roles    Role   // the operator's roles
 	Source   string // the remote address (host)
 }
 
