@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -151,4 +152,100 @@ func TestBrowserTLS(t *testing.T) {
 		t.Fatalf("a console with another certificate: %v, want a certificate error", err)
 	}
 	t.Logf("a console with another certificate: %v", err)
+}
+
+// TestBrowserCookiePerPort is the issue's probe: two consoles on two ports
+// of 127.0.0.1 with different tokens, one Chromium logged in to both with
+// the form. Each login keeps its own cookie (named with its port, the
+// console's token in it, HttpOnly, SameSite=Strict: the second login no
+// longer overwrites the first) and both pages stay authorised through a
+// reload; a console's token does not open the other. Chromium 156 sends a
+// host's cookies to every port of it (cookies are not port-bound by
+// default): the console reads only its own, and with Chromium's
+// port-bound cookies (EnablePortBoundCookies) each console's cookie is
+// not sent to the other at all.
+func TestBrowserCookiePerPort(t *testing.T) {
+	tokA, tokB := strongToken("a"), strongToken("b")
+	r := newRigWith(t, lean, console.Config{Token: tokA})
+	srvB, addrB := consoletest.Serve(t, context.Background(), console.Config{Backend: r.be, Token: tokB})
+	urlA, urlB := base(r.url), base(srvB.URL(addrB))
+	portOf := func(u string) int {
+		_, p, _ := strings.Cut(strings.TrimPrefix(strings.TrimSuffix(u, "/"), "http://"), ":")
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			t.Fatalf("port of %q: %v", u, err)
+		}
+		return n
+	}
+	nameA, nameB := console.CookieName(portOf(urlA), false), console.CookieName(portOf(urlB), false)
+	if nameA == nameB {
+		t.Fatalf("both consoles name their cookie %q", nameA)
+	}
+	for _, c := range []struct {
+		name      string
+		portBound bool
+	}{{"Chromium's default cookies", false}, {"port-bound cookies", true}} {
+		t.Run(c.name, func(t *testing.T) {
+			r.t = t
+			browser := r.browser
+			if c.portBound {
+				browser = browsertest.Start(t, context.Background(), chromedp.Flag("enable-features", "EnablePortBoundCookies"))
+			}
+			pA, closeA := browsertest.Login(t, browser, urlA, tokA, browsertest.Desktop)
+			defer closeA()
+			pB, closeB := browsertest.Login(t, browser, urlB, tokB, browsertest.Desktop)
+			defer closeB()
+			// The cookie jar, through CDP: what goes to each console.
+			sent := func(url string) map[string]*network.Cookie {
+				t.Helper()
+				res, err := chromedp.Call(pA, network.GetCookies, network.GetCookiesParams{URLs: []string{url}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := map[string]*network.Cookie{}
+				for _, k := range res.Cookies {
+					m[k.Name] = k
+				}
+				return m
+			}
+			toA, toB := sent(urlA), sent(urlB)
+			for _, w := range []struct {
+				to          map[string]*network.Cookie
+				name, token string
+			}{{toA, nameA, tokA}, {toB, nameB, tokB}} {
+				k := w.to[w.name]
+				if k == nil || k.Value != w.token || !k.HTTPOnly || k.SameSite != network.CookieSameSiteStrict || k.Path != "/" {
+					t.Fatalf("cookie %s: %+v, want the console's token, HttpOnly, SameSite=Strict, Path=/", w.name, k)
+				}
+			}
+			if c.portBound {
+				if len(toA) != 1 || len(toB) != 1 {
+					t.Fatalf("with port-bound cookies A gets %d cookies and B %d, want its own only", len(toA), len(toB))
+				}
+			} else {
+				t.Logf("Chromium sends A %d cookies and B %d (a host's cookies go to all its ports); each console reads the one named with its port", len(toA), len(toB))
+			}
+			// Both pages stay authorised: a reload loads the page again
+			// and its socket connects (both need the console's cookie).
+			for _, p := range []context.Context{pA, pB} {
+				r.do(p, chromedp.Reload())
+				waitFor(t, 10*time.Second, "the reloaded page connected", func() bool {
+					role := browsertest.Role(t, p)
+					return role == "IN CONTROL" || strings.HasPrefix(role, "VIEW ONLY")
+				})
+			}
+		})
+	}
+	t.Run("a console's token does not open the other", func(t *testing.T) {
+		r.t = t
+		p, closeP := browsertest.OpenOn(t, browsertest.Profile(t, r.browser), urlB, browsertest.Desktop, "")
+		defer closeP()
+		r.do(p, chromedp.SetValue(chromedp.CSS(`form input[name=token]`), tokA), chromedp.Click(chromedp.CSS(`form button`)))
+		waitFor(t, 10*time.Second, "the login form saying the token is wrong", func() bool {
+			return strings.Contains(eval[string](r, p, `document.body ? document.body.innerText : ''`), "wrong access token")
+		})
+		if eval[bool](r, p, `!!document.getElementById('role')`) {
+			t.Fatal("console B opened with A's token")
+		}
+	})
 }
