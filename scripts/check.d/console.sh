@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # console.sh: the operator console's browser tests (pkg/console/direct,
-# TestBrowser, TestDriveScreen, TestWebRTC*) in a real headless Chromium, and its figures (key-down to
+# TestBrowser*, among them TestBrowserTLS, TestBrowserCookiePerPort,
+# TestBrowserRoles and TestBrowserLogBound, TestDriveScreen, TestWebRTC*)
+# in a real headless Chromium, and its figures (key-down to
 # UDP packet latency, CPU with four cameras and nobody watching, glass-to-glass
 # video latency over WebRTC and MJPEG: TestVideoLatency).
 #
