@@ -1,39 +1,15 @@
 package direct_test
 
 import (
-	"bytes"
-	"log/slog"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
+	"github.com/telebridge/telebridge/internal/testkit/consoletest"
 	"github.com/telebridge/telebridge/pkg/console"
 )
-
-// logBuffer is the console's log, written by its logger while the test
-// reads it.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-// lines returns the log's lines from byte offset from on, and the
-// offset of its end.
-func (l *logBuffer) lines(from int) ([]string, int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	s := l.b.String()[from:]
-	return strings.Split(strings.TrimSuffix(s, "\n"), "\n"), l.b.Len()
-}
 
 // floodPage is a page expression: the page opens three WebSockets of its
 // own to the console and, for ms milliseconds, sends on each, every
@@ -74,8 +50,8 @@ var kindRe = regexp.MustCompile(` kind=(\S+)`)
 // span measured around the flood (a late, loaded machine only widens it).
 func TestBrowserLogBound(t *testing.T) {
 	const interval = time.Second
-	var log logBuffer
-	r := newRigWith(t, lean, console.Config{Logger: slog.New(slog.NewTextHandler(&log, nil)), LogInterval: interval})
+	var log consoletest.Log
+	r := newRigWith(t, lean, console.Config{Logger: log.Logger(), LogInterval: interval})
 	holder, closeHolder := r.page()
 	defer closeHolder()
 	waitFor(t, 10*time.Second, "a page in control", func() bool { return browsertest.Role(t, holder) == "IN CONTROL" })
@@ -83,7 +59,7 @@ func TestBrowserLogBound(t *testing.T) {
 	defer closeFlooder()
 	waitFor(t, 10*time.Second, "the flooding page connected", func() bool { return strings.HasPrefix(browsertest.Role(t, flooder), "VIEW ONLY") })
 
-	_, from := log.lines(0)
+	_, from := log.Lines(0)
 	c := r.srv.Counters()
 	refused := func() uint64 {
 		return c.BadMessages.Load() + c.ViewOnly.Load() + c.Role.Load() + c.RateLimited.Load() + c.EStopsHeld.Load()
@@ -97,7 +73,7 @@ func TestBrowserLogBound(t *testing.T) {
 	span := time.Since(start)
 	sent := eval[int](r, flooder, `window.__flood.sent`)
 	got := refused() - before
-	lines, _ := log.lines(from)
+	lines, _ := log.Lines(from)
 	perKind := map[string]int{}
 	size := 0
 	for _, l := range lines {
