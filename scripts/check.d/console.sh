@@ -13,7 +13,9 @@
 # a failure.
 #
 # Timing on the 2-core build machine: about 40 s of browser tests (and 30 s
-# of the drive screen's, TestDriveScreen, 40 s of WebRTC's, TestWebRTC*), 15 s of
+# of the drive screen's, TestDriveScreen, 30 s of the TLS, cookie, role and
+# log-bound probes, TestBrowser{TLS,CookiePerPort,Roles,LogBound}, 40 s of
+# WebRTC's, TestWebRTC*), 15 s of
 # latency measurement, 30 s of video latency, 10 s of CPU figures (plus ~1 min for the first
 # chromium install).
 set -euo pipefail
