@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # console.sh: the operator console's browser tests (pkg/console/direct,
-# TestBrowser, TestDriveScreen, TestWebRTC*) in a real headless Chromium, and its figures (key-down to
+# TestBrowser*, among them TestBrowserTLS, TestBrowserCookiePerPort,
+# TestBrowserRoles and TestBrowserLogBound, TestDriveScreen, TestWebRTC*)
+# in a real headless Chromium, and its figures (key-down to
 # UDP packet latency, CPU with four cameras and nobody watching, glass-to-glass
 # video latency over WebRTC and MJPEG: TestVideoLatency).
 #
@@ -11,7 +13,9 @@
 # a failure.
 #
 # Timing on the 2-core build machine: about 40 s of browser tests (and 30 s
-# of the drive screen's, TestDriveScreen, 40 s of WebRTC's, TestWebRTC*), 15 s of
+# of the drive screen's, TestDriveScreen, 30 s of the TLS, cookie, role and
+# log-bound probes, TestBrowser{TLS,CookiePerPort,Roles,LogBound}, 40 s of
+# WebRTC's, TestWebRTC*), 15 s of
 # latency measurement, 30 s of video latency, 10 s of CPU figures (plus ~1 min for the first
 # chromium install).
 set -euo pipefail

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
+	"github.com/telebridge/telebridge/internal/testkit/consoletest"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/direct"
 	furbotwire "github.com/telebridge/telebridge/pkg/furbot/wire"
@@ -44,33 +44,21 @@ func newRig(t *testing.T) *rig {
 func newRigWith(t *testing.T, bcfg direct.Config, ccfg console.Config, extra ...chromedp.ExecAllocatorOption) *rig {
 	browsertest.Chromium(t) // skip before starting anything
 	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
 	be, err := direct.Start(ctx, bcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ccfg.Backend, ccfg.Listen = be, "127.0.0.1:0"
-	srv, err := console.New(ccfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
 	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("server: %v", err)
-		}
 		if err := be.Close(); err != nil {
 			t.Errorf("backend: %v", err)
 		}
 	})
+	ccfg.Backend = be
+	srv, addr := consoletest.Serve(t, ctx, ccfg)
 	// Registered after the server's cleanup, so it runs first.
 	browser := browsertest.Start(t, ctx, extra...)
-	return &rig{t: t, be: be, srv: srv, url: srv.URL(ln.Addr()), browser: browser, artifacts: browsertest.Artifacts(t)}
+	return &rig{t: t, be: be, srv: srv, url: srv.URL(addr), browser: browser, artifacts: browsertest.Artifacts(t)}
 }
 
 // page opens a new tab on the console.

@@ -3,7 +3,6 @@ package direct_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 
 	"github.com/telebridge/telebridge/pkg/console"
@@ -25,13 +24,18 @@ func ExampleStart() {
 		fmt.Println(err)
 		return
 	}
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	resp, err := http.Get(srv.URL(ln.Addr()))
-	if err == nil {
-		fmt.Println(resp.Status, be.Info().Cameras)
-		resp.Body.Close()
+	// ready gets the URL to open once the console listens.
+	urls, done := make(chan string, 1), make(chan error, 1)
+	go func() { done <- srv.ListenAndServe(ctx, func(url string) { urls <- url }) }()
+	select {
+	case url := <-urls:
+		if resp, err := http.Get(url); err == nil {
+			fmt.Println(resp.Status, be.Info().Cameras)
+			resp.Body.Close()
+		}
+	case err := <-done: // it could not listen
+		fmt.Println(err, be.Close())
+		return
 	}
 	cancel()
 	fmt.Println(<-done, be.Close())

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"net"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/telebridge/telebridge/internal/testkit/consoletest"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/direct"
 )
@@ -22,36 +22,22 @@ import (
 // latched, plus its keep-alive), not a packet per message.
 func TestEStopFloodPackets(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	t.Cleanup(cancel)
 	be, err := direct.Start(ctx, direct.Config{Furbot: "off", NoJog: true, Cameras: []string{"off"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	// A cleanup, not a defer: it runs after the console's, which stops
+	// the console first.
+	t.Cleanup(func() {
 		if err := be.Close(); err != nil {
 			t.Errorf("backend: %v", err)
 		}
-	}()
-	srv, err := console.New(console.Config{Backend: be, Listen: "127.0.0.1:0", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sctx, scancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(sctx, ln) }()
-	defer func() {
-		scancel()
-		if err := <-done; err != nil {
-			t.Errorf("server: %v", err)
-		}
-	}()
+	})
+	srv, addr := consoletest.Serve(t, ctx, console.Config{Backend: be, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	var pages []*websocket.Conn
 	for range 3 {
-		ws, _, err := websocket.Dial(ctx, "ws://"+ln.Addr().String()+"/ws", nil)
+		ws, _, err := websocket.Dial(ctx, "ws://"+addr.String()+"/ws", nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,13 +2,13 @@ package graph_test
 
 import (
 	"context"
-	"net"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
+	"github.com/telebridge/telebridge/internal/testkit/consoletest"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/console/graph"
 )
@@ -19,6 +19,7 @@ import (
 func TestJoyFromTheBrowser(t *testing.T) {
 	browsertest.Chromium(t) // skip before starting anything
 	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
 	p := &fakePort{}
 	c := config()
 	c.Jog, c.Cameras = false, nil
@@ -26,24 +27,9 @@ func TestJoyFromTheBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := console.New(console.Config{Backend: be, Listen: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("server: %v", err)
-		}
-	})
+	srv, addr := consoletest.Serve(t, ctx, console.Config{Backend: be})
 	browser := browsertest.Start(t, ctx)
-	page, closePage := browsertest.OpenOn(t, browser, srv.URL(ln.Addr()), browsertest.Desktop, browsertest.FakeGamepad)
+	page, closePage := browsertest.OpenOn(t, browser, srv.URL(addr), browsertest.Desktop, browsertest.FakeGamepad)
 	defer closePage()
 	browsertest.WaitFor(t, 10*time.Second, "the page in control", func() bool { return browsertest.Role(t, page) == "IN CONTROL" })
 
