@@ -80,6 +80,7 @@ func (h *hub) estop(ctx context.Context, id uint64, now time.Time) error {
 		return nil
 	}
 	h.latched, h.lastES = true, now
+	h.cnt.EStopsSent.Add(1)
 	h.event(now, id, event{Kind: "estop", Level: slog.LevelWarn, Msg: "emergency stop", Audit: true})
 	return h.be.EStop(ctx)
 }

@@ -26,6 +26,7 @@ type Counters struct {
 	AuthFails   atomic.Uint64 // requests without a valid token or from a foreign origin
 	Throttled   atomic.Uint64 // requests refused because their source failed too many logins
 	EStopsHeld  atomic.Uint64 // e-stops not passed on again: the latch was set moments before
+	EStopsSent  atomic.Uint64 // e-stops passed on to the backend
 }
 
 // hubConfig configures a hub.

@@ -70,8 +70,10 @@ func TestEStopFloodPackets(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	// Every message handled, then the packets counted.
-	for srv.Counters().EStopsHeld.Load()+60 < uint64(sent.Load()) && time.Since(start) < 10*time.Second {
+	// Every message handled (passed on or held back), then the packets
+	// counted.
+	handled := func() uint64 { return srv.Counters().EStopsHeld.Load() + srv.Counters().EStopsSent.Load() }
+	for handled() < uint64(sent.Load()) && time.Since(start) < 10*time.Second {
 		time.Sleep(10 * time.Millisecond)
 	}
 	elapsed := time.Since(start)
@@ -79,6 +81,9 @@ func TestEStopFloodPackets(t *testing.T) {
 	c := be.ServosilaDriver().Config()
 	bound := uint64((c.MaxSendRate+c.SendRate)*elapsed.Seconds()) + 5
 	t.Logf("%d e-stops from 3 pages in %v: %d packets at the robot (bound %d), %d e-stops held back", sent.Load(), elapsed, got, bound, srv.Counters().EStopsHeld.Load())
+	if h := handled(); h != uint64(sent.Load()) {
+		t.Fatalf("%d of %d e-stops handled after %v", h, sent.Load(), elapsed)
+	}
 	if sent.Load() < 1000 {
 		t.Fatalf("only %d e-stops sent: no flood", sent.Load())
 	}

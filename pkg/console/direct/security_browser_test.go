@@ -20,6 +20,7 @@ import (
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
 	"github.com/telebridge/telebridge/internal/testkit/consoletest"
 	"github.com/telebridge/telebridge/pkg/console"
+	"github.com/telebridge/telebridge/pkg/console/access"
 	"github.com/telebridge/telebridge/pkg/console/direct"
 )
 
@@ -85,7 +86,7 @@ func TestBrowserTLS(t *testing.T) {
 		t.Fatalf("key file %s: mode %v, %v", keys[0], st.Mode().Perm(), err)
 	}
 	der := ccfg.TLS.Certificates[0].Certificate[0]
-	fp := console.Fingerprint(der)
+	fp := access.Fingerprint(der)
 	if setup.Fingerprint != fp || !slices.ContainsFunc(setup.Notes, func(n string) bool {
 		return strings.Contains(n, "new self-signed certificate") && strings.Contains(n, fp)
 	}) {
@@ -110,8 +111,8 @@ func TestBrowserTLS(t *testing.T) {
 		t.Fatalf("the page's certificate: %v %v", cert, err)
 	}
 	served, err := base64.StdEncoding.DecodeString(cert.TableNames[0])
-	if err != nil || console.Fingerprint(served) != fp {
-		t.Fatalf("Chromium was served a certificate with fingerprint %s, the console printed %s (%v)", console.Fingerprint(served), fp, err)
+	if err != nil || access.Fingerprint(served) != fp {
+		t.Fatalf("Chromium was served a certificate with fingerprint %s, the console printed %s (%v)", access.Fingerprint(served), fp, err)
 	}
 	a := r.truth()
 	r.do(p, key("w", true))
@@ -140,7 +141,7 @@ func TestBrowserTLS(t *testing.T) {
 
 	// Only that certificate is trusted: a console with another
 	// self-signed certificate fails in the same browser.
-	other, _, _, err := console.LoadTLS(console.TLSOptions{SelfSigned: true, StateDir: filepath.Join(t.TempDir(), "other")}, "127.0.0.1:0")
+	other, _, _, err := access.LoadTLS(access.TLSOptions{SelfSigned: true, StateDir: filepath.Join(t.TempDir(), "other")}, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestBrowserCookiePerPort(t *testing.T) {
 		}
 		return n
 	}
-	nameA, nameB := console.CookieName(portOf(urlA), false), console.CookieName(portOf(urlB), false)
+	nameA, nameB := access.CookieName(portOf(urlA), false), access.CookieName(portOf(urlB), false)
 	if nameA == nameB {
 		t.Fatalf("both consoles name their cookie %q", nameA)
 	}

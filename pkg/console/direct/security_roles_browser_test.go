@@ -9,6 +9,7 @@ import (
 
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
 	"github.com/telebridge/telebridge/pkg/console"
+	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
 // probeSocket is a page expression: the page opens a WebSocket of its own
@@ -54,13 +55,13 @@ func (r *rig) latched() bool { return r.be.ServosilaDriver().Status().EStopped }
 // (not just a page without control), the release's confirmation, and a
 // take-over while the e-stop is latched.
 func TestBrowserRoles(t *testing.T) {
-	ops := []console.Operator{
-		{Name: "watcher", Token: strongToken("1"), Roles: console.RoleView},
-		{Name: "driver", Token: strongToken("2"), Roles: console.RoleDrive},
-		{Name: "boss", Token: strongToken("3"), Roles: console.RoleAdmin},
+	ops := []access.Operator{
+		{Name: "watcher", Token: strongToken("1"), Roles: access.RoleView},
+		{Name: "driver", Token: strongToken("2"), Roles: access.RoleDrive},
+		{Name: "boss", Token: strongToken("3"), Roles: access.RoleAdmin},
 	}
 	r := newRigWith(t, lean, console.Config{Operators: ops})
-	login := func(op console.Operator) (context.Context, context.CancelFunc) {
+	login := func(op access.Operator) (context.Context, context.CancelFunc) {
 		t.Helper()
 		return browsertest.Login(t, browsertest.Profile(t, r.browser), base(r.url), op.Token, browsertest.Desktop)
 	}
