@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"math"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/telebridge/telebridge/internal/testkit/syncbuf"
 
 	"github.com/telebridge/telebridge/pkg/servosila"
 	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
@@ -234,20 +235,5 @@ func TestTeleopLoop(t *testing.T) {
 	}
 }
 
-// safeBuffer is a bytes.Buffer safe for one writer and one reader.
-type safeBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *safeBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *safeBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// safeBuffer is a buffer safe for the writers and the test at once.
+type safeBuffer = syncbuf.Buffer

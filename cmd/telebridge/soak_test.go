@@ -5,9 +5,10 @@ import (
 	"net"
 	"net/netip"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/telebridge/telebridge/internal/testkit/syncbuf"
 )
 
 // TestSoakRuns runs a 3.5 s soak (three reports) with a blackout: both stacks come up
@@ -25,23 +26,8 @@ func TestSoakRuns(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a strings.Builder safe for one writer and one reader.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+// lockedBuffer is a buffer safe for the writers and the test at once.
+type lockedBuffer = syncbuf.Buffer
 
 // TestImpairCommand runs `telebridge impair` in front of an echo server:
 // a datagram sent to the address it prints comes back through it, and

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/internal/testkit/syncbuf"
+
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
-	"github.com/telebridge/telebridge/internal/testkit/consoletest"
 	"github.com/telebridge/telebridge/pkg/console"
 )
 
@@ -50,7 +51,7 @@ var kindRe = regexp.MustCompile(` kind=(\S+)`)
 // span measured around the flood (a late, loaded machine only widens it).
 func TestBrowserLogBound(t *testing.T) {
 	const interval = time.Second
-	var log consoletest.Log
+	var log syncbuf.Buffer
 	r := newRigWith(t, lean, console.Config{Logger: log.Logger(), LogInterval: interval})
 	holder, closeHolder := r.page()
 	defer closeHolder()

@@ -1,7 +1,6 @@
 package lkpub
 
 import (
-	"bytes"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/telebridge/telebridge/internal/testkit/syncbuf"
 )
 
 // The dev server's built-in credentials (livekit-server --dev).
@@ -144,24 +145,8 @@ func (s *lkServer) stop() {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the process's writers and the
-// test's reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
-}
+// syncBuffer is a buffer safe for the writers and the test at once.
+type syncBuffer = syncbuf.Buffer
 
 // waitFor polls cond every 50 ms until it holds or d passes.
 func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
