@@ -1,0 +1,189 @@
+package peer
+
+import (
+	"math"
+	"time"
+)
+
+// The estimate's control law (control): when it backs off, when and how
+// fast it rises again.
+const (
+	// lossDecrease: an average loss above this lowers the estimate (by
+	// half the loss, at most once per lossStep, as GCC does). Below it the
+	// loss counts as low: random loss on a radio link is not congestion,
+	// and NACK repairs it.
+	lossDecrease = 0.10
+	lossStep     = 200 * time.Millisecond
+	// calmFor is how long the delay trend must have been normal (no
+	// overuse, no backoff of the delay-based part), the loss low and the
+	// feedback fresh before the estimate rises.
+	calmFor = time.Second
+	// feedbackTimeout: without TWCC feedback for this long the estimate
+	// holds (a blackout says nothing about the link's rate).
+	feedbackTimeout = 500 * time.Millisecond
+	// growth is the estimate's rise per second once calm [x/s], at and
+	// above the recovery level.
+	growth = 1.08
+	// recoveryGrowth is the rise per second below the recovery level
+	// [x/s]: recoveryShare of the estimate before the latest backoff,
+	// which the link carried a moment ago. This stands in for
+	// libwebrtc's probe after a large drop, without padding: the video
+	// itself is the probe, held to sentHeadroom.
+	recoveryGrowth = 2.0
+	recoveryShare  = 0.85
+	// sentHeadroom and sentSlack [bit/s] bound every rise: the estimate
+	// rises to at most sentHeadroom times what was sent over the last
+	// sentSpan plus sentSlack, so that it cannot run away while the
+	// cameras send less than it allows (a still scene, a capped camera).
+	// A rise never lowers the estimate below where it is.
+	sentHeadroom = 1.5
+	sentSlack    = 10_000
+)
+
+// signals are what one step of the estimate's control sees.
+type signals struct {
+	delay   int       // pion's delay-based rate [bit/s]
+	overuse bool      // pion's delay trend says overuse, or its rate is in "decrease"
+	loss    float64   // the average loss in TWCC feedback [0, 1]
+	sent    int       // what left the pacer over the last sentSpan or so [bit/s]
+	fed     time.Time // when the latest TWCC feedback came (zero: none yet)
+}
+
+// control is the estimate's control law, a pure function of the signals
+// and the step's time: no clock, no lock (estimator holds one around it).
+//
+// It backs off as GCC does: to the delay-based rate when that part sees
+// overuse (pion's rate then is 0.85 times what the receiver got) or
+// lowers its rate, and by half the loss every lossStep while the loss is
+// above lossDecrease. It rises on its own, unlike pion's delay-based part
+// (which climbs back from a backoff by ~10 kbit/s a second near the
+// floor): once calm for calmFor, by recoveryGrowth a second up to the
+// recovery level and by growth a second above it, never beyond
+// sentHeadroom times what was sent, and at least to the delay-based rate
+// when that is higher and the sent rate allows. Always within [min, max].
+type control struct {
+	min, max int // [bit/s]
+	rate     int // the estimate [bit/s]
+
+	last      time.Time // the previous step
+	lossAt    time.Time // the last decrease for loss
+	calm      time.Time // since when calm (zero: not calm now)
+	before    int       // the estimate before the current backoff episode [bit/s], 0 once recovered
+	prevDelay int       // the delay-based rate at the previous step [bit/s]
+}
+
+// newControl returns a control starting at initial [bit/s] within
+// [minRate, maxRate].
+func newControl(initial, minRate, maxRate int) control {
+	return control{min: minRate, max: maxRate, rate: min(max(initial, minRate), maxRate)}
+}
+
+// update is one step at now with the signals s; it returns the estimate
+// [bit/s]. It allocates nothing.
+func (c *control) update(now time.Time, s signals) int {
+	dt := time.Duration(0)
+	if !c.last.IsZero() {
+		dt = min(max(now.Sub(c.last), 0), time.Second)
+	}
+	c.last = now
+	backoff := s.overuse || (c.prevDelay > 0 && s.delay < c.prevDelay)
+	c.prevDelay = s.delay
+	lossy := s.loss > lossDecrease
+	switch {
+	case backoff || lossy:
+		cut := c.rate
+		if backoff {
+			cut = min(cut, s.delay)
+		}
+		if lossy && now.Sub(c.lossAt) >= lossStep {
+			cut = int(float64(cut) * (1 - 0.5*s.loss))
+			c.lossAt = now
+		}
+		if cut < c.rate {
+			c.cut(now, cut)
+		}
+		c.calm = time.Time{}
+	case s.fed.IsZero() || now.Sub(s.fed) > feedbackTimeout:
+		c.calm = time.Time{} // no news of the link: hold
+	default:
+		if c.calm.IsZero() {
+			c.calm = now
+		}
+		if now.Sub(c.calm) >= calmFor {
+			c.rise(dt, s)
+		}
+	}
+	c.rate = min(max(c.rate, c.min), c.max)
+	return c.rate
+}
+
+// cut lowers the estimate to rate at now. A backoff that ends a calm
+// stretch (or comes when the last one has been recovered from) starts a
+// new episode, whose recovery level is set by the estimate before it;
+// further cuts of the same episode (a burst of loss and delay takes a few
+// steps) keep it. A backoff during a recovery thus lowers the level to
+// where the link refused more.
+func (c *control) cut(now time.Time, rate int) {
+	if c.before == 0 || (!c.calm.IsZero() && now.Sub(c.calm) >= calmFor) {
+		c.before = c.rate
+	}
+	c.rate = rate
+}
+
+// rise raises the estimate for a calm step of dt.
+func (c *control) rise(dt time.Duration, s signals) {
+	level := int(recoveryShare * float64(c.before))
+	var next int
+	if c.rate < level {
+		next = min(int(float64(c.rate)*math.Pow(recoveryGrowth, dt.Seconds())), level)
+	} else {
+		next = int(float64(c.rate) * math.Pow(growth, dt.Seconds()))
+	}
+	next = max(next, s.delay)
+	next = min(next, int(sentHeadroom*float64(s.sent))+sentSlack)
+	c.rate = max(c.rate, next)
+	if c.rate >= level {
+		c.before = 0
+	}
+}
+
+// sentWindow turns a running count of sent bytes into a rate over the
+// last sentSpan or so: a ring of samples at least sentSpan/4 apart.
+type sentWindow struct {
+	at    [8]time.Time
+	bytes [8]uint64
+	n     int // samples held
+	next  int // where the next sample goes
+}
+
+// sentSpan is the span the sent rate is measured over: short enough to
+// follow a rising estimate (the cameras follow it within a few hundred
+// milliseconds), long enough to average a keyframe.
+const sentSpan = 500 * time.Millisecond
+
+// rate records total, the bytes sent up to now, and returns the rate
+// since the newest sample at least sentSpan old (the oldest one if none
+// is) [bit/s]; 0 with no earlier sample. It allocates nothing.
+func (w *sentWindow) rate(now time.Time, total uint64) int {
+	from := -1
+	for k := 1; k <= w.n; k++ {
+		i := (w.next - k + len(w.at)) % len(w.at)
+		from = i
+		if now.Sub(w.at[i]) >= sentSpan {
+			break
+		}
+	}
+	rate := 0
+	if from >= 0 {
+		if d := now.Sub(w.at[from]); d > 0 && total >= w.bytes[from] {
+			rate = int(float64(total-w.bytes[from]) * 8 / d.Seconds())
+		}
+	}
+	newest := (w.next - 1 + len(w.at)) % len(w.at)
+	if w.n == 0 || now.Sub(w.at[newest]) >= sentSpan/4 {
+		w.at[w.next], w.bytes[w.next] = now, total
+		w.next = (w.next + 1) % len(w.at)
+		w.n = min(w.n+1, len(w.at))
+	}
+	return rate
+}
