@@ -17,7 +17,7 @@ const (
 	// calmFor is how long the delay trend must have been normal (no
 	// overuse, no backoff of the delay-based part), the loss low and the
 	// feedback fresh before the estimate rises.
-	calmFor = time.Second
+	calmFor = 500 * time.Millisecond
 	// feedbackTimeout: without TWCC feedback for this long the estimate
 	// holds (a blackout says nothing about the link's rate).
 	feedbackTimeout = 500 * time.Millisecond
@@ -32,12 +32,20 @@ const (
 	recoveryGrowth = 2.0
 	recoveryShare  = 0.85
 	// sentHeadroom and sentSlack [bit/s] bound every rise: the estimate
-	// rises to at most sentHeadroom times what was sent over the last
-	// sentSpan plus sentSlack, so that it cannot run away while the
+	// rises to at most sentHeadroom times what was sent recently
+	// (sentWindow) plus sentSlack, so that it cannot run away while the
 	// cameras send less than it allows (a still scene, a capped camera).
-	// A rise never lowers the estimate below where it is.
+	// A rise never lowers the estimate below where it is. The slack is
+	// half the default floor: near the floor a stream is lumpy (a
+	// keyframe is a good part of a second's budget).
 	sentHeadroom = 1.5
-	sentSlack    = 10_000
+	sentSlack    = 50_000
+	// decreaseShare tells pion's two ways of lowering its delay-based
+	// rate apart, when a decrease came and went between two steps: on
+	// overuse it sets 0.85 times the received rate; while the cameras
+	// send little, its increase stops at 1.5 times the received rate. A
+	// lower rate under decreaseShare times the sent rate is a decrease.
+	decreaseShare = 1.2
 )
 
 // signals are what one step of the estimate's control sees.
@@ -45,17 +53,21 @@ type signals struct {
 	delay   int       // pion's delay-based rate [bit/s]
 	overuse bool      // pion's delay trend says overuse, or its rate is in "decrease"
 	loss    float64   // the average loss in TWCC feedback [0, 1]
-	sent    int       // what left the pacer over the last sentSpan or so [bit/s]
+	sent    int       // what left the pacer recently [bit/s] (sentWindow)
 	fed     time.Time // when the latest TWCC feedback came (zero: none yet)
 }
 
 // control is the estimate's control law, a pure function of the signals
 // and the step's time: no clock, no lock (estimator holds one around it).
 //
-// It backs off as GCC does: to the delay-based rate when that part sees
-// overuse (pion's rate then is 0.85 times what the receiver got) or
-// lowers its rate, and by half the loss every lossStep while the loss is
-// above lossDecrease. It rises on its own, unlike pion's delay-based part
+// It backs off as GCC does: to the delay-based rate while that part sees
+// overuse or is decreasing (pion's rate then is 0.85 times what the
+// receiver got), and by half the loss every lossStep while the loss is
+// above lossDecrease; also when the delay-based rate fell since the last
+// step to under decreaseShare times the sent rate (a decrease between
+// steps). A lower delay-based rate above that is no backoff: pion lowers
+// it to 1.5 times the received rate when the cameras send less than it
+// allows, which says nothing about the link. It rises on its own, unlike pion's delay-based part
 // (which climbs back from a backoff by ~10 kbit/s a second near the
 // floor): once calm for calmFor, by recoveryGrowth a second up to the
 // recovery level and by growth a second above it, never beyond
@@ -86,13 +98,14 @@ func (c *control) update(now time.Time, s signals) int {
 		dt = min(max(now.Sub(c.last), 0), time.Second)
 	}
 	c.last = now
-	backoff := s.overuse || (c.prevDelay > 0 && s.delay < c.prevDelay)
+	overuse := s.overuse ||
+		(s.delay < c.prevDelay && float64(s.delay) < decreaseShare*float64(s.sent))
 	c.prevDelay = s.delay
 	lossy := s.loss > lossDecrease
 	switch {
-	case backoff || lossy:
+	case overuse || lossy:
 		cut := c.rate
-		if backoff {
+		if overuse {
 			cut = min(cut, s.delay)
 		}
 		if lossy && now.Sub(c.lossAt) >= lossStep {
@@ -147,43 +160,59 @@ func (c *control) rise(dt time.Duration, s signals) {
 	}
 }
 
-// sentWindow turns a running count of sent bytes into a rate over the
-// last sentSpan or so: a ring of samples at least sentSpan/4 apart.
+// sentWindow turns a running count of sent bytes into the recent sent
+// rate: the higher of the rates over the last sentSpan and the last
+// sentLongSpan (or so: a ring of samples at least sentSpan/4 apart). The
+// short span follows a rising estimate (the cameras follow it within a
+// few hundred milliseconds); the long one bridges the gaps between a low
+// rate's keyframes, when a stream that fills its budget on average sends
+// little for a while.
 type sentWindow struct {
-	at    [8]time.Time
-	bytes [8]uint64
+	at    [sentSamples]time.Time
+	bytes [sentSamples]uint64
 	n     int // samples held
 	next  int // where the next sample goes
 }
 
-// sentSpan is the span the sent rate is measured over: short enough to
-// follow a rising estimate (the cameras follow it within a few hundred
-// milliseconds), long enough to average a keyframe.
-const sentSpan = 500 * time.Millisecond
+const (
+	sentSpan     = 500 * time.Millisecond
+	sentLongSpan = 2 * time.Second
+	sentSamples  = int(sentLongSpan/(sentSpan/4)) + 2
+)
 
-// rate records total, the bytes sent up to now, and returns the rate
-// since the newest sample at least sentSpan old (the oldest one if none
-// is) [bit/s]; 0 with no earlier sample. It allocates nothing.
+// rate records total, the bytes sent up to now, and returns the recent
+// sent rate [bit/s]; 0 with no earlier sample. It allocates nothing.
 func (w *sentWindow) rate(now time.Time, total uint64) int {
-	from := -1
+	short, long := -1, -1
 	for k := 1; k <= w.n; k++ {
-		i := (w.next - k + len(w.at)) % len(w.at)
-		from = i
-		if now.Sub(w.at[i]) >= sentSpan {
+		i := (w.next - k + sentSamples) % sentSamples
+		age := now.Sub(w.at[i])
+		if short < 0 && (age >= sentSpan || k == w.n) {
+			short = i
+		}
+		long = i
+		if age >= sentLongSpan {
 			break
 		}
 	}
-	rate := 0
-	if from >= 0 {
-		if d := now.Sub(w.at[from]); d > 0 && total >= w.bytes[from] {
-			rate = int(float64(total-w.bytes[from]) * 8 / d.Seconds())
-		}
-	}
-	newest := (w.next - 1 + len(w.at)) % len(w.at)
+	rate := max(w.since(short, now, total), w.since(long, now, total))
+	newest := (w.next - 1 + sentSamples) % sentSamples
 	if w.n == 0 || now.Sub(w.at[newest]) >= sentSpan/4 {
 		w.at[w.next], w.bytes[w.next] = now, total
-		w.next = (w.next + 1) % len(w.at)
-		w.n = min(w.n+1, len(w.at))
+		w.next = (w.next + 1) % sentSamples
+		w.n = min(w.n+1, sentSamples)
 	}
 	return rate
+}
+
+// since is the rate from sample i to (now, total) [bit/s]; 0 for no sample.
+func (w *sentWindow) since(i int, now time.Time, total uint64) int {
+	if i < 0 {
+		return 0
+	}
+	d := now.Sub(w.at[i])
+	if d <= 0 || total < w.bytes[i] {
+		return 0
+	}
+	return int(float64(total-w.bytes[i]) * 8 / d.Seconds())
 }
