@@ -104,7 +104,7 @@ func (e *estimator) GetTargetBitrate() int {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	s.sent = e.window.rate(now, e.sent.Load())
+	s.sentNow, s.sent = e.window.rate(now, e.sent.Load())
 	target := e.ctl.update(now, s)
 	e.pacer.SetTargetBitrate(target)
 	return target

@@ -51,8 +51,17 @@ const (
 	// rate apart, when a decrease came and went between two steps: on
 	// overuse it sets 0.85 times the received rate; while the cameras
 	// send little, its increase stops at 1.5 times the received rate. A
-	// lower rate under decreaseShare times the sent rate is a decrease.
+	// lower rate under decreaseShare times the rate sent over the last
+	// sentSpan (pion measures the received rate over 500 ms) is a
+	// decrease.
 	decreaseShare = 1.2
+	// overuseShare: on overuse the estimate backs off to the delay-based
+	// rate (pion's 0.85 times the rate received over 500 ms) or this
+	// share of the recent sent rate, the higher. A camera's rate is lumpy
+	// (a keyframe, then a lull while x264 repays its bits: 11 kbit/s on a
+	// 100 kbit/s budget for a second in one run), and an overuse seen in a
+	// lull put the estimate at the floor whatever the link had carried.
+	overuseShare = 0.85
 )
 
 // signals are what one step of the estimate's control sees.
@@ -60,7 +69,8 @@ type signals struct {
 	delay   int       // pion's delay-based rate [bit/s]
 	overuse bool      // pion's delay trend says overuse, or its rate is in "decrease"
 	loss    float64   // the average loss in TWCC feedback [0, 1]
-	sent    int       // what left the pacer recently [bit/s] (sentWindow)
+	sent    int       // what left the pacer recently [bit/s] (sentWindow.rate)
+	sentNow int       // what left the pacer over the last sentSpan [bit/s] (sentWindow.rate)
 	fed     time.Time // when the latest TWCC feedback came (zero: none yet)
 }
 
@@ -69,7 +79,8 @@ type signals struct {
 //
 // It backs off as GCC does: to the delay-based rate while that part sees
 // overuse or is decreasing (pion's rate then is 0.85 times what the
-// receiver got), and by half the loss every lossStep while the loss is
+// receiver got over 500 ms), but not under overuseShare times the recent
+// sent rate; and by half the loss every lossStep while the loss is
 // above lossDecrease; also when the delay-based rate fell since the last
 // step to under decreaseShare times the sent rate (a decrease between
 // steps). A lower delay-based rate above that is no backoff: pion lowers
@@ -106,14 +117,14 @@ func (c *control) update(now time.Time, s signals) int {
 	}
 	c.last = now
 	overuse := s.overuse ||
-		(s.delay < c.prevDelay && float64(s.delay) < decreaseShare*float64(s.sent))
+		(s.delay < c.prevDelay && float64(s.delay) < decreaseShare*float64(s.sentNow))
 	c.prevDelay = s.delay
 	lossy := s.loss > lossDecrease
 	switch {
 	case overuse || lossy:
 		cut := c.rate
 		if overuse {
-			cut = min(cut, s.delay)
+			cut = min(cut, max(s.delay, int(overuseShare*float64(s.sent))))
 		}
 		if lossy && now.Sub(c.lossAt) >= lossStep {
 			cut = int(float64(cut) * (1 - 0.5*s.loss))
@@ -168,8 +179,8 @@ func (c *control) rise(dt time.Duration, s signals) {
 }
 
 // sentWindow turns a running count of sent bytes into the recent sent
-// rate: the higher of the rates over the last sentSpan and the last
-// sentLongSpan (or so: a ring of samples at least sentSpan/4 apart). The
+// rate: the rate over the last sentSpan, and the higher of that and the
+// rate over the last sentLongSpan (or so: a ring of samples at least sentSpan/4 apart). The
 // short span follows a rising estimate (the cameras follow it within a
 // few hundred milliseconds); the long one bridges the gaps between a low
 // rate's keyframes, when a stream that fills its budget on average sends
@@ -187,9 +198,11 @@ const (
 	sentSamples  = int(sentLongSpan/(sentSpan/4)) + 2
 )
 
-// rate records total, the bytes sent up to now, and returns the recent
-// sent rate [bit/s]; 0 with no earlier sample. It allocates nothing.
-func (w *sentWindow) rate(now time.Time, total uint64) int {
+// rate records total, the bytes sent up to now, and returns the rate
+// over the last sentSpan and the recent sent rate (the higher of that and
+// the rate over the last sentLongSpan) [bit/s]; 0 with no earlier sample.
+// It allocates nothing.
+func (w *sentWindow) rate(now time.Time, total uint64) (last, recent int) {
 	short, long := -1, -1
 	for k := 1; k <= w.n; k++ {
 		i := (w.next - k + sentSamples) % sentSamples
@@ -202,14 +215,15 @@ func (w *sentWindow) rate(now time.Time, total uint64) int {
 			break
 		}
 	}
-	rate := max(w.since(short, now, total), w.since(long, now, total))
+	last = w.since(short, now, total)
+	recent = max(last, w.since(long, now, total))
 	newest := (w.next - 1 + sentSamples) % sentSamples
 	if w.n == 0 || now.Sub(w.at[newest]) >= sentSpan/4 {
 		w.at[w.next], w.bytes[w.next] = now, total
 		w.next = (w.next + 1) % sentSamples
 		w.n = min(w.n+1, sentSamples)
 	}
-	return rate
+	return last, recent
 }
 
 // since is the rate from sample i to (now, total) [bit/s]; 0 for no sample.

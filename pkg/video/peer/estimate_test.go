@@ -21,6 +21,9 @@ func ctlRun(c *control, start time.Time, d time.Duration, feed func(t time.Durat
 		if s.fed.IsZero() {
 			s.fed = now // fresh feedback unless the case says otherwise
 		}
+		if s.sentNow == 0 {
+			s.sentNow = s.sent // a steady stream unless the case says otherwise
+		}
 		rate = c.update(now, s)
 		out = append(out, rate)
 	}
@@ -38,8 +41,9 @@ func clean(delay int) func(time.Duration, int) signals {
 }
 
 // backedOff returns a control that sat at 2 Mbit/s and was backed off to
-// the floor by a burst of overuse (pion's delay-based rate at 100 kbit/s),
-// and the time of the burst's last step.
+// the floor by a burst of overuse and loss (pion's delay-based rate at
+// 100 kbit/s, the sent rate collapsed), and the time of the burst's last
+// step.
 func backedOff(t *testing.T) (*control, time.Time) {
 	t.Helper()
 	c := newControl(2_000_000, 100_000, 20_000_000)
@@ -52,7 +56,7 @@ func backedOff(t *testing.T) (*control, time.Time) {
 	}
 	end := start.Add(3 * time.Second)
 	got := ctlRun(&c, end, time.Second, func(time.Duration, int) signals {
-		return signals{delay: 100_000, overuse: true, loss: 0.2, sent: 1_500_000}
+		return signals{delay: 100_000, overuse: true, loss: 0.2, sent: 100_000}
 	})
 	if got[len(got)-1] != 100_000 {
 		t.Fatalf("after the burst: %v, want the floor 100000", got)
@@ -105,6 +109,14 @@ func TestControlRecovers(t *testing.T) {
 		{"delay-based decreases between steps", func(t time.Duration, _ int) signals {
 			return signals{delay: 170_000 - int(t/time.Millisecond)*10, sent: 200_000 - int(t/time.Millisecond)*10}
 		}, 5 * time.Second, 100_000, 100_000},
+		// pion's rate at the floor (its increase stops at 1.5 x the
+		// received rate) in the lull after a keyframe: the last 0.5 s
+		// sent 11 kbit/s, the last 2 s 120 kbit/s. No backoff: the rise
+		// goes on to 2.5 x 120 kbit/s + 50 kbit/s.
+		{"a lull after a keyframe", func(t time.Duration, _ int) signals {
+			d := 120_000 - int(t/time.Millisecond)*4
+			return signals{delay: max(d, 100_000), sent: 120_000, sentNow: 11_000}
+		}, 5 * time.Second, 350_000, 350_000},
 		// Loss above 10 %: held at the floor.
 		{"11 % loss", func(time.Duration, int) signals {
 			return signals{delay: 100_000, loss: 0.11, sent: 100_000}
@@ -127,6 +139,22 @@ func TestControlRecovers(t *testing.T) {
 					tc.within, last, hi, tc.atLeast, tc.atMost, got)
 			}
 		})
+	}
+}
+
+// An overuse seen in a lull (the last 0.5 s sent 50 kbit/s, pion's rate
+// at the floor) backs off to 0.85 x the recent sent rate, not to the floor.
+func TestControlOveruseInALull(t *testing.T) {
+	c := newControl(2_000_000, 100_000, 20_000_000)
+	now := time.Unix(1000, 0)
+	got := c.update(now, signals{delay: 100_000, overuse: true, sent: 1_200_000, sentNow: 50_000, fed: now})
+	if got != 1_020_000 {
+		t.Errorf("overuse in a lull after 1.2 Mbit/s: %d, want 1020000", got)
+	}
+	// And the delay-based rate decides when it is the higher.
+	got = c.update(now.Add(ctlStep), signals{delay: 900_000, overuse: true, sent: 1_000_000, fed: now})
+	if got != 900_000 {
+		t.Errorf("overuse, delay-based 900000, sent 1000000: %d, want 900000", got)
 	}
 }
 
@@ -203,35 +231,35 @@ func TestControlLoss(t *testing.T) {
 func TestSentWindow(t *testing.T) {
 	var w sentWindow
 	start := time.Unix(1000, 0)
-	if got := w.rate(start, 0); got != 0 {
-		t.Errorf("first sample: %d, want 0", got)
+	if last, got := w.rate(start, 0); last != 0 || got != 0 {
+		t.Errorf("first sample: %d, %d, want 0", last, got)
 	}
 	// 1 Mbit/s (125 kB/s) for 2 s in 250 ms steps.
-	var got int
+	var last, got int
 	for i := 1; i <= 8; i++ {
-		got = w.rate(start.Add(time.Duration(i)*ctlStep), uint64(i)*125_000/4)
+		last, got = w.rate(start.Add(time.Duration(i)*ctlStep), uint64(i)*125_000/4)
 	}
-	if got != 1_000_000 {
-		t.Errorf("steady 1 Mbit/s: %d", got)
+	if last != 1_000_000 || got != 1_000_000 {
+		t.Errorf("steady 1 Mbit/s: %d, %d", last, got)
 	}
 	// Then nothing for 250 ms: over the last 500 ms, half; over the
 	// last 2 s, 7/8: the higher.
-	if got = w.rate(start.Add(9*ctlStep), 8*125_000/4); got != 875_000 {
-		t.Errorf("250 ms of nothing after 1 Mbit/s: %d, want 875000 (the last 2 s)", got)
+	if last, got = w.rate(start.Add(9*ctlStep), 8*125_000/4); last != 500_000 || got != 875_000 {
+		t.Errorf("250 ms of nothing after 1 Mbit/s: %d, %d, want 500000 and 875000 (the last 2 s)", last, got)
 	}
 	// Then a burst, 62.5 kB in 250 ms: over the last 500 ms, 1 Mbit/s;
 	// over the last 2 s, (6 x 31.25 + 62.5) kB = 1 Mbit/s too; another
 	// burst: the last 500 ms (2 Mbit/s) is the higher.
-	if got = w.rate(start.Add(10*ctlStep), 8*125_000/4+62_500); got != 1_000_000 {
+	if _, got = w.rate(start.Add(10*ctlStep), 8*125_000/4+62_500); got != 1_000_000 {
 		t.Errorf("a burst of 62.5 kB: %d, want 1000000", got)
 	}
-	if got = w.rate(start.Add(11*ctlStep), 8*125_000/4+125_000); got != 2_000_000 {
+	if _, got = w.rate(start.Add(11*ctlStep), 8*125_000/4+125_000); got != 2_000_000 {
 		t.Errorf("two bursts of 62.5 kB: %d, want 2000000 (the last 500 ms)", got)
 	}
 	start = start.Add(2 * ctlStep)
 	// Calls faster than sentSpan/4 add no sample: the span stays.
 	for i := range 100 {
-		got = w.rate(start.Add(9*ctlStep+time.Duration(i)*time.Millisecond), 8*125_000/4)
+		_, got = w.rate(start.Add(9*ctlStep+time.Duration(i)*time.Millisecond), 8*125_000/4)
 	}
 	if got < 250_000 {
 		t.Errorf("100 calls within 100 ms: %d, the span shrank", got)
@@ -247,7 +275,9 @@ func TestControlAllocs(t *testing.T) {
 	n := testing.AllocsPerRun(1000, func() {
 		now = now.Add(ctlStep)
 		total += 30_000
-		c.update(now, signals{delay: 900_000, loss: 0.03, sent: w.rate(now, total), fed: now})
+		s := signals{delay: 900_000, loss: 0.03, fed: now}
+		s.sentNow, s.sent = w.rate(now, total)
+		c.update(now, s)
 	})
 	if n != 0 {
 		t.Errorf("%v allocations per step, want 0", n)
@@ -263,6 +293,8 @@ func BenchmarkControlUpdate(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		now = now.Add(ctlStep)
 		total += 30_000
-		c.update(now, signals{delay: 900_000, overuse: i%50 == 0, loss: 0.03, sent: w.rate(now, total), fed: now})
+		s := signals{delay: 900_000, overuse: i%50 == 0, loss: 0.03, fed: now}
+		s.sentNow, s.sent = w.rate(now, total)
+		c.update(now, s)
 	}
 }
