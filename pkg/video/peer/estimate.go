@@ -1,6 +1,7 @@
 package peer
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,8 +27,9 @@ import (
 // Mbit/s link with 3 % loss, scripts/impaired-link.sh). And pion's
 // delay-based rate, once backed off, climbs back by ~10 kbit/s a second
 // near the floor, so one burst of loss or delay cost the rest of a run.
-// Here the estimate follows the delay-based rate down, and rises on its
-// own once the feedback has been calm for a while (control).
+// Here the estimate backs off on the delay-based part's overuse and on
+// loss over 10 %, and rises on its own once the feedback has been calm
+// for a while (control).
 //
 // The pacer follows this estimate (GCC's own target only reaches it
 // through the delay-based part). GetTargetBitrate updates the estimate:
@@ -53,7 +55,7 @@ func newEstimator(initial, minRate, maxRate int) (*estimator, error) {
 		gcc.SendSideBWEMaxBitrate(maxRate), gcc.SendSideBWEPacer(pacerOf{e.pacer}))
 	if err != nil {
 		_ = e.pacer.Close()
-		return nil, err
+		return nil, fmt.Errorf("peer: estimator: %w", err)
 	}
 	e.SendSideBWE = bwe
 	return e, nil

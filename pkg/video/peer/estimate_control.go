@@ -38,13 +38,13 @@ const (
 	// a stream that sends a fixed rate holds it under 2.5 times that.
 	// A rise never lowers the estimate below where it is. libwebrtc
 	// takes 1.5 times the acknowledged rate; here that held the estimate
-	// down, because x264's rate control (ABR, rate tolerance 0.1 as
-	// pion/mediadevices sets it) sends as little as half its budget for
-	// seconds after a keyframe, repaying the keyframe's bits (measured:
-	// 48 kbit/s on a budget of 100 kbit/s at 26 pictures/s,
-	// scripts/impaired-link.sh): the bound must let the estimate rise
-	// while the video sends 45 % of it. The slack is half the default
-	// floor: near the floor a stream is lumpy.
+	// down, because the cameras' x264 sent as little as half its budget
+	// (measured: 48 kbit/s on a budget of 100 kbit/s at 26 pictures/s,
+	// scripts/impaired-link.sh), less for a while after a keyframe (its
+	// ABR rate control, as pion/mediadevices sets it, seems to repay the
+	// keyframe's bits): the bound must let the estimate rise while the
+	// video sends 45 % of it. The slack is half the default floor: near
+	// the floor a stream is lumpy.
 	sentHeadroom = 2.5
 	sentSlack    = 50_000
 	// decreaseShare tells pion's two ways of lowering its delay-based
@@ -58,9 +58,9 @@ const (
 	// overuseShare: on overuse the estimate backs off to the delay-based
 	// rate (pion's 0.85 times the rate received over 500 ms) or this
 	// share of the recent sent rate, the higher. A camera's rate is lumpy
-	// (a keyframe, then a lull while x264 repays its bits: 11 kbit/s on a
-	// 100 kbit/s budget for a second in one run), and an overuse seen in a
-	// lull put the estimate at the floor whatever the link had carried.
+	// (a keyframe, then a lull: 11 kbit/s on a 100 kbit/s budget for
+	// 0.75 s in one run), and an overuse seen in a lull put the estimate
+	// at the floor whatever the link had carried.
 	overuseShare = 0.85
 )
 
@@ -77,20 +77,23 @@ type signals struct {
 // control is the estimate's control law, a pure function of the signals
 // and the step's time: no clock, no lock (estimator holds one around it).
 //
-// It backs off as GCC does: to the delay-based rate while that part sees
-// overuse or is decreasing (pion's rate then is 0.85 times what the
-// receiver got over 500 ms), but not under overuseShare times the recent
-// sent rate; and by half the loss every lossStep while the loss is
-// above lossDecrease; also when the delay-based rate fell since the last
-// step to under decreaseShare times the sent rate (a decrease between
-// steps). A lower delay-based rate above that is no backoff: pion lowers
-// it to 1.5 times the received rate when the cameras send less than it
-// allows, which says nothing about the link. It rises on its own, unlike pion's delay-based part
-// (which climbs back from a backoff by ~10 kbit/s a second near the
-// floor): once calm for calmFor, by recoveryGrowth a second up to the
-// recovery level and by growth a second above it, never beyond
-// sentHeadroom times what was sent, and at least to the delay-based rate
-// when that is higher and the sent rate allows. Always within [min, max].
+// Backoff, as GCC does: on overuse (pion's delay trend says so, its rate
+// is in "decrease", or its rate fell since the last step to under
+// decreaseShare times sentNow) to the delay-based rate, pion's 0.85
+// times what the receiver got over 500 ms, but not under overuseShare
+// times the recent sent rate; while the loss is above lossDecrease, by
+// half the loss every lossStep. A lower delay-based rate above
+// decreaseShare times sentNow is no backoff: pion stops its increase at
+// 1.5 times the received rate when the cameras send less than it allows,
+// which says nothing about the link.
+//
+// Rise, on its own (pion's delay-based rate climbs back from a backoff by
+// ~10 kbit/s a second near the floor): once calm for calmFor, by
+// recoveryGrowth a second up to the recovery level and by growth a second
+// above it, at least to the delay-based rate when that is higher, never
+// beyond sentHeadroom times the recent sent rate plus sentSlack.
+//
+// Always within [min, max].
 type control struct {
 	min, max int // [bit/s]
 	rate     int // the estimate [bit/s]
