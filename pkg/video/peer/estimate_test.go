@@ -4,6 +4,10 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/pion/interceptor"
+	"github.com/pion/rtcp"
+	"github.com/pion/rtp"
 )
 
 // The control law's steps, as the session makes them (every 250 ms).
@@ -296,5 +300,50 @@ func BenchmarkControlUpdate(b *testing.B) {
 		s := signals{delay: 900_000, overuse: i%50 == 0, loss: 0.03, fed: now}
 		s.sentNow, s.sent = w.rate(now, total)
 		c.update(now, s)
+	}
+}
+
+// The estimator's plumbing: packets that leave the pacer are counted for
+// the sent rate, and TWCC feedback is noted as fresh.
+func TestEstimatorCountsSentAndFeedback(t *testing.T) {
+	e, err := newEstimator(1_000_000, 100_000, 20_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := e.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	}()
+	var wrote int
+	w := e.AddStream(&interceptor.StreamInfo{SSRC: 7}, interceptor.RTPWriterFunc(
+		func(h *rtp.Header, p []byte, _ interceptor.Attributes) (int, error) {
+			wrote++
+			return h.MarshalSize() + len(p), nil
+		}))
+	h := rtp.Header{Version: 2, SSRC: 7, SequenceNumber: 1}
+	if _, err := w.Write(&h, make([]byte, 1000), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := e.sent.Load(), uint64(h.MarshalSize()+1000); wrote != 1 || got != want {
+		t.Errorf("after one packet out of a full bucket: %d written, %d bytes counted, want 1 and %d", wrote, got, want)
+	}
+	if e.fed.Load() != 0 {
+		t.Fatal("feedback noted before any")
+	}
+	if err := e.WriteRTCP([]rtcp.Packet{&rtcp.ReceiverReport{}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if e.fed.Load() != 0 {
+		t.Error("a receiver report noted as congestion-control feedback")
+	}
+	fb := &rtcp.TransportLayerCC{MediaSSRC: 7, BaseSequenceNumber: 0, PacketStatusCount: 1,
+		PacketChunks: []rtcp.PacketStatusChunk{&rtcp.RunLengthChunk{PacketStatusSymbol: rtcp.TypeTCCPacketReceivedSmallDelta, RunLength: 1}},
+		RecvDeltas:   []*rtcp.RecvDelta{{Type: rtcp.TypeTCCPacketReceivedSmallDelta, Delta: 250}}}
+	if err := e.WriteRTCP([]rtcp.Packet{fb}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if e.fed.Load() == 0 {
+		t.Error("TWCC feedback not noted")
 	}
 }
