@@ -1,35 +1,35 @@
 package peer
 
 import (
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/pion/interceptor"
 	"github.com/pion/interceptor/pkg/cc"
 	"github.com/pion/interceptor/pkg/gcc"
-)
-
-// Loss thresholds and steps of the estimate's loss part (estimator).
-const (
-	lossDecrease = 0.10                   // average loss above this lowers the loss cap
-	lossStep     = 200 * time.Millisecond // at most one change of the loss cap per step
-	lossRaise    = 1.08                   // the cap's rise per step while loss is below lossDecrease
+	"github.com/pion/rtcp"
+	"github.com/pion/rtp"
 )
 
 // estimator is each session's send-side estimate: pion's GCC for the
 // delay-based part (the trendline of TWCC arrival times, which sees a
-// queue growing at a bottleneck) and the loss it measures, with the loss
-// part decided here.
+// queue growing at a bottleneck) and the loss it measures; when to back
+// off and how to rise again are decided here (control,
+// estimate_control.go).
 //
 // Why: pion's loss-based controller holds its rate while the loss is
 // between 2 % and 10 % and takes the minimum with the delay-based rate on
 // every update, so under a steady random loss in that band (3 % on a
 // Wi-Fi link) every dip of the delay-based rate becomes permanent and the
-// estimate ratchets down to MinBitrate, where the video stays (measured:
-// 0.1 Mbit/s on a 3 Mbit/s link with 3 % loss, scripts/impaired-link.sh).
-// Random loss on a radio link is not congestion, and NACK repairs it. So
-// here the loss only lowers the estimate above 10 % (by half the loss,
-// every 200 ms, as GCC does), and below that the cap rises back by 8 %
-// every 200 ms, up to the delay-based rate, which alone decides then.
+// estimate ratchets down to MinBitrate (measured: 0.1 Mbit/s on a 3
+// Mbit/s link with 3 % loss, scripts/impaired-link.sh). And pion's
+// delay-based rate, once backed off, climbs back by ~10 kbit/s a second
+// near the floor, so one burst of loss or delay cost the rest of a run.
+// Here the estimate backs off on the delay-based part's overuse and on
+// loss over 10 %, and rises on its own once the feedback has been calm
+// for a while (control).
 //
 // The pacer follows this estimate (GCC's own target only reaches it
 // through the delay-based part). GetTargetBitrate updates the estimate:
@@ -37,29 +37,56 @@ const (
 type estimator struct {
 	*gcc.SendSideBWE        // TWCC feedback in, the delay-based rate, statistics
 	pacer            *pacer // this package's event-driven leaky bucket
-	min, max         int
 
-	mu      sync.Mutex
-	lossCap int       // the loss part's limit [bit/s]
-	changed time.Time // last change of lossCap
-	target  int       // the estimate [bit/s]
+	epoch time.Time     // the origin of fed (monotonic)
+	fed   atomic.Int64  // when the latest TWCC feedback came, since epoch [ns]; 0: none yet
+	sent  atomic.Uint64 // bytes that left the pacer (RTP header and payload) [bytes]
+
+	mu     sync.Mutex
+	ctl    control    // the control law
+	window sentWindow // sent into a rate
 }
 
 // newEstimator returns the estimator of one session.
 func newEstimator(initial, minRate, maxRate int) (*estimator, error) {
-	e := &estimator{min: minRate, max: maxRate, lossCap: maxRate, target: initial}
+	e := &estimator{epoch: time.Now(), ctl: newControl(initial, minRate, maxRate)}
 	e.pacer = newPacer(initial)
 	bwe, err := gcc.NewSendSideBWE(gcc.SendSideBWEInitialBitrate(initial), gcc.SendSideBWEMinBitrate(minRate),
 		gcc.SendSideBWEMaxBitrate(maxRate), gcc.SendSideBWEPacer(pacerOf{e.pacer}))
 	if err != nil {
 		_ = e.pacer.Close()
-		return nil, err
+		return nil, fmt.Errorf("peer: estimator: %w", err)
 	}
 	e.SendSideBWE = bwe
 	return e, nil
 }
 
 var _ cc.BandwidthEstimator = (*estimator)(nil)
+
+// AddStream counts the stream's packets as they leave the pacer (the
+// sent rate that bounds the estimate's rise) and hands it to GCC.
+func (e *estimator) AddStream(info *interceptor.StreamInfo, w interceptor.RTPWriter) interceptor.RTPWriter {
+	return e.SendSideBWE.AddStream(info, interceptor.RTPWriterFunc(
+		func(h *rtp.Header, payload []byte, a interceptor.Attributes) (int, error) {
+			n, err := w.Write(h, payload, a)
+			if err == nil {
+				e.sent.Add(uint64(h.MarshalSize() + len(payload)))
+			}
+			return n, err
+		}))
+}
+
+// WriteRTCP notes when congestion-control feedback came and hands the
+// packets to GCC.
+func (e *estimator) WriteRTCP(pkts []rtcp.Packet, a interceptor.Attributes) error {
+	for _, p := range pkts {
+		switch p.(type) {
+		case *rtcp.TransportLayerCC, *rtcp.CCFeedbackReport:
+			e.fed.Store(max(int64(time.Since(e.epoch)), 1))
+		}
+	}
+	return e.SendSideBWE.WriteRTCP(pkts, a)
+}
 
 // GetTargetBitrate updates and returns the estimate [bit/s], and sets the
 // pacer to it. Safe for concurrent use.
@@ -70,28 +97,19 @@ func (e *estimator) GetTargetBitrate() int {
 		delay = e.SendSideBWE.GetTargetBitrate()
 	}
 	loss, _ := st["averageLoss"].(float64)
+	usage, _ := st["usage"].(string)
+	state, _ := st["state"].(string)
+	s := signals{delay: delay, overuse: usage == "overuse" || state == "decrease", loss: loss}
+	now := time.Now()
+	if ns := e.fed.Load(); ns > 0 {
+		s.fed = e.epoch.Add(time.Duration(ns))
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.target = e.update(time.Now(), delay, loss)
-	e.pacer.SetTargetBitrate(e.target)
-	return e.target
-}
-
-// update is the loss part's step at now with the delay-based rate delay
-// [bit/s] and the average loss in [0, 1]; it returns the estimate.
-func (e *estimator) update(now time.Time, delay int, loss float64) int {
-	if now.Sub(e.changed) >= lossStep {
-		switch {
-		case loss > lossDecrease:
-			e.lossCap = int(float64(min(e.lossCap, delay)) * (1 - 0.5*loss))
-			e.changed = now
-		case e.lossCap < e.max:
-			e.lossCap = min(int(float64(e.lossCap)*lossRaise), e.max)
-			e.changed = now
-		}
-	}
-	e.lossCap = min(max(e.lossCap, e.min), e.max)
-	return min(max(min(delay, e.lossCap), e.min), e.max)
+	s.sentNow, s.sent = e.window.rate(now, e.sent.Load())
+	target := e.ctl.update(now, s)
+	e.pacer.SetTargetBitrate(target)
+	return target
 }
 
 // Close stops the estimator and its pacer.
