@@ -220,6 +220,10 @@ func sampleDuration(prev time.Time, au video.AccessUnit) time.Duration {
 	return time.Second / 30
 }
 
+// rtcpBuffer is the largest RTCP datagram readRTCP takes [bytes] (pion
+// reads at most its receive MTU, 1460 bytes by default).
+const rtcpBuffer = 8192
+
 // readRTCP reads the receiver's feedback for this camera: PLI and FIR
 // become keyframe requests; NACKs are counted. It is the only reader of the sender's RTCP (receiver reports
 // feed the statistics interceptor on their way here).
@@ -229,10 +233,18 @@ func (c *camera) readRTCP() {
 		<-c.ctx.Done()
 		_ = c.sender.Stop()
 	}()
+	// One buffer for every read, and the packets the interceptors
+	// already unmarshaled (pion's ReadRTCP allocates a buffer per read and
+	// unmarshals again). A malformed packet is skipped, not the end.
+	buf := make([]byte, rtcpBuffer)
 	for {
-		pkts, _, err := c.sender.ReadRTCP()
+		n, attr, err := c.sender.Read(buf)
 		if err != nil {
 			return
+		}
+		pkts, err := attr.GetRTCPPackets(buf[:n])
+		if err != nil {
+			continue
 		}
 		for _, p := range pkts {
 			switch p := p.(type) {
