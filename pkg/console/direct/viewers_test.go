@@ -63,7 +63,8 @@ func cpuTime(t *testing.T) (user, sys time.Duration) {
 // WebRTC viewers of one 640x480@30 pattern camera, alternating twice;
 // the viewers run in a helper process. Set CONSOLE_FIGURES=1;
 // CONSOLE_FIGURES_PROFILE=DIR also writes a CPU profile of each
-// measurement window to DIR (viewers-N-RUN.prof).
+// measurement window to DIR (viewers-N-RUN.prof), and
+// CONSOLE_FIGURES_WINDOW=S makes each window S seconds (default 6).
 func TestViewersCPU(t *testing.T) {
 	if os.Getenv("CONSOLE_FIGURES") == "" {
 		t.Skip("figures: set CONSOLE_FIGURES=1 to measure")
@@ -103,6 +104,9 @@ func TestViewersCPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	window := 6 * time.Second
+	if w, err := strconv.Atoi(os.Getenv("CONSOLE_FIGURES_WINDOW")); err == nil && w > 0 {
+		window = time.Duration(w) * time.Second
+	}
 	profDir := os.Getenv("CONSOLE_FIGURES_PROFILE")
 	measure := func(n, run int) (float64, float64, float64) {
 		cmd := exec.Command(exe, "-test.run=^TestViewersHelper$", "-test.timeout=10m")
