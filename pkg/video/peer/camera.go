@@ -229,7 +229,7 @@ const rtcpBuffer = 8192
 // feed the statistics interceptor on their way here).
 func (c *camera) readRTCP() {
 	defer c.wg.Done()
-	go func() { // ReadRTCP does not take a context: unblock it
+	go func() { // Read does not take a context: unblock it
 		<-c.ctx.Done()
 		_ = c.sender.Stop()
 	}()
