@@ -189,7 +189,7 @@ func (c *camera) serve(src video.Source) video.Source {
 			skipping = false
 			d := sampleDuration(prev, au)
 			prev = au.Capture
-			if err := c.out.write(c.track, shared.of(sp, au), d); err != nil {
+			if err := c.out.write(c.track, sp.of(au), d); err != nil {
 				if errors.Is(err, context.Canceled) || c.ctx.Err() != nil {
 					return nil
 				}

@@ -151,7 +151,7 @@ func (p *pacer) Write(h *rtp.Header, payload []byte, attr interceptor.Attributes
 		p.pop(false)
 	}
 	q := paced{attr: attr, at: p.now(), pad: h.PaddingSize}
-	if n := len(p.free); n > 0 {
+	if n := len(p.free); n > 0 && cap(p.free[n-1]) >= size {
 		q.buf, p.free = p.free[n-1][:size], p.free[:n-1]
 	} else {
 		q.buf = make([]byte, size, max(size, rtpMTU+100))

@@ -300,3 +300,26 @@ func BenchmarkPacerBurst(b *testing.B) {
 		r.clock = r.clock.Add(33 * time.Millisecond)
 	}
 }
+
+// TestPacerLargerPacketThanItsBuffers: a waiting packet larger than the
+// buffers kept from earlier ones gets a buffer of its own, whole.
+func TestPacerLargerPacketThanItsBuffers(t *testing.T) {
+	r := newPacerRig(100_000)
+	var sizes []int
+	r.p.AddStream(7, interceptor.RTPWriterFunc(func(_ *rtp.Header, payload []byte, _ interceptor.Attributes) (int, error) {
+		sizes = append(sizes, len(payload))
+		return 0, nil
+	}))
+	for i, size := range []int{1500, 100, 100, 3000} { // the first spends the credit
+		if _, err := r.p.Write(&rtp.Header{Version: 2, SSRC: 7, SequenceNumber: uint16(i)}, make([]byte, size), nil); err != nil {
+			t.Fatal(err)
+		}
+		for size == 100 && r.step() { // the small ones go out: their buffers are kept
+		}
+	}
+	for r.step() {
+	}
+	if len(sizes) != 4 || sizes[3] != 3000 {
+		t.Fatalf("payloads out %v, want the last of 3000 bytes", sizes)
+	}
+}

@@ -34,7 +34,9 @@ type payloads struct {
 
 // sourcePayloads is one Source's packetizer and its recent access units.
 type sourcePayloads struct {
-	users  int                  // cameras that hold it (acquire - release)
+	users int // cameras that hold it (acquire - release); payloads.mu guards it
+
+	mu     sync.Mutex           // guards the rest: one Source's sessions, not every camera's, wait for a packetization
 	pay    codecs.H264Payloader // keeps SPS and PPS for the next IDR, as pion's track does
 	recent [recentUnits]unitPayloads
 	next   int // slot of recent to fill next
@@ -78,13 +80,13 @@ func (p *payloads) release(src video.Source) {
 
 // of returns the RTP payloads of au: packetized by the first session
 // that asks, shared with the others. The caller must not modify them.
-func (p *payloads) of(sp *sourcePayloads, au video.AccessUnit) [][]byte {
+func (sp *sourcePayloads) of(au video.AccessUnit) [][]byte {
 	if len(au.Data) == 0 {
 		return nil
 	}
 	data := unsafe.SliceData(au.Data)
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
 	for i := range sp.recent {
 		if u := &sp.recent[i]; u.data == data && u.size == len(au.Data) {
 			return u.payloads

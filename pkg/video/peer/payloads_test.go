@@ -55,7 +55,7 @@ func TestPayloadsShared(t *testing.T) {
 		t.Fatal("two users of one Source got two packetizers")
 	}
 	au := accessUnit(3000)
-	first := p.of(a, au)
+	first := a.of(au)
 	if len(first) != 4 { // STAP-A (SPS+PPS), then the IDR in three FU-A
 		t.Fatalf("%d payloads, want 4", len(first))
 	}
@@ -64,19 +64,19 @@ func TestPayloadsShared(t *testing.T) {
 			t.Errorf("payload %d: %d bytes over the MTU", i, len(pl))
 		}
 	}
-	again := p.of(b, au)
+	again := b.of(au)
 	if &again[0][0] != &first[0][0] {
 		t.Error("the same access unit was packetized twice")
 	}
 	other := accessUnit(3000) // equal bytes, another unit
-	if o := p.of(a, other); &o[0][0] == &first[0][0] {
+	if o := a.of(other); &o[0][0] == &first[0][0] {
 		t.Error("another access unit got the first one's payloads")
 	}
 	// A lagging session still finds an older unit among the recent ones.
 	for range recentUnits - 2 {
-		p.of(a, accessUnit(100))
+		a.of(accessUnit(100))
 	}
-	if late := p.of(b, au); &late[0][0] != &first[0][0] {
+	if late := b.of(au); &late[0][0] != &first[0][0] {
 		t.Error("a unit within recentUnits was packetized again")
 	}
 	p.release(src)
@@ -138,7 +138,7 @@ func TestStamperAllocs(t *testing.T) {
 
 func accessUnitPayloads() [][]byte {
 	var p payloads
-	return p.of(p.acquire(nil), accessUnit(3000))
+	return p.acquire(nil).of(accessUnit(3000))
 }
 
 // BenchmarkStamperWrite is one session's part of sending an access unit
@@ -160,8 +160,8 @@ func BenchmarkPayloadsShared(b *testing.B) {
 	var p payloads
 	sp := p.acquire(nil)
 	au := accessUnit(3000)
-	p.of(sp, au)
+	sp.of(au)
 	for b.Loop() {
-		p.of(sp, au)
+		sp.of(au)
 	}
 }
