@@ -6,6 +6,8 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"syscall"
 	"testing"
@@ -47,18 +49,22 @@ func TestViewersHelper(t *testing.T) {
 	time.Sleep(time.Hour) // until the parent kills it
 }
 
-func cpuTime(t *testing.T) time.Duration {
+// cpuTime returns the process's user and system CPU time.
+func cpuTime(t *testing.T) (user, sys time.Duration) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		t.Fatal(err)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
 }
 
 // TestViewersCPU measures, without asserting, the console's CPU (its
 // whole process: camera, encoder, WebRTC sending) with one and with ten
 // WebRTC viewers of one 640x480@30 pattern camera, alternating twice;
-// the viewers run in a helper process. Set CONSOLE_FIGURES=1.
+// the viewers run in a helper process. Set CONSOLE_FIGURES=1;
+// CONSOLE_FIGURES_PROFILE=DIR also writes a CPU profile of each
+// measurement window to DIR (viewers-N-RUN.prof), and
+// CONSOLE_FIGURES_WINDOW=S makes each window S seconds (default 6).
 func TestViewersCPU(t *testing.T) {
 	if os.Getenv("CONSOLE_FIGURES") == "" {
 		t.Skip("figures: set CONSOLE_FIGURES=1 to measure")
@@ -98,7 +104,11 @@ func TestViewersCPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	window := 6 * time.Second
-	measure := func(n int) (float64, float64) {
+	if w, err := strconv.Atoi(os.Getenv("CONSOLE_FIGURES_WINDOW")); err == nil && w > 0 {
+		window = time.Duration(w) * time.Second
+	}
+	profDir := os.Getenv("CONSOLE_FIGURES_PROFILE")
+	measure := func(n, run int) (float64, float64, float64) {
 		cmd := exec.Command(exe, "-test.run=^TestViewersHelper$", "-test.timeout=10m")
 		cmd.Env = append(os.Environ(), envViewersURL+"="+url, envViewersN+"="+strconv.Itoa(n))
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
@@ -127,19 +137,35 @@ func TestViewersCPU(t *testing.T) {
 			}
 			return b
 		}
-		c0, b0, w0 := cpuTime(t), bytes(), time.Now()
+		if profDir != "" {
+			f, err := os.Create(filepath.Join(profDir, fmt.Sprintf("viewers-%d-%d.prof", n, run)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		u0, s0 := cpuTime(t)
+		b0, w0 := bytes(), time.Now()
 		time.Sleep(window) // the measurement window
-		c1, b1, w1 := cpuTime(t), bytes(), time.Now()
-		return 100 * (c1 - c0).Seconds() / w1.Sub(w0).Seconds(), 8 * float64(b1-b0) / w1.Sub(w0).Seconds() / 1e3 / float64(n)
+		u1, s1 := cpuTime(t)
+		b1, w1 := bytes(), time.Now()
+		if profDir != "" {
+			pprof.StopCPUProfile()
+		}
+		sec := w1.Sub(w0).Seconds()
+		return 100 * (u1 - u0 + s1 - s0).Seconds() / sec, 100 * (s1 - s0).Seconds() / sec, 8 * float64(b1-b0) / sec / 1e3 / float64(n)
 	}
 	var one, ten []float64
-	for range 2 {
-		c, kb := measure(1)
-		t.Logf("1 viewer:   console process %.1f %% of one core, %.0f kbit/s sent per viewer", c, kb)
+	for run := range 2 {
+		c, sys, kb := measure(1, run)
+		t.Logf("1 viewer:   console process %.1f %% of one core (system %.1f %%), %.0f kbit/s sent per viewer", c, sys, kb)
 		one = append(one, c)
 		waitFor(t, 20*time.Second, "viewers gone", func() bool { return len(srv.WebRTCStats()) == 0 })
-		c, kb = measure(10)
-		t.Logf("10 viewers: console process %.1f %% of one core, %.0f kbit/s sent per viewer", c, kb)
+		c, sys, kb = measure(10, run)
+		t.Logf("10 viewers: console process %.1f %% of one core (system %.1f %%), %.0f kbit/s sent per viewer", c, sys, kb)
 		ten = append(ten, c)
 		waitFor(t, 20*time.Second, "viewers gone", func() bool { return len(srv.WebRTCStats()) == 0 })
 	}

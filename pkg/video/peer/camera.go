@@ -9,25 +9,25 @@ import (
 
 	"github.com/pion/rtcp"
 	"github.com/pion/webrtc/v4"
-	"github.com/pion/webrtc/v4/pkg/media"
 
 	"github.com/telebridge/telebridge/pkg/video"
 )
 
-// boundTrack is a sample track that says when pion binds it to a
-// negotiated, connected sender: before that pion drops written samples, so
+// boundTrack is an RTP track that says when pion binds it to a
+// negotiated, connected sender: before that pion drops written packets, so
 // only then is the camera's Source subscribed (its first access unit is a
 // keyframe; if the page's SRTP is not ready yet, the page asks again with
-// a PLI).
+// a PLI). The camera writes packets over payloads shared by every session
+// (Server.payloads); pion sets the binding's SSRC and payload type.
 type boundTrack struct {
-	*webrtc.TrackLocalStaticSample
+	*webrtc.TrackLocalStaticRTP
 	once  sync.Once
 	bound chan struct{}
 }
 
 // Bind implements webrtc.TrackLocal.
 func (t *boundTrack) Bind(c webrtc.TrackLocalContext) (webrtc.RTPCodecParameters, error) {
-	p, err := t.TrackLocalStaticSample.Bind(c)
+	p, err := t.TrackLocalStaticRTP.Bind(c)
 	if err == nil {
 		t.once.Do(func() { close(t.bound) })
 	}
@@ -51,18 +51,20 @@ type camera struct {
 	viewer video.Viewer
 	share  int // [bit/s]
 
+	out *stamper // this session's RTP headers; the run goroutine's alone
+
 	frames, bytes, plis, firs, nacks, skipped atomic.Uint64
 }
 
 func newCamera(ss *Session, name string) (*camera, error) {
-	t, err := webrtc.NewTrackLocalStaticSample(webrtc.RTPCodecCapability{
+	t, err := webrtc.NewTrackLocalStaticRTP(webrtc.RTPCodecCapability{
 		MimeType: webrtc.MimeTypeH264, ClockRate: 90000, SDPFmtpLine: H264FmtpLine,
 	}, name, name)
 	if err != nil {
 		return nil, err
 	}
-	c := &camera{name: name, ss: ss, track: &boundTrack{TrackLocalStaticSample: t, bound: make(chan struct{})},
-		reopen: make(chan video.Source, 1)}
+	c := &camera{name: name, ss: ss, track: &boundTrack{TrackLocalStaticRTP: t, bound: make(chan struct{})},
+		reopen: make(chan video.Source, 1), out: newStamper()}
 	c.ctx, c.cancel = context.WithCancel(ss.ctx)
 	return c, nil
 }
@@ -142,9 +144,12 @@ func (c *camera) serve(src video.Source) video.Source {
 		return nil
 	}
 	c.setViewer(v)
+	shared := &c.ss.srv.payloads
+	sp := shared.acquire(src)
 	defer func() {
 		c.setViewer(nil)
 		v.Close()
+		shared.release(src)
 	}()
 	aus := v.AccessUnits()
 	var prev time.Time // capture time of the previous access unit written
@@ -184,7 +189,7 @@ func (c *camera) serve(src video.Source) video.Source {
 			skipping = false
 			d := sampleDuration(prev, au)
 			prev = au.Capture
-			if err := c.track.WriteSample(media.Sample{Data: au.Data, Duration: d}); err != nil {
+			if err := c.out.write(c.track, sp.of(au), d); err != nil {
 				if errors.Is(err, context.Canceled) || c.ctx.Err() != nil {
 					return nil
 				}
@@ -196,8 +201,8 @@ func (c *camera) serve(src video.Source) video.Source {
 	}
 }
 
-// sampleDuration is how far the RTP clock advances after au [s]: pion
-// stamps an access unit with the sum of the durations written before it.
+// sampleDuration is how far the RTP clock advances after au [s]: an
+// access unit is stamped with the sum of the durations written before it.
 // The capture interval since the previous access unit written (up to 5 s)
 // keeps the RTP timestamps on the capture clock (one interval behind) when
 // pictures are skipped or late, so the page's jitter buffer does not
@@ -215,19 +220,31 @@ func sampleDuration(prev time.Time, au video.AccessUnit) time.Duration {
 	return time.Second / 30
 }
 
+// rtcpBuffer is the largest RTCP datagram readRTCP takes [bytes] (pion
+// reads at most its receive MTU, 1460 bytes by default).
+const rtcpBuffer = 8192
+
 // readRTCP reads the receiver's feedback for this camera: PLI and FIR
 // become keyframe requests; NACKs are counted. It is the only reader of the sender's RTCP (receiver reports
 // feed the statistics interceptor on their way here).
 func (c *camera) readRTCP() {
 	defer c.wg.Done()
-	go func() { // ReadRTCP does not take a context: unblock it
+	go func() { // Read does not take a context: unblock it
 		<-c.ctx.Done()
 		_ = c.sender.Stop()
 	}()
+	// One buffer for every read, and the packets the interceptors
+	// already unmarshaled (pion's ReadRTCP allocates a buffer per read and
+	// unmarshals again). A malformed packet is skipped, not the end.
+	buf := make([]byte, rtcpBuffer)
 	for {
-		pkts, _, err := c.sender.ReadRTCP()
+		n, attr, err := c.sender.Read(buf)
 		if err != nil {
 			return
+		}
+		pkts, err := attr.GetRTCPPackets(buf[:n])
+		if err != nil {
+			continue
 		}
 		for _, p := range pkts {
 			switch p := p.(type) {

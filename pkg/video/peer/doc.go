@@ -21,7 +21,11 @@
 // to a connected sender, so the first access unit, a keyframe, reaches the
 // page; PLI and FIR from the page become Viewer.RequestKeyFrame. The codec
 // is H.264 constrained baseline (profile-level-id 42e01f), packetization
-// mode 1, packetized by pion.
+// mode 1, packetized by pion's payloader once per access unit for every
+// session showing that Source (payloads shared, read-only); each session
+// writes only its own headers (SSRC, sequence number, timestamp), so a
+// further viewer of a camera costs its RTP and RTCP path, not a second
+// packetization.
 //
 // Congestion control: pion's interceptors add the transport-wide sequence
 // number (TWCC) to every packet, answer NACKs from a send buffer, send RTCP

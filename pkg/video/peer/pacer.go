@@ -22,26 +22,36 @@ import (
 type pacer struct {
 	mu      sync.Mutex
 	writers map[uint32]interceptor.RTPWriter
-	rate    float64   // bytes per second the bucket refills with
-	credit  float64   // bytes that may go out now (negative: a debt)
-	last    time.Time // when credit was last refilled
-	queue   []paced   // waiting packets, oldest first
-	queued  int       // their bytes
-	timer   *time.Timer
+	rate    float64     // bytes per second the bucket refills with
+	credit  float64     // bytes that may go out now (negative: a debt)
+	last    time.Time   // when credit was last refilled
+	queue   []paced     // waiting packets from head on, oldest first
+	head    int         // index of the oldest waiting packet in queue
+	queued  int         // their bytes
+	free    [][]byte    // buffers of sent packets, for the next ones queued
+	hdr     rtp.Header  // a queued packet's header being sent (its extensions reused)
+	timer   *time.Timer // made at the first burst, then reset: no allocation per burst
+	armed   bool        // a drain is due
 	closed  bool
 	now     func() time.Time
-	after   func(time.Duration, func()) *time.Timer
+	arm     func(time.Duration) // makes drain run after a delay (tests replace it)
 }
 
 // paced is a packet waiting in the queue: header and payload copied
-// (the caller reuses its buffers), the attributes kept.
+// (the caller reuses its buffers) into one buffer that is reused once
+// the packet went out, so a queued packet allocates nothing in the steady
+// state; the attributes kept.
 type paced struct {
-	header  rtp.Header
-	payload []byte
-	attr    interceptor.Attributes
-	resend  retainer
-	at      time.Time // when it was queued
+	buf    []byte // the header marshaled, then the payload
+	hlen   int    // the header's bytes in buf
+	pad    byte   // the header's PaddingSize (not in its marshaled form)
+	attr   interceptor.Attributes
+	resend retainer
+	at     time.Time // when it was queued
 }
+
+// size is the packet's bytes on the wire (before SRTP).
+func (q *paced) size() int { return len(q.buf) }
 
 // retainer is the NACK responder's hold on a retransmitted packet
 // (pion's rtpbuffer.Resend, an internal type, found by its methods): held
@@ -68,6 +78,9 @@ const (
 	// would with a keyframe after a blackout, when the estimate has fallen
 	// to its floor (libwebrtc's pacer bounds its queue time too).
 	maxQueueDelay = 200 * time.Millisecond
+	// keepBuffers bounds the buffers kept for reuse (a frame's burst at
+	// a few Mbit/s); those of a larger burst go to the collector.
+	keepBuffers = 64
 )
 
 // errPacerClosed is returned by Write after Close.
@@ -75,7 +88,8 @@ var errPacerClosed = errors.New("peer: pacer closed")
 
 // newPacer returns a pacer at initialBitrate [bit/s], full of credit.
 func newPacer(initialBitrate int) *pacer {
-	p := &pacer{writers: map[uint32]interceptor.RTPWriter{}, now: time.Now, after: time.AfterFunc}
+	p := &pacer{writers: map[uint32]interceptor.RTPWriter{}, now: time.Now}
+	p.arm = p.armTimer
 	p.rate = max(float64(initialBitrate), 1) * pacingFactor / 8
 	return p
 }
@@ -112,10 +126,10 @@ func (p *pacer) refill(now time.Time) {
 // faster when the queue would otherwise not be out by maxQueueDelay after
 // its oldest packet came. Holds mu.
 func (p *pacer) pace(now time.Time) float64 {
-	if len(p.queue) == 0 {
+	if p.waiting() == 0 {
 		return p.rate
 	}
-	left := max(p.queue[0].at.Add(maxQueueDelay).Sub(now), 5*time.Millisecond)
+	left := max(p.queue[p.head].at.Add(maxQueueDelay).Sub(now), 5*time.Millisecond)
 	return max(p.rate, float64(p.queued)/left.Seconds())
 }
 
@@ -129,17 +143,26 @@ func (p *pacer) Write(h *rtp.Header, payload []byte, attr interceptor.Attributes
 	}
 	size := h.MarshalSize() + len(payload)
 	p.refill(p.now())
-	if len(p.queue) == 0 && p.credit > 0 {
+	if p.waiting() == 0 && p.credit > 0 {
 		p.credit -= float64(size)
 		return p.send(h, payload, attr)
 	}
-	if len(p.queue) >= maxQueue {
-		p.queued -= p.queue[0].header.MarshalSize() + len(p.queue[0].payload)
-		p.release(&p.queue[0], false)
-		p.queue = p.queue[1:]
+	if p.waiting() >= maxQueue {
+		p.pop(false)
 	}
-	p.queued += size
-	q := paced{header: h.Clone(), payload: append([]byte(nil), payload...), attr: attr, at: p.now()}
+	q := paced{attr: attr, at: p.now(), pad: h.PaddingSize}
+	if n := len(p.free); n > 0 && cap(p.free[n-1]) >= size {
+		q.buf, p.free = p.free[n-1][:size], p.free[:n-1]
+	} else {
+		q.buf = make([]byte, size, max(size, rtpMTU+100))
+	}
+	hlen, err := h.MarshalTo(q.buf)
+	if err != nil {
+		p.free = append(p.free, q.buf)
+		return 0, fmt.Errorf("peer: pacer: %w", err)
+	}
+	q.hlen = hlen
+	copy(q.buf[hlen:], payload)
 	for _, v := range attr {
 		if r, ok := v.(retainer); ok {
 			r.Retain()
@@ -147,9 +170,41 @@ func (p *pacer) Write(h *rtp.Header, payload []byte, attr interceptor.Attributes
 			break
 		}
 	}
+	p.queued += size
 	p.queue = append(p.queue, q)
 	p.schedule()
 	return size, nil
+}
+
+// waiting is the number of queued packets. Holds mu.
+func (p *pacer) waiting() int { return len(p.queue) - p.head }
+
+// pop removes the oldest queued packet, sending it first if send is true,
+// and keeps its buffer for reuse. Holds mu.
+func (p *pacer) pop(send bool) {
+	q := &p.queue[p.head]
+	p.queued -= q.size()
+	sent := false
+	if send {
+		p.credit -= float64(q.size())
+		if _, err := p.hdr.Unmarshal(q.buf); err == nil {
+			p.hdr.PaddingSize = q.pad
+			_, err = p.send(&p.hdr, q.buf[q.hlen:], q.attr)
+			sent = err == nil
+		}
+	}
+	p.release(q, sent)
+	if len(p.free) < keepBuffers {
+		p.free = append(p.free, q.buf[:0])
+	}
+	p.queue[p.head] = paced{}
+	p.head++
+	if p.head == len(p.queue) { // empty: reuse the array from its start
+		p.queue, p.head = p.queue[:0], 0
+		if cap(p.queue) > keepBuffers {
+			p.queue = nil // let a large burst's array go
+		}
+	}
 }
 
 // send writes one packet to its stream's writer. Holds mu, which keeps
@@ -166,36 +221,37 @@ func (p *pacer) send(h *rtp.Header, payload []byte, attr interceptor.Attributes)
 func (p *pacer) drain() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.timer = nil
+	p.armed = false
 	if p.closed {
 		return
 	}
 	p.refill(p.now())
-	for len(p.queue) > 0 && p.credit > 0 {
-		q := &p.queue[0]
-		n := q.header.MarshalSize() + len(q.payload)
-		p.credit -= float64(n)
-		p.queued -= n
-		_, err := p.send(&q.header, q.payload, q.attr)
-		p.release(q, err == nil)
-		p.queue[0] = paced{}
-		p.queue = p.queue[1:]
+	for p.waiting() > 0 && p.credit > 0 {
+		p.pop(true)
 	}
-	if len(p.queue) == 0 {
-		p.queue = p.queue[:0:0] // let the backing array go once the burst is out
-		return
+	if p.waiting() > 0 {
+		p.schedule()
 	}
-	p.schedule()
 }
 
 // schedule arms the timer for when the credit will be positive again.
 // Holds mu.
 func (p *pacer) schedule() {
-	if p.timer != nil {
+	if p.armed {
 		return
 	}
+	p.armed = true
 	wait := time.Duration((1 - p.credit) / p.pace(p.now()) * float64(time.Second))
-	p.timer = p.after(max(wait, time.Millisecond), p.drain)
+	p.arm(max(wait, time.Millisecond))
+}
+
+// armTimer runs drain after d on the pacer's one timer. Holds mu.
+func (p *pacer) armTimer(d time.Duration) {
+	if p.timer == nil {
+		p.timer = time.AfterFunc(d, p.drain)
+		return
+	}
+	p.timer.Reset(d)
 }
 
 func (p *pacer) release(q *paced, sent bool) {
@@ -212,11 +268,11 @@ func (p *pacer) Close() error {
 	p.closed = true
 	if p.timer != nil {
 		p.timer.Stop()
-		p.timer = nil
 	}
-	for i := range p.queue {
+	p.armed = false
+	for i := p.head; i < len(p.queue); i++ {
 		p.release(&p.queue[i], false)
 	}
-	p.queue, p.queued = nil, 0
+	p.queue, p.head, p.queued, p.free = nil, 0, 0, nil
 	return nil
 }

@@ -24,12 +24,8 @@ func newPacerRig(bps int) *pacerRig {
 	r.start = r.clock
 	r.p = newPacer(bps)
 	r.p.now = func() time.Time { return r.clock }
-	r.p.after = func(d time.Duration, f func()) *time.Timer {
-		r.due, r.fire = d, f
-		t := time.NewTimer(time.Hour)
-		t.Stop()
-		return t
-	}
+	drain := r.p.drain
+	r.p.arm = func(d time.Duration) { r.due, r.fire = d, drain }
 	r.p.AddStream(7, interceptor.RTPWriterFunc(func(h *rtp.Header, _ []byte, _ interceptor.Attributes) (int, error) {
 		r.got = append(r.got, h.SequenceNumber)
 		r.at = append(r.at, r.clock.Sub(r.start))
@@ -212,5 +208,118 @@ func BenchmarkPacerPassThrough(b *testing.B) {
 		if _, err := p.Write(h, payload, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPacerQueuedPacketIntact: a packet that waits goes out with the
+// header (extensions included) and payload it was written with, though
+// the writer reused both meanwhile.
+func TestPacerQueuedPacketIntact(t *testing.T) {
+	r := newPacerRig(100_000)
+	var got []rtp.Packet
+	r.p.AddStream(7, interceptor.RTPWriterFunc(func(h *rtp.Header, payload []byte, _ interceptor.Attributes) (int, error) {
+		got = append(got, rtp.Packet{Header: h.Clone(), Payload: append([]byte(nil), payload...)})
+		return 0, nil
+	}))
+	h := &rtp.Header{Version: 2, SSRC: 7, SequenceNumber: 40, Timestamp: 9000, Marker: true, PayloadType: 102}
+	if err := h.SetExtension(3, []byte{0xab, 0xcd}); err != nil {
+		t.Fatal(err)
+	}
+	payload := make([]byte, 1500)
+	for i := range payload {
+		payload[i] = byte(i)
+	}
+	r.write(t, 0, 1500) // spends the credit
+	if _, err := r.p.Write(h, payload, nil); err != nil {
+		t.Fatal(err)
+	}
+	h.SequenceNumber, h.Marker = 41, false // the caller's next packet
+	_ = h.SetExtension(3, []byte{0, 0})
+	clear(payload)
+	for r.step() {
+	}
+	if len(got) != 2 {
+		t.Fatalf("%d packets out, want 2", len(got))
+	}
+	q := got[1]
+	if q.SequenceNumber != 40 || q.Timestamp != 9000 || !q.Marker || q.PayloadType != 102 || q.SSRC != 7 {
+		t.Errorf("queued header came out as %+v", q.Header)
+	}
+	if e := q.GetExtension(3); len(e) != 2 || e[0] != 0xab || e[1] != 0xcd {
+		t.Errorf("queued extension came out as %x", e)
+	}
+	for i, b := range q.Payload {
+		if b != byte(i) {
+			t.Fatalf("queued payload differs at byte %d (%d bytes)", i, len(q.Payload))
+		}
+	}
+}
+
+// TestPacerQueueAllocs: once its buffers exist, a burst that waits for
+// the timer allocates nothing per packet (the steady state of a session:
+// each picture's last packets wait).
+func TestPacerQueueAllocs(t *testing.T) {
+	r := newPacerRig(1_000_000)
+	r.p.AddStream(7, interceptor.RTPWriterFunc(func(*rtp.Header, []byte, interceptor.Attributes) (int, error) { return 0, nil }))
+	h := &rtp.Header{Version: 2, SSRC: 7}
+	_ = h.SetExtension(3, extension)
+	payload := make([]byte, 1100)
+	burst := func() {
+		for range 6 { // 6.6 kB: over the bucket's credit, the rest waits
+			if _, err := r.p.Write(h, payload, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for r.step() {
+		}
+		r.clock = r.clock.Add(33 * time.Millisecond)
+	}
+	burst()
+	if n := testing.AllocsPerRun(50, burst); n != 0 {
+		t.Errorf("%v allocations per burst, want 0", n)
+	}
+}
+
+// BenchmarkPacerBurst: a picture's 6 packets of which the last ones wait
+// for the timer (the rig fires it), per picture.
+func BenchmarkPacerBurst(b *testing.B) {
+	r := newPacerRig(1_000_000)
+	r.p.AddStream(7, interceptor.RTPWriterFunc(func(*rtp.Header, []byte, interceptor.Attributes) (int, error) { return 0, nil }))
+	h := &rtp.Header{Version: 2, SSRC: 7}
+	_ = h.SetExtension(3, extension)
+	payload := make([]byte, 1100)
+	b.ReportAllocs()
+	for b.Loop() {
+		for range 6 {
+			if _, err := r.p.Write(h, payload, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for r.step() {
+		}
+		r.clock = r.clock.Add(33 * time.Millisecond)
+	}
+}
+
+// TestPacerLargerPacketThanItsBuffers: a waiting packet larger than the
+// buffers kept from earlier ones gets a buffer of its own, whole.
+func TestPacerLargerPacketThanItsBuffers(t *testing.T) {
+	r := newPacerRig(100_000)
+	var sizes []int
+	r.p.AddStream(7, interceptor.RTPWriterFunc(func(_ *rtp.Header, payload []byte, _ interceptor.Attributes) (int, error) {
+		sizes = append(sizes, len(payload))
+		return 0, nil
+	}))
+	for i, size := range []int{1500, 100, 100, 3000} { // the first spends the credit
+		if _, err := r.p.Write(&rtp.Header{Version: 2, SSRC: 7, SequenceNumber: uint16(i)}, make([]byte, size), nil); err != nil {
+			t.Fatal(err)
+		}
+		for size == 100 && r.step() { // the small ones go out: their buffers are kept
+		}
+	}
+	for r.step() {
+	}
+	if len(sizes) != 4 || sizes[3] != 3000 {
+		t.Fatalf("payloads out %v, want the last of 3000 bytes", sizes)
 	}
 }

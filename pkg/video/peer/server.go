@@ -34,8 +34,9 @@ var ErrClosed = errors.New("peer: server closed")
 // limits. It has no transport of its own: the embedder carries each
 // session's signalling messages. Safe for concurrent use.
 type Server struct {
-	cfg Config
-	mux ice.UDPMux // nil unless Config.UDP
+	cfg      Config
+	mux      ice.UDPMux // nil unless Config.UDP
+	payloads payloads   // each access unit packetized once for every session
 
 	mu       sync.Mutex
 	sessions map[*Session]struct{}
