@@ -72,6 +72,10 @@ const (
 	// maxQueue bounds the waiting packets (about 1.4 MB at full size);
 	// beyond it the oldest is dropped, as a full network queue would.
 	maxQueue = 1000
+	// compactAfter is how many sent entries at the queue's front are let
+	// to pile up, when they are half of it or more, before the waiting
+	// ones are moved to its start.
+	compactAfter = 64
 	// maxQueueDelay is the longest the queue is let to take to drain: a
 	// burst larger than the rate drains in that time sends faster. The
 	// pacer spreads bursts; it must not hold video for seconds, as it
@@ -199,11 +203,18 @@ func (p *pacer) pop(send bool) {
 	}
 	p.queue[p.head] = paced{}
 	p.head++
-	if p.head == len(p.queue) { // empty: reuse the array from its start
+	switch {
+	case p.head == len(p.queue): // empty: reuse the array from its start
 		p.queue, p.head = p.queue[:0], 0
 		if cap(p.queue) > keepBuffers {
 			p.queue = nil // let a large burst's array go
 		}
+	case p.head >= compactAfter && 2*p.head >= len(p.queue):
+		// A queue that never empties (a stream above the estimate) would
+		// otherwise keep every sent entry before head and grow for good.
+		n := copy(p.queue, p.queue[p.head:])
+		clear(p.queue[n:])
+		p.queue, p.head = p.queue[:n], 0
 	}
 }
 

@@ -323,3 +323,31 @@ func TestPacerLargerPacketThanItsBuffers(t *testing.T) {
 		t.Fatalf("payloads out %v, want the last of 3000 bytes", sizes)
 	}
 }
+
+// TestPacerQueueThatNeverEmpties: a stream that always has a packet
+// waiting (written as fast as the pacer sends) keeps the queue's array
+// bounded: the sent entries at its front are let go, not kept for the
+// session's life.
+func TestPacerQueueThatNeverEmpties(t *testing.T) {
+	r := newPacerRig(1_000_000)
+	for i := range 200 { // a backlog first
+		r.write(t, uint16(i), 1200)
+	}
+	emptied := 0
+	for i := range 20_000 {
+		r.write(t, uint16(200+i), 1200)
+		if !r.step() {
+			t.Fatalf("packet %d: no timer armed with %d bytes waiting", i, r.p.queued)
+		}
+		if r.p.head == 0 && len(r.p.queue) == 0 {
+			emptied++
+		}
+	}
+	if emptied != 0 {
+		t.Fatalf("the queue emptied %d times: the test needs one that never does", emptied)
+	}
+	if c := cap(r.p.queue); c > 2*maxQueue {
+		t.Fatalf("queue array of %d entries for %d waiting after 20 000 packets: the sent ones are kept", c, len(r.p.queue)-r.p.head)
+	}
+	t.Logf("%d packets sent, %d waiting, array %d", len(r.got), len(r.p.queue)-r.p.head, cap(r.p.queue))
+}
