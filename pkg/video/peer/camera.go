@@ -3,6 +3,8 @@ package peer
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,7 +55,7 @@ type camera struct {
 
 	out *stamper // this session's RTP headers; the run goroutine's alone
 
-	frames, bytes, plis, firs, nacks, skipped atomic.Uint64
+	frames, bytes, plis, firs, nacks, skipped, badRTCP atomic.Uint64
 }
 
 func newCamera(ss *Session, name string) (*camera, error) {
@@ -235,15 +237,23 @@ func (c *camera) readRTCP() {
 	}()
 	// One buffer for every read, and the packets the interceptors
 	// already unmarshaled (pion's ReadRTCP allocates a buffer per read and
-	// unmarshals again). A malformed packet is skipped, not the end.
+	// unmarshals again). A malformed datagram fails in the interceptors'
+	// parsing with Read's error: it is counted and skipped, so that it
+	// cannot end this camera's keyframe requests; only a closed sender or
+	// session ends the loop.
 	buf := make([]byte, rtcpBuffer)
 	for {
 		n, attr, err := c.sender.Read(buf)
 		if err != nil {
-			return
+			if c.ctx.Err() != nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			c.badRTCP.Add(1)
+			continue
 		}
 		pkts, err := attr.GetRTCPPackets(buf[:n])
 		if err != nil {
+			c.badRTCP.Add(1)
 			continue
 		}
 		for _, p := range pkts {

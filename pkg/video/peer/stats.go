@@ -54,6 +54,7 @@ type CameraStats struct {
 	BytesSent   uint64        // RTP payload bytes sent, retransmissions included [bytes]
 	NACKs       uint64        // packets the receiver asked to retransmit
 	PLIs, FIRs  uint64        // keyframe requests received
+	BadRTCP     uint64        // RTCP datagrams that did not parse (skipped)
 	RTT         time.Duration // from the latest receiver report, 0 before any
 }
 
@@ -106,7 +107,7 @@ func (ss *Session) Stats() Stats {
 		cs.Share = c.share
 		c.mu.Unlock()
 		cs.AccessUnits, cs.Bytes, cs.Skipped = c.frames.Load(), c.bytes.Load(), c.skipped.Load()
-		cs.NACKs, cs.PLIs, cs.FIRs = c.nacks.Load(), c.plis.Load(), c.firs.Load()
+		cs.NACKs, cs.PLIs, cs.FIRs, cs.BadRTCP = c.nacks.Load(), c.plis.Load(), c.firs.Load(), c.badRTCP.Load()
 		if ss.stats != nil {
 			if rs := ss.stats.Get(list[i].ssrc); rs != nil {
 				cs.PacketsSent, cs.BytesSent = rs.OutboundRTPStreamStats.PacketsSent, rs.OutboundRTPStreamStats.BytesSent
