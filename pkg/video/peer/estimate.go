@@ -92,14 +92,17 @@ func (e *estimator) WriteRTCP(pkts []rtcp.Packet, a interceptor.Attributes) erro
 // pacer to it. Safe for concurrent use.
 func (e *estimator) GetTargetBitrate() int {
 	st := e.GetStats()
-	delay, ok := st["delayTargetBitrate"].(int)
-	if !ok || delay <= 0 { // no feedback yet
-		delay = e.SendSideBWE.GetTargetBitrate()
-	}
 	loss, _ := st["averageLoss"].(float64)
 	usage, _ := st["usage"].(string)
 	state, _ := st["state"].(string)
-	s := signals{delay: delay, overuse: usage == "overuse" || state == "decrease", loss: loss}
+	s := signals{overuse: usage == "overuse" || state == "decrease", loss: loss}
+	delay, ok := st["delayTargetBitrate"].(int)
+	if !ok || delay <= 0 {
+		// No delay feedback yet: pion's empty statistics read as
+		// overuse (its usage's zero value), which is not a signal.
+		delay, s.overuse = e.SendSideBWE.GetTargetBitrate(), false
+	}
+	s.delay = delay
 	now := time.Now()
 	if ns := e.fed.Load(); ns > 0 {
 		s.fed = e.epoch.Add(time.Duration(ns))

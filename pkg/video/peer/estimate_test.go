@@ -199,8 +199,8 @@ func TestControlBackoffDuringRecovery(t *testing.T) {
 	}
 }
 
-// The loss part: above 10 % loss, down by half the loss every 200 ms,
-// below the delay-based rate; not faster than one change per step.
+// The loss part: above 10 % loss, down by half the loss at most every 200 ms
+// (once a step); not faster than one change per step.
 func TestControlLoss(t *testing.T) {
 	c := newControl(2_500_000, 100_000, 20_000_000)
 	now := time.Unix(1000, 0)
