@@ -37,9 +37,12 @@ func NewToken() (string, error) {
 // binds every interface and is not loopback.
 func IsLoopback(listen string) bool {
 	host, _, err := net.SplitHostPort(listen)
-	if err != nil {
-		return false
-	}
+	return err == nil && loopbackName(host)
+}
+
+// loopbackName reports whether host (a name or an address, no port) is
+// localhost or a loopback address.
+func loopbackName(host string) bool {
 	if host == "localhost" {
 		return true
 	}
