@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/internal/testkit/syncbuf"
 	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
@@ -19,11 +20,11 @@ var urlRe = regexp.MustCompile(`open (https?://\S+)`)
 
 // startConsole runs `telebridge console args...` until the returned
 // cancel, and returns the URL it printed.
-func startConsole(t *testing.T, args ...string) (string, *safeBuffer, func() int) {
+func startConsole(t *testing.T, args ...string) (string, *syncbuf.Buffer, func() int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	stateDir := t.TempDir()
-	out := &safeBuffer{}
+	out := &syncbuf.Buffer{}
 	code := make(chan int, 1)
 	go func() {
 		code <- run(ctx, append([]string{"console", "--state-dir", stateDir}, args...), stdio{in: strings.NewReader(""), out: out, err: io.Discard})
@@ -121,7 +122,7 @@ func TestConsoleFlagsRefused(t *testing.T) {
 		{[]string{"--cert", "c.pem"}, "go together"},
 		{[]string{"--tokens", "/nonexistent/tokens.yaml"}, "tokens file"},
 	} {
-		var out, errb safeBuffer
+		var out, errb syncbuf.Buffer
 		code := run(context.Background(), append([]string{"console", "--state-dir", t.TempDir(), "--servosila", "off", "--furbot", "off", "--camera", "off"}, c.args...),
 			stdio{in: strings.NewReader(""), out: &out, err: &errb})
 		if code == 0 || !strings.Contains(errb.String()+out.String(), c.says) {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/telebridge/telebridge/internal/testkit/syncbuf"
 )
 
 // TestConsoleLiveKitFlagsRefused: LiveKit options that cannot publish are
@@ -30,7 +32,7 @@ func TestConsoleLiveKitFlagsRefused(t *testing.T) {
 		{append(url, "--camera", "off", "--livekit-token", "t"), "no camera to publish"},
 		{[]string{"--livekit-url", "udp://127.0.0.1:9", "--camera", "pattern:front", "--livekit-token", "t"}, "scheme"},
 	} {
-		var out, errb safeBuffer
+		var out, errb syncbuf.Buffer
 		code := run(context.Background(), append([]string{"console", "--listen", "127.0.0.1:0", "--state-dir", t.TempDir(), "--servosila", "off", "--furbot", "off"}, c.args...),
 			stdio{in: strings.NewReader(""), out: &out, err: &errb})
 		if code == 0 || !strings.Contains(errb.String()+out.String(), c.says) {
@@ -50,7 +52,7 @@ func TestConsoleLiveKitUnreachable(t *testing.T) {
 	l.Close() // nothing listens there now
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, errb safeBuffer
+	var out, errb syncbuf.Buffer
 	code := make(chan int, 1)
 	go func() {
 		code <- run(ctx, []string{"console", "--listen", "127.0.0.1:0", "--state-dir", t.TempDir(), "--servosila", "off", "--furbot", "off",

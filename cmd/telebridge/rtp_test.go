@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/internal/testkit/syncbuf"
 	"github.com/telebridge/telebridge/pkg/video/framecode"
 )
 
@@ -83,7 +84,7 @@ func rtpDecode(t *testing.T, command func(sdp string) []string) {
 	port := evenUDPPort(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var out, errOut lockedBuffer
+	var out, errOut syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"rtp", "--camera", "pattern:front", "--to", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), "--sdp", sdp},

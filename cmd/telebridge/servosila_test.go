@@ -193,7 +193,7 @@ func TestTeleopLoop(t *testing.T) {
 	}
 	defer s.close()
 	keys := make(chan byte, 16)
-	var view safeBuffer
+	var view syncbuf.Buffer
 	done := make(chan error, 1)
 	go func() {
 		done <- teleopLoop(context.Background(), s, keys, &view, teleopSpeeds{linear: 0.3, angular: 0.6, joint: 0.3}, 50*time.Millisecond)
@@ -234,6 +234,3 @@ func TestTeleopLoop(t *testing.T) {
 		}
 	}
 }
-
-// safeBuffer is a buffer safe for the writers and the test at once.
-type safeBuffer = syncbuf.Buffer

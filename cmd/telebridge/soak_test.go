@@ -26,9 +26,6 @@ func TestSoakRuns(t *testing.T) {
 	}
 }
 
-// lockedBuffer is a buffer safe for the writers and the test at once.
-type lockedBuffer = syncbuf.Buffer
-
 // TestImpairCommand runs `telebridge impair` in front of an echo server:
 // a datagram sent to the address it prints comes back through it, and
 // bad flags are usage errors.
@@ -54,7 +51,7 @@ func TestImpairCommand(t *testing.T) {
 			_, _ = echo.WriteToUDPAddrPort(buf[:n], from)
 		}
 	}()
-	var out lockedBuffer
+	var out syncbuf.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	go func() {

@@ -24,9 +24,6 @@ import (
 	"github.com/telebridge/telebridge/pkg/console/access"
 )
 
-// syncBuffer is a buffer safe for the writers and the test at once.
-type syncBuffer = syncbuf.Buffer
-
 // serve runs a server with cfg (fake backend) on a loopback port and
 // returns it, its address and the backend.
 func serve(t *testing.T, cfg Config) (*Server, string, *fakeBackend, context.CancelFunc) {
@@ -191,9 +188,9 @@ func TestCookiePerPort(t *testing.T) {
 // source are throttled after a burst (even the right token must then
 // wait), and logged once per interval with the count.
 func TestWrongTokensThrottled(t *testing.T) {
-	var log syncBuffer
+	var log syncbuf.Buffer
 	clk := &stepClock{t: t0}
-	audit := &syncBuffer{}
+	audit := &syncbuf.Buffer{}
 	tok := strings.Repeat("c", 32)
 	s, addr, _, _ := serve(t, Config{Token: tok, Logger: slog.New(slog.NewTextHandler(&log, nil)), Clock: clk, Audit: audit})
 	c := &http.Client{CheckRedirect: noRedirect}
@@ -351,7 +348,7 @@ func TestShutdownCloseFrame(t *testing.T) {
 // three clients send malformed frames, NUL text frames, binary frames,
 // view-only jog_stop and e-stops; the log stays bounded.
 func TestLogBoundOverWebSockets(t *testing.T) {
-	var log syncBuffer
+	var log syncbuf.Buffer
 	s, addr, be, _ := serve(t, Config{Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	ctx := context.Background()
 	var wg sync.WaitGroup

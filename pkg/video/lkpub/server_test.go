@@ -27,7 +27,7 @@ type lkServer struct {
 	bin                    string
 	port, tcpPort, udpPort int
 	cmd                    *exec.Cmd
-	out                    *syncBuffer
+	out                    *syncbuf.Buffer
 	exited                 chan struct{}
 	mu                     sync.Mutex
 }
@@ -102,7 +102,7 @@ func (s *lkServer) start() {
 	t := s.t
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.out = &syncBuffer{}
+	s.out = &syncbuf.Buffer{}
 	s.cmd = exec.Command(s.bin, "--dev", "--config-body", s.config())
 	s.cmd.Stdout, s.cmd.Stderr = s.out, s.out
 	if err := s.cmd.Start(); err != nil {
@@ -144,9 +144,6 @@ func (s *lkServer) stop() {
 		s.t.Logf("livekit-server output:\n%s", s.out.String())
 	}
 }
-
-// syncBuffer is a buffer safe for the writers and the test at once.
-type syncBuffer = syncbuf.Buffer
 
 // waitFor polls cond every 50 ms until it holds or d passes.
 func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {

@@ -12,6 +12,7 @@ import (
 	"github.com/pion/rtp/codecs"
 	"github.com/pion/webrtc/v4"
 
+	"github.com/telebridge/telebridge/internal/testkit/syncbuf"
 	"github.com/telebridge/telebridge/pkg/video/framecode"
 )
 
@@ -86,7 +87,7 @@ func (s *subscriber) decode(name string, tr *webrtc.TrackRemote) {
 		s.fail(err.Error())
 		return
 	}
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		s.fail("ffmpeg: " + err.Error())
