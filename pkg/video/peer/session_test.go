@@ -2,6 +2,7 @@ package peer
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -506,5 +507,50 @@ func TestCapsMoveTheCamera(t *testing.T) {
 	readNALs(t, c, tr, 6, 5*time.Second) // video goes on (from a keyframe of the new viewer or the old one)
 	if st := c.ss.Stats(); st.Cameras[0].Caps.Width != 320 || st.Cameras[0].Share > 300_000 {
 		t.Errorf("stats %+v", st.Cameras[0])
+	}
+}
+
+// rawRTCP is an RTCP "packet" that marshals to whatever bytes it holds: a
+// malformed datagram from a receiver.
+type rawRTCP []byte
+
+func (r rawRTCP) Marshal() ([]byte, error)  { return r, nil }
+func (r rawRTCP) MarshalSize() int          { return len(r) }
+func (r rawRTCP) Unmarshal([]byte) error    { return nil }
+func (r rawRTCP) DestinationSSRC() []uint32 { return nil }
+
+// A malformed RTCP datagram (a feedback that routes but does not parse)
+// is counted and skipped: the PLI after it still asks for a
+// keyframe.
+func TestMalformedRTCPSkipped(t *testing.T) {
+	front := newFakeSource(t)
+	s := newServer(t, testConfig(cameras(map[string]*fakeSource{"front": front})))
+	c := connect(t, s, "front")
+	tr := c.nextTrack(5 * time.Second)
+	readNALs(t, c, tr, 3, 5*time.Second)
+	ssrc := binary.BigEndian.AppendUint32(nil, uint32(tr.SSRC()))
+	// A transport-wide feedback to this track whose status count (65535)
+	// wants more chunks than it carries: it splits and routes by its
+	// header, but does not parse.
+	bad := append(append([]byte{0x8F, 205, 0x00, 0x04, 0, 0, 0, 1}, ssrc...), 0, 1, 0xFF, 0xFF, 0, 0, 0, 0)
+	if err := c.pc.WriteRTCP([]rtcp.Packet{rawRTCP(bad)}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for c.ss.Stats().Cameras[0].BadRTCP == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the malformed datagram was never counted")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	before := front.keyRequests.Load()
+	if err := c.pc.WriteRTCP([]rtcp.Packet{&rtcp.PictureLossIndication{MediaSSRC: uint32(tr.SSRC())}}); err != nil {
+		t.Fatal(err)
+	}
+	for front.keyRequests.Load() == before {
+		if time.Now().After(deadline) {
+			t.Fatal("a PLI after a malformed datagram did not reach the Source: the RTCP reader ended")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
