@@ -82,8 +82,18 @@ fb_drive() {
 	gt "$x1" "$(awk -v a="$x0" 'BEGIN { print a + 2 }')" && between "$v" 0.95 1.05
 }
 check "furbot: cmd_vel moves odom forward and the simulated vehicle to the commanded speed" fb_drive
-check "furbot: tf odom -> base_link on /tf" \
-	bash -c 'timeout 10 ros2 topic echo --once /tf tf2_msgs/msg/TFMessage | grep -q "child_frame_id: base_link"'
+# /tf has more than one publisher here (robot_state_publisher's wheel
+# links as well), so the first message alone need not be odometry's:
+# read /tf for a while and look for base_link among what came.
+fb_tf() {
+	local out
+	out=$(timeout 5 ros2 topic echo /tf tf2_msgs/msg/TFMessage 2>&1)
+	grep -q "child_frame_id: base_link" <<<"$out" && return 0
+	echo "no transform to base_link on /tf in 5 s; child frames seen (count):"
+	grep -o "child_frame_id: .*" <<<"$out" | sort | uniq -c
+	return 1
+}
+check "furbot: tf odom -> base_link on /tf" fb_tf
 
 fb_stale() {
 	# cmd_vel ended; the controller's 0.5 s command timeout, then braking
