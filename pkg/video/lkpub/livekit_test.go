@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/internal/testkit/runtest"
+
 	"github.com/telebridge/telebridge/pkg/video"
 )
 
@@ -57,21 +59,21 @@ func TestLiveKitPublishes(t *testing.T) {
 	}()
 
 	// No server yet: failures, backoff, and no camera encodes.
-	waitFor(t, 30*time.Second, "two failed attempts", func() bool { return pub.Stats().Failures >= 2 })
+	runtest.WaitFor(t, 30*time.Second, "two failed attempts", func() bool { return pub.Stats().Failures >= 2 })
 	for i, c := range sources {
 		if st := c.Stats(); st.Viewers != 0 || st.Encoded != 0 {
 			t.Errorf("%s: %d viewers, %d access units encoded while not connected; want none", cams[i].Name, st.Viewers, st.Encoded)
 		}
 	}
 	srv.start()
-	waitFor(t, 30*time.Second, "the publisher to connect", func() bool { return pub.Stats().Connected })
+	runtest.WaitFor(t, 30*time.Second, "the publisher to connect", func() bool { return pub.Stats().Connected })
 	last := watch(t, srv, "viewer1", nil)
 
 	// The SFU goes away: the publisher notices and retries.
 	srv.stop()
-	waitFor(t, 30*time.Second, "the publisher to notice the lost server", func() bool { return !pub.Stats().Connected })
+	runtest.WaitFor(t, 30*time.Second, "the publisher to notice the lost server", func() bool { return !pub.Stats().Connected })
 	srv.start()
-	waitFor(t, 60*time.Second, "the publisher to reconnect", func() bool {
+	runtest.WaitFor(t, 60*time.Second, "the publisher to reconnect", func() bool {
 		st := pub.Stats()
 		return st.Connected && st.Connects+st.Resumes >= 2
 	})

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/telebridge/telebridge/internal/testkit/runtest"
+
 	"github.com/livekit/protocol/auth"
 
 	"github.com/telebridge/telebridge/pkg/video"
@@ -155,7 +157,7 @@ func TestRunGivesUpOnlyWithContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- p.Run(ctx) }()
-	waitFor(t, 20*time.Second, "three failed attempts", func() bool { return p.Stats().Failures >= 3 })
+	runtest.WaitFor(t, 20*time.Second, "three failed attempts", func() bool { return p.Stats().Failures >= 3 })
 	cancel()
 	select {
 	case err := <-done:

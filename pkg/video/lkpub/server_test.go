@@ -144,15 +144,3 @@ func (s *lkServer) stop() {
 		s.t.Logf("livekit-server output:\n%s", s.out.String())
 	}
 }
-
-// waitFor polls cond every 50 ms until it holds or d passes.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	end := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(end) {
-			t.Fatalf("waited %v for %s", d, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
