@@ -1,6 +1,7 @@
 package camera
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -68,6 +69,10 @@ const (
 	MaxBufferCount = 32
 )
 
+// OpticalFrame is the optical frame of camera name when its FrameID is
+// not set: "<name>_optical_frame".
+func OpticalFrame(name string) string { return name + "_optical_frame" }
+
 // Normalize returns c with defaults filled in, or an error wrapping
 // ErrBadParam, ErrUnsupportedFormat or ErrBadEncoding naming the first bad
 // field.
@@ -75,27 +80,13 @@ func (c Config) Normalize() (Config, error) {
 	if !ValidName(c.Name) {
 		return c, fmt.Errorf("camera: name %q: want a letter then letters, digits or '_': %w", c.Name, ErrBadParam)
 	}
-	if c.Device == "" {
-		c.Device = DefaultDevice
-	}
-	if c.Width == 0 {
-		c.Width = DefaultWidth
-	}
-	if c.Height == 0 {
-		c.Height = DefaultHeight
-	}
-	if c.FrameRate == 0 {
-		c.FrameRate = DefaultFrameRate
-	}
-	if c.PixelFormat == "" {
-		c.PixelFormat = DefaultPixelFormat
-	}
-	if c.FrameID == "" {
-		c.FrameID = c.Name + "_optical_frame"
-	}
-	if c.BufferCount == 0 {
-		c.BufferCount = DefaultBufferCount
-	}
+	c.Device = cmp.Or(c.Device, DefaultDevice)
+	c.Width = cmp.Or(c.Width, DefaultWidth)
+	c.Height = cmp.Or(c.Height, DefaultHeight)
+	c.FrameRate = cmp.Or(c.FrameRate, DefaultFrameRate)
+	c.PixelFormat = cmp.Or(c.PixelFormat, DefaultPixelFormat)
+	c.FrameID = cmp.Or(c.FrameID, OpticalFrame(c.Name))
+	c.BufferCount = cmp.Or(c.BufferCount, DefaultBufferCount)
 	if err := CheckDevice(c.Device); err != nil {
 		return c, fmt.Errorf("camera %s: %w", c.Name, err)
 	}

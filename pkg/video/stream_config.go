@@ -1,6 +1,7 @@
 package video
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"time"
@@ -71,24 +72,12 @@ var ErrBadConfig = errors.New("bad stream config")
 // an error wraps ErrBadConfig, or ErrNoH264 for a stream to encode in a
 // build without an H.264 encoder (nox264).
 func (cfg Config) withDefaults() (Config, error) {
-	if cfg.FrameRate == 0 {
-		cfg.FrameRate = DefaultFrameRate
-	}
-	if cfg.Bitrate == 0 {
-		cfg.Bitrate = DefaultBitrate
-	}
-	if cfg.MinBitrate == 0 {
-		cfg.MinBitrate = DefaultMinBitrate
-	}
-	if cfg.MaxBitrate == 0 {
-		cfg.MaxBitrate = DefaultMaxBitrate
-	}
-	if cfg.KeyInterval == 0 {
-		cfg.KeyInterval = DefaultKeyInterval
-	}
-	if cfg.KeyMerge == 0 {
-		cfg.KeyMerge = DefaultKeyMerge
-	}
+	cfg.FrameRate = cmp.Or(cfg.FrameRate, DefaultFrameRate)
+	cfg.Bitrate = cmp.Or(cfg.Bitrate, DefaultBitrate)
+	cfg.MinBitrate = cmp.Or(cfg.MinBitrate, DefaultMinBitrate)
+	cfg.MaxBitrate = cmp.Or(cfg.MaxBitrate, DefaultMaxBitrate)
+	cfg.KeyInterval = cmp.Or(cfg.KeyInterval, DefaultKeyInterval)
+	cfg.KeyMerge = cmp.Or(cfg.KeyMerge, DefaultKeyMerge)
 	switch {
 	case !(cfg.FrameRate >= 0.1 && cfg.FrameRate <= 1000):
 		return cfg, fmt.Errorf("video: stream %s: frame rate %v Hz: want 0.1..1000: %w", cfg.Name, cfg.FrameRate, ErrBadConfig)

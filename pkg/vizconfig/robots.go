@@ -1,6 +1,7 @@
 package vizconfig
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -76,15 +77,11 @@ func Servosila(cameras []camera.Config) (Robot, error) {
 		if format.Compressed {
 			image.Name, image.Type = names.Compressed, typeCompressed
 		}
-		frame := c.FrameID
-		if frame == "" {
-			frame = c.Name + "_optical_frame"
-		}
 		r.Cameras = append(r.Cameras, Camera{
 			Name:  c.Name,
 			Image: image,
 			Info:  Topic{Name: names.CameraInfo, Type: typeCameraInfo, Publisher: cameranode.ImageQoS, Subscriber: SubImage},
-			Frame: frame,
+			Frame: cmp.Or(c.FrameID, camera.OpticalFrame(c.Name)),
 		})
 	}
 	return r, r.Check()

@@ -1,6 +1,7 @@
 package lkpub
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -124,30 +125,16 @@ func (c Config) normalize() (Config, error) {
 	if c.Room != "" && !namePattern.MatchString(c.Room) {
 		return bad("room %q: want 1..128 of A-Z a-z 0-9 _ . : @ + -", c.Room)
 	}
-	if c.Identity == "" {
-		c.Identity = DefaultIdentity
-	}
+	c.Identity = cmp.Or(c.Identity, DefaultIdentity)
 	if !namePattern.MatchString(c.Identity) {
 		return bad("identity %q: want 1..128 of A-Z a-z 0-9 _ . : @ + -", c.Identity)
 	}
-	if c.Name == "" {
-		c.Name = c.Identity
-	}
-	if c.TokenTTL == 0 {
-		c.TokenTTL = DefaultTokenTTL
-	}
-	if c.MinBackoff == 0 {
-		c.MinBackoff = DefaultMinBackoff
-	}
-	if c.MaxBackoff == 0 {
-		c.MaxBackoff = DefaultMaxBackoff
-	}
-	if c.ConnectTimeout == 0 {
-		c.ConnectTimeout = DefaultConnectTimeout
-	}
-	if c.Depth == 0 {
-		c.Depth = DefaultDepth
-	}
+	c.Name = cmp.Or(c.Name, c.Identity)
+	c.TokenTTL = cmp.Or(c.TokenTTL, DefaultTokenTTL)
+	c.MinBackoff = cmp.Or(c.MinBackoff, DefaultMinBackoff)
+	c.MaxBackoff = cmp.Or(c.MaxBackoff, DefaultMaxBackoff)
+	c.ConnectTimeout = cmp.Or(c.ConnectTimeout, DefaultConnectTimeout)
+	c.Depth = cmp.Or(c.Depth, DefaultDepth)
 	switch {
 	case c.TokenTTL < time.Minute:
 		return bad("token lifetime %v: want at least 1 min", c.TokenTTL)

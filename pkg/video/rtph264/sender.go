@@ -1,6 +1,7 @@
 package rtph264
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -67,15 +68,9 @@ type Sender struct {
 // ephemeral port of the destination's family). For a multicast
 // destination it sets the hop limit.
 func Dial(cfg Config) (*Sender, error) {
-	if cfg.PayloadType == 0 {
-		cfg.PayloadType = DefaultPayloadType
-	}
-	if cfg.MTU == 0 {
-		cfg.MTU = DefaultMTU
-	}
-	if cfg.TTL == 0 {
-		cfg.TTL = DefaultTTL
-	}
+	cfg.PayloadType = cmp.Or(cfg.PayloadType, DefaultPayloadType)
+	cfg.MTU = cmp.Or(cfg.MTU, DefaultMTU)
+	cfg.TTL = cmp.Or(cfg.TTL, DefaultTTL)
 	switch {
 	case cfg.PayloadType < 96 || cfg.PayloadType > 127:
 		return nil, fmt.Errorf("rtph264: payload type %d: want 96..127", cfg.PayloadType)
@@ -114,9 +109,7 @@ func Dial(cfg Config) (*Sender, error) {
 	}
 	var r [14]byte
 	_, _ = rand.Read(r[:])
-	if cfg.SSRC == 0 {
-		cfg.SSRC = binary.BigEndian.Uint32(r[0:]) | 1
-	}
+	cfg.SSRC = cmp.Or(cfg.SSRC, binary.BigEndian.Uint32(r[0:])|1)
 	s := &Sender{cfg: cfg, dest: dest, conn: conn, sid: binary.BigEndian.Uint64(r[6:]) >> 1,
 		pz: NewPacketizer(cfg.PayloadType, cfg.SSRC, cfg.MTU, binary.BigEndian.Uint16(r[4:]), binary.BigEndian.Uint32(r[6:]))}
 	return s, nil
