@@ -108,7 +108,7 @@ func (ss *Session) addCamera(name string) error {
 // held.
 func (ss *Session) removeCamera(name string, c *camera) {
 	delete(ss.cams, name)
-	ss.mids.forget(c.sender)
+	ss.own.mids.forget(c.sender)
 	if err := ss.pc.RemoveTrack(c.sender); err != nil {
 		ss.srv.cfg.Logger.Warn("webrtc remove track", "session", ss.id, "camera", name, "err", err)
 	}
@@ -129,7 +129,7 @@ func (ss *Session) negotiate() []Message {
 	if err != nil {
 		return []Message{errorMessage(CodeNegotiation, "", "offer: %v", err)}
 	}
-	ss.mids.update(ss.pc) // MIDs are assigned by the offer; the streams are bound by its answer
+	ss.own.mids.update(ss.pc) // MIDs are assigned by the offer; the streams are bound by its answer
 	ss.offered = true
 	return []Message{{Type: TypeOffer, SDP: offer.SDP}}
 }

@@ -133,15 +133,21 @@ func TestEstimateFallsUnderLoss(t *testing.T) {
 		}
 	}
 	down := proxy.Stats(impair.Down)
-	t.Logf("30 %% loss: after %v estimate %d bit/s, share %d, want %d, NACKs %d, proxy lost %d of %d",
-		time.Since(lossFrom).Round(10*time.Millisecond), lossy.Estimate, lossy.Cameras[0].Share, front.want(),
-		lossy.Cameras[0].NACKs, down.Lost(), down.Received)
+	cs := lossy.Cameras[0]
+	t.Logf("30 %% loss: after %v estimate %d bit/s, share %d, want %d, NACKs %d, resent %d, no longer held %d, proxy lost %d of %d",
+		time.Since(lossFrom).Round(10*time.Millisecond), lossy.Estimate, cs.Share, front.want(),
+		cs.NACKs, cs.Resent, cs.ResendMissed, down.Lost(), down.Received)
 	if !fell {
 		t.Fatalf("under 30 %% loss the estimate stayed at %d bit/s (peak %d), share %d (was %d)",
 			lossy.Estimate, peak, lossy.Cameras[0].Share, clean.Cameras[0].Share)
 	}
-	if lossy.Cameras[0].NACKs == 0 {
+	if cs.NACKs == 0 {
 		t.Error("no NACK counted under loss")
+	}
+	// Every retransmission answers a NACK: resent and missed are at most
+	// the packets asked for (NACKs is counted after the resender answered).
+	if cs.Resent == 0 || cs.Resent+cs.ResendMissed > cs.NACKs {
+		t.Errorf("resent %d, no longer held %d, of %d asked for: want some resent, and no more than asked", cs.Resent, cs.ResendMissed, cs.NACKs)
 	}
 }
 

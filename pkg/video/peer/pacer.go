@@ -22,16 +22,17 @@ import (
 type pacer struct {
 	mu      sync.Mutex
 	writers map[uint32]interceptor.RTPWriter
-	rate    float64     // bytes per second the bucket refills with
-	credit  float64     // bytes that may go out now (negative: a debt)
-	last    time.Time   // when credit was last refilled
-	queue   []paced     // waiting packets from head on, oldest first
-	head    int         // index of the oldest waiting packet in queue
-	queued  int         // their bytes
-	free    [][]byte    // buffers of sent packets, for the next ones queued
-	hdr     rtp.Header  // a queued packet's header being sent (its extensions reused)
-	timer   *time.Timer // made at the first burst, then reset: no allocation per burst
-	armed   bool        // a drain is due
+	rate    float64                // bytes per second the bucket refills with
+	credit  float64                // bytes that may go out now (negative: a debt)
+	last    time.Time              // when credit was last refilled
+	queue   []paced                // waiting packets from head on, oldest first
+	head    int                    // index of the oldest waiting packet in queue
+	queued  int                    // their bytes
+	free    [][]byte               // buffers of sent packets, for the next ones queued
+	hdr     rtp.Header             // a queued packet's header being sent (its extensions reused)
+	attr    interceptor.Attributes // handed inward with a packet that came without (cleared each time)
+	timer   *time.Timer            // made at the first burst, then reset: no allocation per burst
+	armed   bool                   // a drain is due
 	closed  bool
 	now     func() time.Time
 	arm     func(time.Duration) // makes drain run after a delay (tests replace it)
@@ -42,24 +43,15 @@ type pacer struct {
 // the packet went out, so a queued packet allocates nothing in the steady
 // state; the attributes kept.
 type paced struct {
-	buf    []byte // the header marshaled, then the payload
-	hlen   int    // the header's bytes in buf
-	pad    byte   // the header's PaddingSize (not in its marshaled form)
-	attr   interceptor.Attributes
-	resend retainer
-	at     time.Time // when it was queued
+	buf  []byte // the header marshaled, then the payload
+	hlen int    // the header's bytes in buf
+	pad  byte   // the header's PaddingSize (not in its marshaled form)
+	attr interceptor.Attributes
+	at   time.Time // when it was queued
 }
 
 // size is the packet's bytes on the wire (before SRTP).
 func (q *paced) size() int { return len(q.buf) }
-
-// retainer is the NACK responder's hold on a retransmitted packet
-// (pion's rtpbuffer.Resend, an internal type, found by its methods): held
-// while the packet waits, released when it went out or was dropped.
-type retainer interface {
-	Retain()
-	Release(sent bool)
-}
 
 const (
 	// pacingFactor lets the pacer send this much faster than the estimate
@@ -167,13 +159,6 @@ func (p *pacer) Write(h *rtp.Header, payload []byte, attr interceptor.Attributes
 	}
 	q.hlen = hlen
 	copy(q.buf[hlen:], payload)
-	for _, v := range attr {
-		if r, ok := v.(retainer); ok {
-			r.Retain()
-			q.resend = r
-			break
-		}
-	}
 	p.queued += size
 	p.queue = append(p.queue, q)
 	p.schedule()
@@ -188,16 +173,13 @@ func (p *pacer) waiting() int { return len(p.queue) - p.head }
 func (p *pacer) pop(send bool) {
 	q := &p.queue[p.head]
 	p.queued -= q.size()
-	sent := false
 	if send {
 		p.credit -= float64(q.size())
 		if _, err := p.hdr.Unmarshal(q.buf); err == nil {
 			p.hdr.PaddingSize = q.pad
-			_, err = p.send(&p.hdr, q.buf[q.hlen:], q.attr)
-			sent = err == nil
+			_, _ = p.send(&p.hdr, q.buf[q.hlen:], q.attr)
 		}
 	}
-	p.release(q, sent)
 	if len(p.free) < keepBuffers {
 		p.free = append(p.free, q.buf[:0])
 	}
@@ -219,11 +201,21 @@ func (p *pacer) pop(send bool) {
 }
 
 // send writes one packet to its stream's writer. Holds mu, which keeps
-// the packets in order.
+// the packets in order. A packet without attributes gets the pacer's one
+// map, emptied: GCC sets its extension id in the attributes of every
+// packet and would otherwise make a map for each (the interceptors
+// inward read it during Write and keep nothing).
 func (p *pacer) send(h *rtp.Header, payload []byte, attr interceptor.Attributes) (int, error) {
 	w, ok := p.writers[h.SSRC]
 	if !ok {
 		return 0, fmt.Errorf("peer: pacer: no stream with SSRC %d", h.SSRC)
+	}
+	if attr == nil {
+		if p.attr == nil {
+			p.attr = make(interceptor.Attributes, 1)
+		}
+		clear(p.attr)
+		attr = p.attr
 	}
 	return w.Write(h, payload, attr)
 }
@@ -265,13 +257,6 @@ func (p *pacer) armTimer(d time.Duration) {
 	p.timer.Reset(d)
 }
 
-func (p *pacer) release(q *paced, sent bool) {
-	if q.resend != nil {
-		q.resend.Release(sent)
-		q.resend = nil
-	}
-}
-
 // Close drops the waiting packets and stops the timer.
 func (p *pacer) Close() error {
 	p.mu.Lock()
@@ -281,9 +266,6 @@ func (p *pacer) Close() error {
 		p.timer.Stop()
 	}
 	p.armed = false
-	for i := p.head; i < len(p.queue); i++ {
-		p.release(&p.queue[i], false)
-	}
 	p.queue, p.head, p.queued, p.free = nil, 0, 0, nil
 	return nil
 }

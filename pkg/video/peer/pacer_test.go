@@ -1,6 +1,7 @@
 package peer
 
 import (
+	"maps"
 	"testing"
 	"time"
 
@@ -140,45 +141,43 @@ func TestPacerFollowsTheRate(t *testing.T) {
 	}
 }
 
-// held counts Retain and Release calls, as the NACK responder's Resend.
-type held struct{ retained, sent, dropped int }
+type attrKey struct{}
 
-func (h *held) Retain() { h.retained++ }
-func (h *held) Release(sent bool) {
-	if sent {
-		h.sent++
-	} else {
-		h.dropped++
-	}
-}
-
-type heldKey struct{}
-
-// TestPacerRetainsQueuedResends: a retransmission that has to wait is
-// held until it went out; Close releases what still waits as not sent,
-// and Write after Close fails.
-func TestPacerRetainsQueuedResends(t *testing.T) {
+// TestPacerAttributes: a queued packet's attributes go inward with it as
+// given; a packet that came without any gets the pacer's one map, emptied
+// of what the previous packet's writer set (GCC sets its extension id in
+// every packet's); Write after Close fails.
+func TestPacerAttributes(t *testing.T) {
 	r := newPacerRig(100_000)
+	var got []interceptor.Attributes
+	r.p.AddStream(7, interceptor.RTPWriterFunc(func(h *rtp.Header, _ []byte, a interceptor.Attributes) (int, error) {
+		got = append(got, maps.Clone(a))
+		if a != nil {
+			a[attrKey{}] = "set inward"
+		}
+		return 0, nil
+	}))
 	r.write(t, 0, 1500) // spends the credit (a full bucket holds 1500 bytes at this rate)
-	a, b := &held{}, &held{}
-	if _, err := r.p.Write(&rtp.Header{SSRC: 7, SequenceNumber: 1}, make([]byte, 1200), interceptor.Attributes{heldKey{}: a}); err != nil {
+	if _, err := r.p.Write(&rtp.Header{SSRC: 7, SequenceNumber: 1}, make([]byte, 1200), interceptor.Attributes{attrKey{}: "mine"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.p.Write(&rtp.Header{SSRC: 7, SequenceNumber: 2}, make([]byte, 1200), interceptor.Attributes{heldKey{}: b}); err != nil {
-		t.Fatal(err)
+	r.write(t, 2, 1200)
+	for r.step() {
 	}
-	if a.retained != 1 || b.retained != 1 {
-		t.Fatalf("queued resends not retained: %+v %+v", a, b)
+	if len(got) != 3 {
+		t.Fatalf("%d packets written, want 3", len(got))
 	}
-	r.step()
-	if a.sent != 1 || b.sent+b.dropped != 0 {
-		t.Fatalf("after one drain: %+v %+v (want the first sent, the second still waiting)", a, b)
+	if got[0] == nil || len(got[0]) != 0 {
+		t.Errorf("first packet's attributes %v, want an empty map", got[0])
+	}
+	if got[1][attrKey{}] != "mine" {
+		t.Errorf("queued packet's attributes %v, want its own", got[1])
+	}
+	if got[2] == nil || len(got[2]) != 0 {
+		t.Errorf("third packet's attributes %v, want an empty map (not what was set inward before)", got[2])
 	}
 	if err := r.p.Close(); err != nil {
 		t.Fatal(err)
-	}
-	if b.dropped != 1 {
-		t.Fatalf("close did not release the waiting resend: %+v", b)
 	}
 	if _, err := r.p.Write(&rtp.Header{SSRC: 7}, nil, nil); err == nil {
 		t.Fatal("write after close accepted")

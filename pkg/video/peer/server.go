@@ -9,7 +9,7 @@ import (
 	"github.com/pion/ice/v4"
 	"github.com/pion/interceptor"
 	"github.com/pion/interceptor/pkg/cc"
-	"github.com/pion/interceptor/pkg/stats"
+	"github.com/pion/interceptor/pkg/report"
 	"github.com/pion/sdp/v3"
 	"github.com/pion/webrtc/v4"
 )
@@ -116,11 +116,17 @@ func (s *Server) release(ss *Session) {
 
 // newAPI builds one session's pion API: the H.264 codec with NACK, PLI,
 // FIR and transport-cc feedback; interceptors for the send-side bandwidth
-// estimator (GCC), the TWCC header extension, the NACK responder and RTCP
-// reports; the sdes:mid header extension on every packet (from ms); RTP
-// statistics; and the ICE settings. bwe receives the session's estimator,
-// sg its statistics; q counts the bytes into and out of the pacer.
-func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter, q *backlog, ms *mids) (*webrtc.API, error) {
+// estimator (GCC) with this package's pacer, the TWCC header extension,
+// this package's NACK responder (resender) and sender reports; the
+// sdes:mid header extension on every packet; counts of what was sent;
+// and the ICE settings. bwe receives the session's estimator; own holds
+// the session's interceptors.
+//
+// Only what a sender needs: no NACK generator, receiver reports or pion
+// statistics. Each of those ran for every session (a goroutine woken ten
+// times a second; a header cloned per packet) and the page receives no
+// media from the console.
+func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, own *sessionInterceptors) (*webrtc.API, error) {
 	m := &webrtc.MediaEngine{}
 	fb := []webrtc.RTCPFeedback{
 		{Type: "nack"}, {Type: "nack", Parameter: "pli"}, {Type: "ccm", Parameter: "fir"},
@@ -140,20 +146,6 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter
 	}
 	reg := &interceptor.Registry{}
 	c := s.cfg
-	// The statistics first: innermost, it sees the packets as they leave
-	// the pacer and the sender reports the report interceptor writes
-	// (which it needs for the round-trip time).
-	sf, err := stats.NewInterceptor()
-	if err != nil {
-		return nil, fmt.Errorf("peer: stats: %w", err)
-	}
-	sf.OnNewPeerConnection(func(_ string, g stats.Getter) {
-		select {
-		case sg <- g:
-		default:
-		}
-	})
-	reg.Add(sf)
 	ccf, err := cc.NewInterceptor(func() (cc.BandwidthEstimator, error) {
 		return newEstimator(c.InitialBitrate, c.MinBitrate, c.MaxBitrate)
 	})
@@ -166,21 +158,25 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, sg chan<- stats.Getter
 		default:
 		}
 	})
-	// Registered later is further from the network: out counter, pacer,
-	// in counter, then the TWCC header, NACK responder and reports.
-	reg.Add(&counter{n: &q.out})
-	reg.Add(ccf) // before the NACK responder, so retransmissions respect the estimate
-	reg.Add(&counter{n: &q.in})
+	// Registered earlier is nearer the network: what was sent is counted
+	// as it leaves the pacer; then the pacer, the count into it, the TWCC
+	// header, the sender reports, the MID, and outermost the NACK
+	// responder, whose retransmissions take the whole way again (a new
+	// transport-wide sequence number, the MID, the pacer's estimate).
+	own.sent.out = &own.queue.out
+	reg.Add(&own.sent)
+	reg.Add(ccf)
+	reg.Add(&counter{n: &own.queue.in})
 	if err := webrtc.ConfigureTWCCHeaderExtensionSender(m, reg); err != nil {
 		return nil, fmt.Errorf("peer: twcc: %w", err)
 	}
-	if err := webrtc.ConfigureNack(m, reg); err != nil {
-		return nil, fmt.Errorf("peer: nack: %w", err)
+	reports, err := report.NewSenderInterceptor()
+	if err != nil {
+		return nil, fmt.Errorf("peer: sender reports: %w", err)
 	}
-	if err := webrtc.ConfigureRTCPReports(reg); err != nil {
-		return nil, fmt.Errorf("peer: rtcp reports: %w", err)
-	}
-	reg.Add(&midStamper{m: ms}) // outermost: the pacer, the NACK buffer and the statistics see the MID
+	reg.Add(reports)
+	reg.Add(&midStamper{m: &own.mids})
+	reg.Add(&own.resend)
 	var se webrtc.SettingEngine
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
 	if s.mux != nil {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/pion/interceptor/pkg/cc"
-	"github.com/pion/interceptor/pkg/stats"
 	"github.com/pion/webrtc/v4"
 )
 
@@ -42,9 +41,7 @@ type Session struct {
 	cancel context.CancelFunc
 	pc     *webrtc.PeerConnection
 	bwe    chan cc.BandwidthEstimator
-	stats  stats.Getter // nil if pion made none
-	queue  backlog
-	mids   mids
+	own    sessionInterceptors
 	wg     sync.WaitGroup
 	done   chan struct{}
 	timer  *time.Timer
@@ -74,11 +71,20 @@ type Session struct {
 	target                                 atomic.Int64 // the latest estimate [bit/s], for the cameras
 }
 
+// sessionInterceptors are the session's own interceptors (newAPI), whose
+// state the session reads.
+type sessionInterceptors struct {
+	queue  backlog     // bytes into and out of the pacer
+	mids   mids        // the MID of each sending SSRC
+	resend resender    // the NACK responder
+	sent   sentCounter // packets and bytes sent, per stream
+}
+
 // congested reports whether the pacer's queue takes longer than
 // Config.MaxQueueDelay to drain at the pacer's rate (1.5 times the
 // estimate in pion's GCC).
 func (ss *Session) congested() bool {
-	return ss.queue.drainSeconds(int(ss.target.Load()*3/2)) > ss.srv.cfg.MaxQueueDelay.Seconds()
+	return ss.own.queue.drainSeconds(int(ss.target.Load()*3/2)) > ss.srv.cfg.MaxQueueDelay.Seconds()
 }
 
 // maxCandidates bounds the candidates a page may send in a session.
@@ -124,8 +130,7 @@ func (s *Server) NewSession(cfg SessionConfig) (*Session, error) {
 }
 
 func (ss *Session) open() error {
-	sg := make(chan stats.Getter, 1)
-	api, err := ss.srv.newAPI(ss.bwe, sg, &ss.queue, &ss.mids)
+	api, err := ss.srv.newAPI(ss.bwe, &ss.own)
 	if err != nil {
 		return err
 	}
@@ -134,10 +139,6 @@ func (ss *Session) open() error {
 		return fmt.Errorf("peer: new peer connection: %w", err)
 	}
 	ss.pc = pc
-	select {
-	case ss.stats = <-sg: // made during NewPeerConnection
-	default:
-	}
 	ordered, retransmits := false, uint16(0)
 	dc, err := pc.CreateDataChannel(CommandLabel, &webrtc.DataChannelInit{Ordered: &ordered, MaxRetransmits: &retransmits})
 	if err != nil {
