@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"strconv"
 	"syscall"
 	"testing"
@@ -64,7 +66,10 @@ func cpuTime(t *testing.T) (user, sys time.Duration) {
 // the viewers run in a helper process. Set CONSOLE_FIGURES=1;
 // CONSOLE_FIGURES_PROFILE=DIR also writes a CPU profile of each
 // measurement window to DIR (viewers-N-RUN.prof), and
-// CONSOLE_FIGURES_WINDOW=S makes each window S seconds (default 6).
+// CONSOLE_FIGURES_WINDOW=S makes each window S seconds (default 6),
+// CONSOLE_FIGURES_PAIRS=N measures N pairs (default 2) and
+// CONSOLE_FIGURES_TRACE=DIR writes an execution trace of each window
+// (viewers-N-RUN.trace: which goroutines wake, and how often).
 func TestViewersCPU(t *testing.T) {
 	if os.Getenv("CONSOLE_FIGURES") == "" {
 		t.Skip("figures: set CONSOLE_FIGURES=1 to measure")
@@ -108,6 +113,7 @@ func TestViewersCPU(t *testing.T) {
 		window = time.Duration(w) * time.Second
 	}
 	profDir := os.Getenv("CONSOLE_FIGURES_PROFILE")
+	traceDir := os.Getenv("CONSOLE_FIGURES_TRACE")
 	measure := func(n, run int) (float64, float64, float64) {
 		cmd := exec.Command(exe, "-test.run=^TestViewersHelper$", "-test.timeout=10m")
 		cmd.Env = append(os.Environ(), envViewersURL+"="+url, envViewersN+"="+strconv.Itoa(n))
@@ -147,27 +153,49 @@ func TestViewersCPU(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		if traceDir != "" {
+			f, err := os.Create(filepath.Join(traceDir, fmt.Sprintf("viewers-%d-%d.trace", n, run)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if err := trace.Start(f); err != nil {
+				t.Fatal(err)
+			}
+			defer trace.Stop()
+		}
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
 		u0, s0 := cpuTime(t)
 		b0, w0 := bytes(), time.Now()
 		time.Sleep(window) // the measurement window
 		u1, s1 := cpuTime(t)
 		b1, w1 := bytes(), time.Now()
+		runtime.ReadMemStats(&m1)
 		if profDir != "" {
 			pprof.StopCPUProfile()
 		}
 		sec := w1.Sub(w0).Seconds()
+		t.Logf("%d viewers: %.0f allocations/s, %.0f kB/s, %d GCs", n, float64(m1.Mallocs-m0.Mallocs)/sec, float64(m1.TotalAlloc-m0.TotalAlloc)/sec/1e3, m1.NumGC-m0.NumGC)
 		return 100 * (u1 - u0 + s1 - s0).Seconds() / sec, 100 * (s1 - s0).Seconds() / sec, 8 * float64(b1-b0) / sec / 1e3 / float64(n)
 	}
-	var one, ten []float64
-	for run := range 2 {
-		c, sys, kb := measure(1, run)
-		t.Logf("1 viewer:   console process %.1f %% of one core (system %.1f %%), %.0f kbit/s sent per viewer", c, sys, kb)
-		one = append(one, c)
-		waitFor(t, 20*time.Second, "viewers gone", func() bool { return len(srv.WebRTCStats()) == 0 })
-		c, sys, kb = measure(10, run)
-		t.Logf("10 viewers: console process %.1f %% of one core (system %.1f %%), %.0f kbit/s sent per viewer", c, sys, kb)
-		ten = append(ten, c)
-		waitFor(t, 20*time.Second, "viewers gone", func() bool { return len(srv.WebRTCStats()) == 0 })
+	pairs := 2
+	if n, err := strconv.Atoi(os.Getenv("CONSOLE_FIGURES_PAIRS")); err == nil && n > 0 {
+		pairs = n
 	}
-	t.Logf("ten viewers / one viewer: %.2f and %.2f", ten[0]/one[0], ten[1]/one[1])
+	var ratios []float64
+	for run := range pairs {
+		one, sys, kb := measure(1, run)
+		t.Logf("1 viewer:   console process %.1f %% of one core (system %.1f %%), %.0f kbit/s sent per viewer", one, sys, kb)
+		waitFor(t, 20*time.Second, "viewers gone", func() bool { return len(srv.WebRTCStats()) == 0 })
+		ten, sys, kb := measure(10, run)
+		t.Logf("10 viewers: console process %.1f %% of one core (system %.1f %%), %.0f kbit/s sent per viewer", ten, sys, kb)
+		waitFor(t, 20*time.Second, "viewers gone", func() bool { return len(srv.WebRTCStats()) == 0 })
+		ratios = append(ratios, ten/one)
+	}
+	mean := 0.0
+	for _, r := range ratios {
+		mean += r / float64(len(ratios))
+	}
+	t.Logf("ten viewers / one viewer: %.2f (pairs), mean %.2f", ratios, mean)
 }
