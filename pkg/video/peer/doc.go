@@ -28,8 +28,10 @@
 // packetization.
 //
 // Congestion control: pion's interceptors add the transport-wide sequence
-// number (TWCC) to every packet, answer NACKs from a send buffer, send RTCP
-// sender reports, and run the send-side estimator (GCC) with its pacer.
+// number (TWCC) to every packet, send RTCP sender reports, and run the
+// send-side estimator (GCC); this package's estimate control and pacer
+// drive it, and its resender answers NACKs from the shared payloads of
+// each stream's latest 1024 packets (no copy per session).
 // Every Config.SplitInterval the estimate times Config.Headroom is split
 // over the watched cameras by Split (the chosen camera first) and set on
 // each Viewer with WantBitrate [bit/s].
