@@ -153,28 +153,30 @@ func TestResenderUnbind(t *testing.T) {
 // TestResenderHoldAllocs: holding a packet allocates nothing (it keeps
 // the shared payload, no copy).
 func TestResenderHoldAllocs(t *testing.T) {
-	r := &resender{}
-	w := r.BindLocalStream(&interceptor.StreamInfo{SSRC: 1}, interceptor.RTPWriterFunc(
-		func(*rtp.Header, []byte, interceptor.Attributes) (int, error) { return 0, nil }))
-	h := rtp.Header{Version: 2, SSRC: 1}
-	payload := make([]byte, 1188)
-	if n := testing.AllocsPerRun(1000, func() {
-		h.SequenceNumber++
-		_, _ = w.Write(&h, payload, nil)
-	}); n != 0 {
+	write := holdOne()
+	if n := testing.AllocsPerRun(1000, write); n != 0 {
 		t.Fatalf("%v allocations per packet, want 0", n)
 	}
 }
 
 // BenchmarkResenderHold is the resender's cost per packet sent.
 func BenchmarkResenderHold(b *testing.B) {
+	write := holdOne()
+	b.ReportAllocs()
+	for b.Loop() {
+		write()
+	}
+}
+
+// holdOne returns a function that writes the next packet of a full-size
+// stream through a resender into nothing.
+func holdOne() func() {
 	r := &resender{}
 	w := r.BindLocalStream(&interceptor.StreamInfo{SSRC: 1}, interceptor.RTPWriterFunc(
 		func(*rtp.Header, []byte, interceptor.Attributes) (int, error) { return 0, nil }))
 	h := rtp.Header{Version: 2, SSRC: 1}
 	payload := make([]byte, 1188)
-	b.ReportAllocs()
-	for b.Loop() {
+	return func() {
 		h.SequenceNumber++
 		_, _ = w.Write(&h, payload, nil)
 	}
