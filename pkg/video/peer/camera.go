@@ -55,8 +55,7 @@ type camera struct {
 
 	out *stamper // this session's RTP headers; the run goroutine's alone
 
-	frames, bytes, plis, firs, nacks, skipped, badRTCP atomic.Uint64
-	rtt                                                atomic.Int64 // the latest round-trip time [ns]; 0: none yet
+	frames, bytes, plis, firs, skipped, badRTCP atomic.Uint64
 }
 
 func newCamera(ss *Session, name string) (*camera, error) {
@@ -228,9 +227,9 @@ func sampleDuration(prev time.Time, au video.AccessUnit) time.Duration {
 const rtcpBuffer = 8192
 
 // readRTCP reads the receiver's feedback for this camera: PLI and FIR
-// become keyframe requests; NACKs are counted (the resender answered them
-// on their way here); reception reports give the round-trip time. It is
-// the only reader of the sender's RTCP.
+// become keyframe requests (the resender answered NACKs and read the
+// reception reports on their way here). It is the only reader of the
+// sender's RTCP.
 func (c *camera) readRTCP() {
 	defer c.wg.Done()
 	go func() { // Read does not take a context: unblock it
@@ -244,10 +243,6 @@ func (c *camera) readRTCP() {
 	// cannot end this camera's keyframe requests; only a closed sender or
 	// session ends the loop.
 	buf := make([]byte, rtcpBuffer)
-	var ssrc uint32
-	if enc := c.sender.GetParameters().Encodings; len(enc) > 0 {
-		ssrc = uint32(enc[0].SSRC)
-	}
 	for {
 		n, attr, err := c.sender.Read(buf)
 		if err != nil {
@@ -263,58 +258,14 @@ func (c *camera) readRTCP() {
 			continue
 		}
 		for _, p := range pkts {
-			switch p := p.(type) {
+			switch p.(type) {
 			case *rtcp.PictureLossIndication:
 				c.plis.Add(1)
 				c.requestKeyFrame()
 			case *rtcp.FullIntraRequest:
 				c.firs.Add(1)
 				c.requestKeyFrame()
-			case *rtcp.TransportLayerNack:
-				for _, pair := range p.Nacks {
-					c.nacks.Add(uint64(len(pair.PacketList())))
-				}
-			case *rtcp.ReceiverReport:
-				c.noteRTT(ssrc, p.Reports, time.Now())
-			case *rtcp.SenderReport:
-				c.noteRTT(ssrc, p.Reports, time.Now())
 			}
 		}
 	}
-}
-
-// noteRTT keeps the round-trip time a reception report on stream ssrc
-// gives (RFC 3550 section 6.4.1): the arrival time minus the time of the
-// sender report it answers (LSR) and the receiver's delay since (DLSR),
-// all in the middle 32 bits of NTP time (1/65536 s).
-func (c *camera) noteRTT(ssrc uint32, reports []rtcp.ReceptionReport, now time.Time) {
-	for _, r := range reports {
-		if rtt, ok := reportRTT(r, ssrc, now); ok {
-			c.rtt.Store(int64(rtt))
-		}
-	}
-}
-
-// reportRTT is the round-trip time report r gives for stream ssrc
-// received at now; false if it is not about ssrc, answers no sender
-// report yet, or is negative (clocks are the same here; a corrupt
-// report).
-func reportRTT(r rtcp.ReceptionReport, ssrc uint32, now time.Time) (time.Duration, bool) {
-	if r.SSRC != ssrc || r.LastSenderReport == 0 {
-		return 0, false
-	}
-	d := ntpMiddle(now) - r.LastSenderReport - r.Delay
-	if d >= 1<<31 {
-		return 0, false
-	}
-	return time.Duration(d) * time.Second / 65536, true
-}
-
-// ntpMiddle is the middle 32 bits of t as an NTP timestamp (seconds since
-// 1900 in the upper 16, the fraction's upper 16 bits in the lower).
-func ntpMiddle(t time.Time) uint32 {
-	const epoch = 2208988800 // seconds from 1900 to 1970
-	sec := uint64(t.Unix()) + epoch
-	frac := uint64(t.Nanosecond()) << 32 / 1e9
-	return uint32(sec<<16 | frac>>16)
 }

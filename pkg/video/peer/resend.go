@@ -3,6 +3,7 @@ package peer
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/pion/interceptor"
 	"github.com/pion/rtcp"
@@ -16,11 +17,25 @@ import (
 // bits and the slots stay in step across the 16-bit wrap.
 const resendSlots = 1024
 
+const (
+	// resendGap is added to the round-trip time and the pacer's queue
+	// delay: a packet asked for again sooner than that after its last
+	// retransmission is not sent again (the receiver could not have had
+	// it yet; a pion page asks every 100 ms, Chromium every round trip).
+	resendGap = 5 * time.Millisecond
+	// resendShare is the share of the estimate retransmissions may take
+	// (a token bucket per session, resendBurst deep): enough to repair
+	// 30 % loss, never a flood of repeats on a congested link.
+	resendShare = 0.5
+	resendBurst = 250 * time.Millisecond
+)
+
 // resender is a session's NACK responder (RFC 4585 generic NACK): it
 // holds each stream's latest packets and sends the ones a receiver asks
 // for again, with their sequence numbers, through the rest of the chain
-// (MID, transport-wide sequence number, the pacer: a retransmission
-// respects the estimate like any packet).
+// (MID, transport-wide sequence number, the pacer). A packet is sent
+// again at most once per round trip plus the pacer's queue delay, and
+// all retransmissions together within resendShare of the estimate.
 //
 // It holds no copy of a packet: the header's fields and the payload
 // slice. This package's tracks are written only by stamper, whose
@@ -30,29 +45,41 @@ const resendSlots = 1024
 // session into a buffer of its own (1.2 kB and three allocations a
 // packet), which was most of a session's allocations.
 //
+// It also reads the receiver's reception reports: the round-trip time of
+// each stream (RFC 3550 section 6.4.1).
+//
 // One per session (the factory is the interceptor); registered outermost,
-// so that it sees the packets before any other interceptor.
+// so that it sees the packets before any other interceptor. Set queue and
+// target before the first stream is bound.
 type resender struct {
 	interceptor.NoOp
+	queue  *backlog      // the pacer's queue (nil: none)
+	target *atomic.Int64 // the estimate [bit/s] (nil or 0: no retransmission budget)
+	now    func() time.Time
 
 	mu      sync.Mutex
 	streams map[uint32]*heldStream
+	tokens  float64   // retransmission budget left [bytes]
+	filled  time.Time // when tokens was last refilled
 }
 
-// heldStream is one stream's recent packets.
+// heldStream is one stream's recent packets and what its receiver
+// reported.
 type heldStream struct {
 	w     interceptor.RTPWriter // the chain inward of the resender
 	ssrc  uint32
 	mu    sync.Mutex
 	slots [resendSlots]heldPacket
 
-	resent, missed atomic.Uint64 // packets sent again; asked for but no longer held
+	asked, resent, missed, skipped atomic.Uint64 // packets asked for; sent again; no longer held; not sent again (too soon, over budget)
+	rtt                            atomic.Int64  // the latest round-trip time [ns]; 0: none yet
 }
 
-// heldPacket is what resending a packet takes: its header's fields, and
-// its payload (shared, read-only).
+// heldPacket is what resending a packet takes: its header's fields, its
+// payload (shared, read-only), and when it was last sent again.
 type heldPacket struct {
 	payload     []byte
+	resentAt    time.Time
 	timestamp   uint32
 	seq         uint16
 	payloadType uint8
@@ -87,8 +114,9 @@ func (r *resender) UnbindLocalStream(info *interceptor.StreamInfo) {
 }
 
 // BindRTCPReader implements interceptor.Interceptor: NACKs from the
-// receiver are answered as they are read. A datagram that does not parse
-// is Read's error, as in pion's own responder.
+// receiver are answered, and its reception reports read, as they come. A
+// datagram that does not parse is Read's error, as in pion's own
+// responder.
 func (r *resender) BindRTCPReader(reader interceptor.RTCPReader) interceptor.RTCPReader {
 	return interceptor.RTCPReaderFunc(func(b []byte, a interceptor.Attributes) (int, interceptor.Attributes, error) {
 		n, a, err := reader.Read(b, a)
@@ -102,13 +130,26 @@ func (r *resender) BindRTCPReader(reader interceptor.RTCPReader) interceptor.RTC
 		if err != nil {
 			return 0, nil, err
 		}
+		now := r.clock()
 		for _, p := range pkts {
-			if nack, ok := p.(*rtcp.TransportLayerNack); ok {
-				r.answer(nack)
+			switch p := p.(type) {
+			case *rtcp.TransportLayerNack:
+				r.answer(p, now)
+			case *rtcp.ReceiverReport:
+				r.noteRTT(p.Reports, now)
+			case *rtcp.SenderReport:
+				r.noteRTT(p.Reports, now)
 			}
 		}
 		return n, a, nil
 	})
+}
+
+func (r *resender) clock() time.Time {
+	if r.now != nil {
+		return r.now()
+	}
+	return time.Now()
 }
 
 // stream returns the held stream ssrc, nil if none.
@@ -118,17 +159,58 @@ func (r *resender) stream(ssrc uint32) *heldStream {
 	return r.streams[ssrc]
 }
 
-// answer sends again every packet nack asks for that is still held.
-func (r *resender) answer(nack *rtcp.TransportLayerNack) {
+// answer sends again every packet nack asks for that is held and due.
+func (r *resender) answer(nack *rtcp.TransportLayerNack, now time.Time) {
 	hs := r.stream(nack.MediaSSRC)
 	if hs == nil {
 		return
 	}
+	gap := time.Duration(hs.rtt.Load()) + resendGap
+	if r.queue != nil && r.target != nil {
+		gap += time.Duration(r.queue.drainSeconds(int(r.target.Load()*3/2)) * float64(time.Second))
+	}
 	for i := range nack.Nacks {
 		nack.Nacks[i].Range(func(seq uint16) bool {
-			hs.resend(seq)
+			hs.asked.Add(1)
+			hs.resend(r, seq, now, gap)
 			return true
 		})
+	}
+}
+
+// spend takes size bytes from the session's retransmission budget at
+// now; false if it does not hold them.
+func (r *resender) spend(size int, now time.Time) bool {
+	rate := 0.0
+	if r.target != nil {
+		rate = resendShare * float64(r.target.Load()) / 8
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	depth := max(rate*resendBurst.Seconds(), 1500)
+	if r.filled.IsZero() {
+		r.tokens = depth
+	} else {
+		r.tokens = min(r.tokens+rate*max(now.Sub(r.filled), 0).Seconds(), depth)
+	}
+	r.filled = now
+	if r.tokens < float64(size) {
+		return false
+	}
+	r.tokens -= float64(size)
+	return true
+}
+
+// noteRTT keeps the round-trip time of every report about a held stream.
+func (r *resender) noteRTT(reports []rtcp.ReceptionReport, now time.Time) {
+	for _, rep := range reports {
+		hs := r.stream(rep.SSRC)
+		if hs == nil {
+			continue
+		}
+		if rtt, ok := reportRTT(rep, now); ok {
+			hs.rtt.Store(int64(rtt))
+		}
 	}
 }
 
@@ -141,27 +223,46 @@ func (hs *heldStream) hold(h *rtp.Header, payload []byte) {
 	hs.mu.Unlock()
 }
 
-// resend writes packet seq again if it is still held.
-func (hs *heldStream) resend(seq uint16) {
+// resend writes packet seq again if it is held, was not sent again
+// within gap, and the budget allows.
+func (hs *heldStream) resend(r *resender, seq uint16, now time.Time, gap time.Duration) {
 	hs.mu.Lock()
-	p := hs.slots[seq%resendSlots]
-	hs.mu.Unlock()
+	p := &hs.slots[seq%resendSlots]
 	if !p.held || p.seq != seq {
+		hs.mu.Unlock()
 		hs.missed.Add(1)
 		return
 	}
+	if !p.resentAt.IsZero() && now.Sub(p.resentAt) < gap || !r.spend(12+len(p.payload), now) {
+		hs.mu.Unlock()
+		hs.skipped.Add(1)
+		return
+	}
+	p.resentAt = now
 	h := rtp.Header{Version: 2, PayloadType: p.payloadType, SequenceNumber: seq, Timestamp: p.timestamp,
 		SSRC: hs.ssrc, Marker: p.marker}
-	if _, err := hs.w.Write(&h, p.payload, nil); err == nil {
+	payload := p.payload
+	hs.mu.Unlock()
+	if _, err := hs.w.Write(&h, payload, nil); err == nil {
 		hs.resent.Add(1)
 	}
 }
 
-// counts returns the stream ssrc's packets sent again and those asked
-// for that were no longer held.
-func (r *resender) counts(ssrc uint32) (resent, missed uint64) {
-	if hs := r.stream(ssrc); hs != nil {
-		return hs.resent.Load(), hs.missed.Load()
+// resendCounts are one stream's NACK figures.
+type resendCounts struct {
+	asked, resent, missed, skipped uint64
+	rtt                            time.Duration
+}
+
+// counts returns the stream ssrc's figures. asked is read last, so that
+// resent + missed + skipped <= asked holds in what it returns.
+func (r *resender) counts(ssrc uint32) resendCounts {
+	hs := r.stream(ssrc)
+	if hs == nil {
+		return resendCounts{}
 	}
-	return 0, 0
+	c := resendCounts{resent: hs.resent.Load(), missed: hs.missed.Load(), skipped: hs.skipped.Load(),
+		rtt: time.Duration(hs.rtt.Load())}
+	c.asked = hs.asked.Load()
+	return c
 }

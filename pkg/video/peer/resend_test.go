@@ -3,6 +3,8 @@ package peer
 import (
 	"bytes"
 	"encoding/hex"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,6 +23,8 @@ type sentPkt struct {
 // inward writer records, and an RTCP reader that returns rtcpIn.
 type resendRig struct {
 	r      *resender
+	clock  time.Time
+	target atomic.Int64
 	w      interceptor.RTPWriter // the bound stream's writer (outward end)
 	read   interceptor.RTCPReader
 	rtcpIn []byte
@@ -30,7 +34,9 @@ type resendRig struct {
 const rigSSRC = 0x11223344
 
 func newResendRig() *resendRig {
-	g := &resendRig{r: &resender{}}
+	g := &resendRig{r: &resender{}, clock: time.Unix(1000, 0)}
+	g.target.Store(1_000_000)
+	g.r.target, g.r.now = &g.target, func() time.Time { return g.clock }
 	g.w = g.r.BindLocalStream(&interceptor.StreamInfo{SSRC: rigSSRC}, interceptor.RTPWriterFunc(
 		func(h *rtp.Header, payload []byte, _ interceptor.Attributes) (int, error) {
 			g.got = append(g.got, sentPkt{h: *h, payload: payload})
@@ -92,8 +98,8 @@ func TestResenderAnswersNACK(t *testing.T) {
 			t.Errorf("resend %d: %+v payload %x, want packet %d as sent", i, p.h, p.payload, seq)
 		}
 	}
-	if resent, missed := g.r.counts(rigSSRC); resent != 4 || missed != 0 {
-		t.Errorf("counts: resent %d missed %d, want 4 and 0", resent, missed)
+	if c := g.r.counts(rigSSRC); c.asked != 4 || c.resent != 4 || c.missed != 0 || c.skipped != 0 {
+		t.Errorf("counts %+v, want 4 asked and resent", c)
 	}
 
 	// 1024 packets later, 65534's slot holds another packet.
@@ -107,8 +113,8 @@ func TestResenderAnswersNACK(t *testing.T) {
 	if len(g.got) != 0 {
 		t.Errorf("resent %+v for a packet no longer held", g.got[0].h)
 	}
-	if _, missed := g.r.counts(rigSSRC); missed != 1 {
-		t.Errorf("missed %d, want 1", missed)
+	if c := g.r.counts(rigSSRC); c.asked != 5 || c.missed != 1 {
+		t.Errorf("counts %+v, want 5 asked, 1 missed", c)
 	}
 	// Another stream's NACK.
 	if err := g.nack(t, "81cd0003"+"00000001"+"55667788"+"04000000"); err != nil {
@@ -117,6 +123,96 @@ func TestResenderAnswersNACK(t *testing.T) {
 	if len(g.got) != 0 {
 		t.Errorf("resent %+v for another stream's NACK", g.got[0].h)
 	}
+}
+
+// TestResenderOncePerRoundTrip: a packet asked for again sooner than the
+// round trip (from a reception report) plus the pacer's queue delay plus
+// resendGap after its last retransmission is not sent again (a page asks
+// every 100 ms whatever the round trip); later it is.
+func TestResenderOncePerRoundTrip(t *testing.T) {
+	g := newResendRig()
+	var q backlog
+	g.r.queue = &q
+	g.send(t, 5)
+	// A receiver report on the stream: 50 ms round trip.
+	rr := &rtcp.ReceiverReport{SSRC: 1, Reports: []rtcp.ReceptionReport{{SSRC: rigSSRC,
+		LastSenderReport: ntpMiddle(g.clock) - 50*65536/1000}}}
+	b, err := rr.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.nack(t, hex.EncodeToString(b)); err != nil {
+		t.Fatal(err)
+	}
+	if c := g.r.counts(rigSSRC); (c.rtt - 50*time.Millisecond).Abs() > time.Millisecond {
+		t.Fatalf("RTT %v from the report, want 50 ms", c.rtt)
+	}
+	nack5 := "81cd0003" + "00000001" + "11223344" + "00050000"
+	for _, step := range []struct {
+		after  time.Duration
+		queued int64 // bytes in the pacer's queue (1.5 Mbit/s pacing: 18 750 bytes are 100 ms)
+		sent   bool
+	}{
+		{0, 0, true},
+		{20 * time.Millisecond, 0, false},     // within 55 ms of the last
+		{36 * time.Millisecond, 0, true},      // 56 ms after it
+		{60 * time.Millisecond, 18750, false}, // 60 ms after, but the queue adds 100 ms
+		{100 * time.Millisecond, 18750, true}, // 160 ms after the last
+	} {
+		g.clock = g.clock.Add(step.after)
+		q.in.Store(step.queued)
+		g.got = nil
+		if err := g.nack(t, nack5); err != nil {
+			t.Fatal(err)
+		}
+		if (len(g.got) == 1) != step.sent {
+			t.Fatalf("%+v: resent %d packets, want sent=%v", step, len(g.got), step.sent)
+		}
+	}
+	if c := g.r.counts(rigSSRC); c.asked != 5 || c.resent != 3 || c.skipped != 2 {
+		t.Errorf("counts %+v, want 5 asked, 3 resent, 2 skipped", c)
+	}
+}
+
+// TestResenderBudget: retransmissions together take at most resendShare
+// of the estimate (a bucket resendBurst deep, at least one full packet).
+func TestResenderBudget(t *testing.T) {
+	g := newResendRig()
+	g.target.Store(100_000) // 3 125 bytes a second for retransmissions, a 1 500-byte bucket
+	w := g.w
+	for seq := range uint16(10) {
+		h := rtp.Header{Version: 2, SequenceNumber: seq, SSRC: rigSSRC}
+		if _, err := w.Write(&h, make([]byte, 1000), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.got = nil
+	all := "81cd0003" + "00000001" + "11223344" + "000001ff" // 0 to 9
+	if err := g.nack(t, all); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.got) != 1 {
+		t.Fatalf("resent %d packets of 1 012 bytes from a 1 500-byte budget, want 1", len(g.got))
+	}
+	g.clock = g.clock.Add(time.Second) // 3 125 more bytes, capped at the bucket's 1 500
+	g.got = nil
+	if err := g.nack(t, all); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.got) != 1 || g.got[0].h.SequenceNumber != 0 {
+		t.Fatalf("after 1 s resent %v, want packet 0 alone (due again: no round trip known; the budget holds one)", seqs(g.got))
+	}
+	if c := g.r.counts(rigSSRC); c.asked != 20 || c.resent != 2 || c.skipped != 18 {
+		t.Errorf("counts %+v, want 20 asked, 2 resent, 18 skipped", c)
+	}
+}
+
+func seqs(ps []sentPkt) string {
+	out := ""
+	for _, p := range ps {
+		out += fmt.Sprint(p.h.SequenceNumber, " ")
+	}
+	return out
 }
 
 // TestResenderBadRTCP: a datagram that does not parse is Read's error
@@ -187,21 +283,20 @@ func holdOne() func() {
 func TestReportRTT(t *testing.T) {
 	now := time.Date(2026, 11, 26, 10, 0, 0, 500_000_000, time.UTC)
 	mid := ntpMiddle(now)
-	const ssrc = 42
 	for _, tc := range []struct {
 		name string
 		r    rtcp.ReceptionReport
 		want time.Duration
 		ok   bool
 	}{
-		{"80 ms, 20 ms of it at the receiver", rtcp.ReceptionReport{SSRC: ssrc, LastSenderReport: mid - 80*65536/1000, Delay: 20 * 65536 / 1000}, 60 * time.Millisecond, true},
-		{"no sender report yet", rtcp.ReceptionReport{SSRC: ssrc}, 0, false},
-		{"another stream", rtcp.ReceptionReport{SSRC: 7, LastSenderReport: mid - 65536}, 0, false},
-		{"negative (a report from the future)", rtcp.ReceptionReport{SSRC: ssrc, LastSenderReport: mid + 65536}, 0, false},
+		{"80 ms, 20 ms of it at the receiver", rtcp.ReceptionReport{LastSenderReport: mid - 80*65536/1000, Delay: 20 * 65536 / 1000}, 60 * time.Millisecond, true},
+		{"under one unit: one unit, not none", rtcp.ReceptionReport{LastSenderReport: mid}, time.Second / 65536, true},
+		{"no sender report yet", rtcp.ReceptionReport{}, 0, false},
+		{"negative (a report from the future)", rtcp.ReceptionReport{LastSenderReport: mid + 65536}, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := reportRTT(tc.r, ssrc, now)
-			if ok != tc.ok || (ok && (got-tc.want).Abs() > time.Millisecond) {
+			got, ok := reportRTT(tc.r, now)
+			if ok != tc.ok || (ok && (got-tc.want).Abs() > 100*time.Microsecond) {
 				t.Fatalf("got %v %v, want %v %v", got, ok, tc.want, tc.ok)
 			}
 		})

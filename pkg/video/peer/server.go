@@ -123,9 +123,10 @@ func (s *Server) release(ss *Session) {
 // the session's interceptors.
 //
 // Only what a sender needs: no NACK generator, receiver reports or pion
-// statistics. Each of those ran for every session (a goroutine woken ten
-// times a second; a header cloned per packet) and the page receives no
-// media from the console.
+// statistics. Each of those ran for every session (the generator's
+// goroutine woke ten times a second, the receiver reports' every second;
+// the statistics cloned every header) and the page sends the console no
+// media.
 func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, own *sessionInterceptors) (*webrtc.API, error) {
 	m := &webrtc.MediaEngine{}
 	fb := []webrtc.RTCPFeedback{
@@ -144,6 +145,37 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, own *sessionIntercepto
 		webrtc.RTPCodecTypeVideo); err != nil {
 		return nil, fmt.Errorf("peer: mid extension: %w", err)
 	}
+	reg, err := s.interceptors(m, bwe, own)
+	if err != nil {
+		return nil, err
+	}
+	c := s.cfg
+	var se webrtc.SettingEngine
+	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
+	if s.mux != nil {
+		se.SetICEUDPMux(s.mux)
+	}
+	if c.IPFilter != nil {
+		se.SetIPFilter(c.IPFilter)
+	}
+	se.SetIncludeLoopbackCandidate(c.Loopback)
+	if len(c.AdvertiseIPs) > 0 {
+		if err := se.SetICEAddressRewriteRules(webrtc.ICEAddressRewriteRule{External: c.AdvertiseIPs,
+			AsCandidateType: webrtc.ICECandidateTypeHost, Mode: webrtc.ICEAddressRewriteReplace}); err != nil {
+			return nil, fmt.Errorf("peer: advertised addresses: %w", err)
+		}
+	}
+	se.SetICETimeouts(c.ICEDisconnected, c.ICEFailed, min(2*time.Second, c.ICEDisconnected/2)) // keepalives within the disconnect time
+	if c.NoMDNS {
+		se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
+	}
+	return webrtc.NewAPI(webrtc.WithMediaEngine(m), webrtc.WithInterceptorRegistry(reg),
+		webrtc.WithSettingEngine(se)), nil
+}
+
+// interceptors registers a session's interceptors (see newAPI) in reg's
+// order: earlier is nearer the network. TestInterceptorOrder builds it.
+func (s *Server) interceptors(m *webrtc.MediaEngine, bwe chan<- cc.BandwidthEstimator, own *sessionInterceptors) (*interceptor.Registry, error) {
 	reg := &interceptor.Registry{}
 	c := s.cfg
 	ccf, err := cc.NewInterceptor(func() (cc.BandwidthEstimator, error) {
@@ -176,28 +208,9 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, own *sessionIntercepto
 	}
 	reg.Add(reports)
 	reg.Add(&midStamper{m: &own.mids})
+	own.resend.queue, own.resend.target = &own.queue, &own.target
 	reg.Add(&own.resend)
-	var se webrtc.SettingEngine
-	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
-	if s.mux != nil {
-		se.SetICEUDPMux(s.mux)
-	}
-	if c.IPFilter != nil {
-		se.SetIPFilter(c.IPFilter)
-	}
-	se.SetIncludeLoopbackCandidate(c.Loopback)
-	if len(c.AdvertiseIPs) > 0 {
-		if err := se.SetICEAddressRewriteRules(webrtc.ICEAddressRewriteRule{External: c.AdvertiseIPs,
-			AsCandidateType: webrtc.ICECandidateTypeHost, Mode: webrtc.ICEAddressRewriteReplace}); err != nil {
-			return nil, fmt.Errorf("peer: advertised addresses: %w", err)
-		}
-	}
-	se.SetICETimeouts(c.ICEDisconnected, c.ICEFailed, min(2*time.Second, c.ICEDisconnected/2)) // keepalives within the disconnect time
-	if c.NoMDNS {
-		se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
-	}
-	return webrtc.NewAPI(webrtc.WithMediaEngine(m), webrtc.WithInterceptorRegistry(reg),
-		webrtc.WithSettingEngine(se)), nil
+	return reg, nil
 }
 
 func (s *Server) iceServers() []webrtc.ICEServer {

@@ -68,23 +68,23 @@ type Session struct {
 
 	opened                                 atomic.Bool // open succeeded: pc and stats are set (Server.Stats lists only these)
 	badMessages, commands, commandsDropped atomic.Uint64
-	target                                 atomic.Int64 // the latest estimate [bit/s], for the cameras
 }
 
 // sessionInterceptors are the session's own interceptors (newAPI), whose
 // state the session reads.
 type sessionInterceptors struct {
-	queue  backlog     // bytes into and out of the pacer
-	mids   mids        // the MID of each sending SSRC
-	resend resender    // the NACK responder
-	sent   sentCounter // packets and bytes sent, per stream
+	queue  backlog      // bytes into and out of the pacer
+	mids   mids         // the MID of each sending SSRC
+	resend resender     // the NACK responder
+	sent   sentCounter  // packets and bytes sent, per stream
+	target atomic.Int64 // the latest estimate [bit/s], for the cameras and the resender
 }
 
 // congested reports whether the pacer's queue takes longer than
 // Config.MaxQueueDelay to drain at the pacer's rate (1.5 times the
 // estimate in pion's GCC).
 func (ss *Session) congested() bool {
-	return ss.own.queue.drainSeconds(int(ss.target.Load()*3/2)) > ss.srv.cfg.MaxQueueDelay.Seconds()
+	return ss.own.queue.drainSeconds(int(ss.own.target.Load()*3/2)) > ss.srv.cfg.MaxQueueDelay.Seconds()
 }
 
 // maxCandidates bounds the candidates a page may send in a session.
@@ -278,7 +278,7 @@ func (ss *Session) splitLoop() {
 	var cams []*camera
 	for {
 		total := est.GetTargetBitrate()
-		ss.target.Store(int64(total))
+		ss.own.target.Store(int64(total))
 		g := gccOf(est.GetStats())
 		ss.mu.Lock()
 		ss.estimate, ss.gcc = total, g

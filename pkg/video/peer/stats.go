@@ -43,21 +43,22 @@ func gccOf(m map[string]any) GCC {
 
 // CameraStats are one shown camera's figures within a session.
 type CameraStats struct {
-	Camera       string        // the camera's name
-	Chosen       bool          // the operator's chosen camera
-	Caps         Caps          // the page's caps
-	Share        int           // this camera's part of the budget, set with Viewer.WantBitrate [bit/s]
-	AccessUnits  uint64        // access units written to the track
-	Skipped      uint64        // access units skipped while the pacer's queue was over Config.MaxQueueDelay
-	Bytes        uint64        // access-unit bytes written to the track [bytes]
-	PacketsSent  uint64        // RTP packets sent, retransmissions included
-	BytesSent    uint64        // RTP payload bytes sent, retransmissions included [bytes]
-	NACKs        uint64        // packets the receiver asked to retransmit
-	Resent       uint64        // packets retransmitted
-	ResendMissed uint64        // packets asked for that were no longer held (not retransmitted)
-	PLIs, FIRs   uint64        // keyframe requests received
-	BadRTCP      uint64        // RTCP datagrams that did not parse (skipped)
-	RTT          time.Duration // from the latest receiver report on this camera's stream (RFC 3550 6.4.1), 0 before any
+	Camera        string        // the camera's name
+	Chosen        bool          // the operator's chosen camera
+	Caps          Caps          // the page's caps
+	Share         int           // this camera's part of the budget, set with Viewer.WantBitrate [bit/s]
+	AccessUnits   uint64        // access units written to the track
+	Skipped       uint64        // access units skipped while the pacer's queue was over Config.MaxQueueDelay
+	Bytes         uint64        // access-unit bytes written to the track [bytes]
+	PacketsSent   uint64        // RTP packets sent, retransmissions included
+	BytesSent     uint64        // RTP payload bytes sent, retransmissions included [bytes]
+	NACKs         uint64        // packets the receiver asked to retransmit (each time asked)
+	Resent        uint64        // packets retransmitted
+	ResendMissed  uint64        // packets asked for that were no longer held (not retransmitted)
+	ResendSkipped uint64        // packets asked for again within a round trip of their last retransmission, or over the retransmission budget (not retransmitted)
+	PLIs, FIRs    uint64        // keyframe requests received
+	BadRTCP       uint64        // RTCP datagrams that did not parse (skipped)
+	RTT           time.Duration // from the latest receiver report on this camera's stream (RFC 3550 6.4.1), 0 before any
 }
 
 // Stats returns the session's figures. Safe for concurrent use.
@@ -109,10 +110,10 @@ func (ss *Session) Stats() Stats {
 		cs.Share = c.share
 		c.mu.Unlock()
 		cs.AccessUnits, cs.Bytes, cs.Skipped = c.frames.Load(), c.bytes.Load(), c.skipped.Load()
-		cs.NACKs, cs.PLIs, cs.FIRs, cs.BadRTCP = c.nacks.Load(), c.plis.Load(), c.firs.Load(), c.badRTCP.Load()
+		cs.PLIs, cs.FIRs, cs.BadRTCP = c.plis.Load(), c.firs.Load(), c.badRTCP.Load()
 		cs.PacketsSent, cs.BytesSent = ss.own.sent.counts(list[i].ssrc)
-		cs.Resent, cs.ResendMissed = ss.own.resend.counts(list[i].ssrc)
-		cs.RTT = time.Duration(c.rtt.Load())
+		rc := ss.own.resend.counts(list[i].ssrc)
+		cs.NACKs, cs.Resent, cs.ResendMissed, cs.ResendSkipped, cs.RTT = rc.asked, rc.resent, rc.missed, rc.skipped, rc.rtt
 		if cs.RTT > 0 {
 			st.RTT = cs.RTT
 		}
