@@ -165,6 +165,13 @@ func (p *pacer) Write(h *rtp.Header, payload []byte, attr interceptor.Attributes
 	return size, nil
 }
 
+// queuedBytes returns the bytes waiting (RTP header and payload).
+func (p *pacer) queuedBytes() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.queued
+}
+
 // waiting is the number of queued packets. Holds mu.
 func (p *pacer) waiting() int { return len(p.queue) - p.head }
 

@@ -350,3 +350,30 @@ func TestPacerQueueThatNeverEmpties(t *testing.T) {
 	}
 	t.Logf("%d packets sent, %d waiting, array %d", len(r.got), len(r.p.queue)-r.p.head, cap(r.p.queue))
 }
+
+// TestPacerQueuedBytes: what the session reads as its queue (queued,
+// queueDelay) is what waits in the pacer, also after the queue
+// overflowed and dropped its oldest packets (two counters around the
+// pacer, which this replaced, kept a dropped packet as queued for good).
+func TestPacerQueuedBytes(t *testing.T) {
+	r := newPacerRig(100_000)
+	var own sessionInterceptors
+	own.pacer.Store(r.p)
+	own.target.Store(100_000)
+	r.write(t, 0, 1500) // spends the credit
+	for i := range maxQueue + 100 {
+		r.write(t, uint16(i+1), 1000)
+	}
+	want := maxQueue * (1000 + 12)
+	if got := own.queued(); got != want {
+		t.Fatalf("queued %d bytes after the overflow, want %d (the %d waiting)", got, want, maxQueue)
+	}
+	if d, want := own.queueDelay(), time.Duration(float64(want)*8/150_000*float64(time.Second)); (d - want).Abs() > time.Millisecond {
+		t.Fatalf("queue delay %v, want %v at 1.5 x 100 kbit/s", d, want)
+	}
+	for r.step() {
+	}
+	if got := own.queued(); got != 0 {
+		t.Fatalf("queued %d bytes after draining", got)
+	}
+}

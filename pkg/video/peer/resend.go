@@ -49,13 +49,13 @@ const (
 // each stream (RFC 3550 section 6.4.1).
 //
 // One per session (the factory is the interceptor); registered outermost,
-// so that it sees the packets before any other interceptor. Set queue and
-// target before the first stream is bound.
+// so that it sees the packets before any other interceptor. Set
+// queueDelay and target before the first stream is bound.
 type resender struct {
 	interceptor.NoOp
-	queue  *backlog      // the pacer's queue (nil: none)
-	target *atomic.Int64 // the estimate [bit/s] (nil or 0: no retransmission budget)
-	now    func() time.Time
+	queueDelay func() time.Duration // how long the pacer's queue takes to drain (nil: 0)
+	target     *atomic.Int64        // the estimate [bit/s] (nil or 0: no retransmission budget)
+	now        func() time.Time
 
 	mu      sync.Mutex
 	streams map[uint32]*heldStream
@@ -166,8 +166,8 @@ func (r *resender) answer(nack *rtcp.TransportLayerNack, now time.Time) {
 		return
 	}
 	gap := time.Duration(hs.rtt.Load()) + resendGap
-	if r.queue != nil && r.target != nil {
-		gap += time.Duration(r.queue.drainSeconds(int(r.target.Load()*3/2)) * float64(time.Second))
+	if r.queueDelay != nil {
+		gap += r.queueDelay()
 	}
 	for i := range nack.Nacks {
 		nack.Nacks[i].Range(func(seq uint16) bool {

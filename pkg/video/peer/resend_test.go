@@ -131,8 +131,8 @@ func TestResenderAnswersNACK(t *testing.T) {
 // every 100 ms whatever the round trip); later it is.
 func TestResenderOncePerRoundTrip(t *testing.T) {
 	g := newResendRig()
-	var q backlog
-	g.r.queue = &q
+	var queued time.Duration
+	g.r.queueDelay = func() time.Duration { return queued }
 	g.send(t, 5)
 	// A receiver report on the stream: 50 ms round trip.
 	rr := &rtcp.ReceiverReport{SSRC: 1, Reports: []rtcp.ReceptionReport{{SSRC: rigSSRC,
@@ -150,17 +150,17 @@ func TestResenderOncePerRoundTrip(t *testing.T) {
 	nack5 := "81cd0003" + "00000001" + "11223344" + "00050000"
 	for _, step := range []struct {
 		after  time.Duration
-		queued int64 // bytes in the pacer's queue (1.5 Mbit/s pacing: 18 750 bytes are 100 ms)
+		queued time.Duration // the pacer's queue delay
 		sent   bool
 	}{
 		{0, 0, true},
-		{20 * time.Millisecond, 0, false},     // within 55 ms of the last
-		{36 * time.Millisecond, 0, true},      // 56 ms after it
-		{60 * time.Millisecond, 18750, false}, // 60 ms after, but the queue adds 100 ms
-		{100 * time.Millisecond, 18750, true}, // 160 ms after the last
+		{20 * time.Millisecond, 0, false},                      // within 55 ms of the last
+		{36 * time.Millisecond, 0, true},                       // 56 ms after it
+		{60 * time.Millisecond, 100 * time.Millisecond, false}, // 60 ms after, but the queue adds 100 ms
+		{100 * time.Millisecond, 100 * time.Millisecond, true}, // 160 ms after the last
 	} {
 		g.clock = g.clock.Add(step.after)
-		q.in.Store(step.queued)
+		queued = step.queued
 		g.got = nil
 		if err := g.nack(t, nack5); err != nil {
 			t.Fatal(err)

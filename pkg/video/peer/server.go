@@ -179,7 +179,11 @@ func (s *Server) interceptors(m *webrtc.MediaEngine, bwe chan<- cc.BandwidthEsti
 	reg := &interceptor.Registry{}
 	c := s.cfg
 	ccf, err := cc.NewInterceptor(func() (cc.BandwidthEstimator, error) {
-		return newEstimator(c.InitialBitrate, c.MinBitrate, c.MaxBitrate)
+		e, err := newEstimator(c.InitialBitrate, c.MinBitrate, c.MaxBitrate)
+		if err == nil {
+			own.pacer.Store(e.pacer)
+		}
+		return e, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("peer: congestion control: %w", err)
@@ -191,14 +195,12 @@ func (s *Server) interceptors(m *webrtc.MediaEngine, bwe chan<- cc.BandwidthEsti
 		}
 	})
 	// Registered earlier is nearer the network: what was sent is counted
-	// as it leaves the pacer; then the pacer, the count into it, the TWCC
-	// header, the sender reports, the MID, and outermost the NACK
-	// responder, whose retransmissions take the whole way again (a new
-	// transport-wide sequence number, the MID, the pacer's estimate).
-	own.sent.out = &own.queue.out
+	// as it leaves the pacer; then GCC with the pacer, the TWCC header,
+	// the sender reports, the MID, and outermost the NACK responder,
+	// whose retransmissions take the whole way again (a new
+	// transport-wide sequence number, the MID, the pacer).
 	reg.Add(&own.sent)
 	reg.Add(ccf)
-	reg.Add(&counter{n: &own.queue.in})
 	if err := webrtc.ConfigureTWCCHeaderExtensionSender(m, reg); err != nil {
 		return nil, fmt.Errorf("peer: twcc: %w", err)
 	}
@@ -208,7 +210,7 @@ func (s *Server) interceptors(m *webrtc.MediaEngine, bwe chan<- cc.BandwidthEsti
 	}
 	reg.Add(reports)
 	reg.Add(&midStamper{m: &own.mids})
-	own.resend.queue, own.resend.target = &own.queue, &own.target
+	own.resend.queueDelay, own.resend.target = own.queueDelay, &own.target
 	reg.Add(&own.resend)
 	return reg, nil
 }

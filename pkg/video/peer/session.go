@@ -73,18 +73,36 @@ type Session struct {
 // sessionInterceptors are the session's own interceptors (newAPI), whose
 // state the session reads.
 type sessionInterceptors struct {
-	queue  backlog      // bytes into and out of the pacer
-	mids   mids         // the MID of each sending SSRC
-	resend resender     // the NACK responder
-	sent   sentCounter  // packets and bytes sent, per stream
-	target atomic.Int64 // the latest estimate [bit/s], for the cameras and the resender
+	pacer  atomic.Pointer[pacer] // the session's pacer, once pion made its estimator
+	mids   mids                  // the MID of each sending SSRC
+	resend resender              // the NACK responder
+	sent   sentCounter           // packets and bytes sent, per stream
+	target atomic.Int64          // the latest estimate [bit/s], for the cameras and the resender
+}
+
+// queued returns the bytes waiting in the session's pacer.
+func (o *sessionInterceptors) queued() int {
+	if p := o.pacer.Load(); p != nil {
+		return p.queuedBytes()
+	}
+	return 0
+}
+
+// queueDelay is how long the pacer's queue takes to drain at the pacer's
+// rate (pacingFactor times the estimate); 0 without an estimate.
+func (o *sessionInterceptors) queueDelay() time.Duration {
+	rate := float64(o.target.Load()) * pacingFactor
+	if rate <= 0 {
+		return 0
+	}
+	return time.Duration(float64(o.queued()) * 8 / rate * float64(time.Second))
 }
 
 // congested reports whether the pacer's queue takes longer than
 // Config.MaxQueueDelay to drain at the pacer's rate (1.5 times the
 // estimate in pion's GCC).
 func (ss *Session) congested() bool {
-	return ss.own.queue.drainSeconds(int(ss.own.target.Load()*3/2)) > ss.srv.cfg.MaxQueueDelay.Seconds()
+	return ss.own.queueDelay() > ss.srv.cfg.MaxQueueDelay
 }
 
 // maxCandidates bounds the candidates a page may send in a session.

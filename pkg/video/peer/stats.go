@@ -70,7 +70,7 @@ func (ss *Session) Stats() Stats {
 	ss.mu.Lock()
 	st.Estimate, st.GCC = ss.estimate, ss.gcc
 	st.Budget = int(float64(ss.estimate) * ss.srv.cfg.Headroom)
-	st.Queued = ss.own.queue.bytes()
+	st.Queued = int64(ss.own.queued())
 	type pair struct {
 		c    *camera
 		cs   CameraStats
