@@ -144,21 +144,13 @@ func TestViewersCPU(t *testing.T) {
 			return b
 		}
 		if profDir != "" {
-			f, err := os.Create(filepath.Join(profDir, fmt.Sprintf("viewers-%d-%d.prof", n, run)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
+			f := createFile(t, profDir, fmt.Sprintf("viewers-%d-%d.prof", n, run))
 			if err := pprof.StartCPUProfile(f); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if traceDir != "" {
-			f, err := os.Create(filepath.Join(traceDir, fmt.Sprintf("viewers-%d-%d.trace", n, run)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
+			f := createFile(t, traceDir, fmt.Sprintf("viewers-%d-%d.trace", n, run))
 			if err := trace.Start(f); err != nil {
 				t.Fatal(err)
 			}
@@ -208,4 +200,16 @@ func TestViewersCPU(t *testing.T) {
 		mean += r / float64(len(ratios))
 	}
 	t.Logf("ten viewers / one viewer: %.2f (pairs), mean %.2f", ratios, mean)
+}
+
+// createFile creates dir/name for the test's output, closed when the
+// test ends.
+func createFile(t *testing.T, dir, name string) *os.File {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	return f
 }
