@@ -57,10 +57,11 @@ type resender struct {
 	target     *atomic.Int64        // the estimate [bit/s] (nil or 0: no retransmission budget)
 	now        func() time.Time
 
-	mu      sync.Mutex
-	streams map[uint32]*heldStream
-	tokens  float64   // retransmission budget left [bytes]
-	filled  time.Time // when tokens was last refilled
+	streams streams[heldStream]
+
+	mu     sync.Mutex // guards the budget
+	tokens float64    // retransmission budget left [bytes]
+	filled time.Time  // when tokens was last refilled
 }
 
 // heldStream is one stream's recent packets and what its receiver
@@ -94,12 +95,7 @@ func (r *resender) NewInterceptor(string) (interceptor.Interceptor, error) { ret
 // written is held in its sequence number's slot.
 func (r *resender) BindLocalStream(info *interceptor.StreamInfo, w interceptor.RTPWriter) interceptor.RTPWriter {
 	hs := &heldStream{w: w, ssrc: info.SSRC}
-	r.mu.Lock()
-	if r.streams == nil {
-		r.streams = make(map[uint32]*heldStream)
-	}
-	r.streams[info.SSRC] = hs
-	r.mu.Unlock()
+	r.streams.put(info.SSRC, hs)
 	return interceptor.RTPWriterFunc(func(h *rtp.Header, payload []byte, a interceptor.Attributes) (int, error) {
 		hs.hold(h, payload)
 		return w.Write(h, payload, a)
@@ -108,9 +104,7 @@ func (r *resender) BindLocalStream(info *interceptor.StreamInfo, w interceptor.R
 
 // UnbindLocalStream implements interceptor.Interceptor.
 func (r *resender) UnbindLocalStream(info *interceptor.StreamInfo) {
-	r.mu.Lock()
-	delete(r.streams, info.SSRC)
-	r.mu.Unlock()
+	r.streams.remove(info.SSRC)
 }
 
 // BindRTCPReader implements interceptor.Interceptor: NACKs from the
@@ -152,16 +146,9 @@ func (r *resender) clock() time.Time {
 	return time.Now()
 }
 
-// stream returns the held stream ssrc, nil if none.
-func (r *resender) stream(ssrc uint32) *heldStream {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.streams[ssrc]
-}
-
 // answer sends again every packet nack asks for that is held and due.
 func (r *resender) answer(nack *rtcp.TransportLayerNack, now time.Time) {
-	hs := r.stream(nack.MediaSSRC)
+	hs := r.streams.get(nack.MediaSSRC)
 	if hs == nil {
 		return
 	}
@@ -204,7 +191,7 @@ func (r *resender) spend(size int, now time.Time) bool {
 // noteRTT keeps the round-trip time of every report about a held stream.
 func (r *resender) noteRTT(reports []rtcp.ReceptionReport, now time.Time) {
 	for _, rep := range reports {
-		hs := r.stream(rep.SSRC)
+		hs := r.streams.get(rep.SSRC)
 		if hs == nil {
 			continue
 		}
@@ -257,7 +244,7 @@ type resendCounts struct {
 // counts returns the stream ssrc's figures. asked is read last, so that
 // resent + missed + skipped <= asked holds in what it returns.
 func (r *resender) counts(ssrc uint32) resendCounts {
-	hs := r.stream(ssrc)
+	hs := r.streams.get(ssrc)
 	if hs == nil {
 		return resendCounts{}
 	}

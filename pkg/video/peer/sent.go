@@ -1,7 +1,6 @@
 package peer
 
 import (
-	"sync"
 	"sync/atomic"
 
 	"github.com/pion/interceptor"
@@ -13,9 +12,7 @@ import (
 // (retransmissions included). One per session.
 type sentCounter struct {
 	interceptor.NoOp
-
-	mu      sync.Mutex
-	streams map[uint32]*sentStream
+	streams streams[sentStream]
 }
 
 // sentStream is one stream's count.
@@ -29,12 +26,7 @@ func (c *sentCounter) NewInterceptor(string) (interceptor.Interceptor, error) { 
 // BindLocalStream implements interceptor.Interceptor.
 func (c *sentCounter) BindLocalStream(info *interceptor.StreamInfo, w interceptor.RTPWriter) interceptor.RTPWriter {
 	s := &sentStream{}
-	c.mu.Lock()
-	if c.streams == nil {
-		c.streams = make(map[uint32]*sentStream)
-	}
-	c.streams[info.SSRC] = s
-	c.mu.Unlock()
+	c.streams.put(info.SSRC, s)
 	return interceptor.RTPWriterFunc(func(h *rtp.Header, payload []byte, a interceptor.Attributes) (int, error) {
 		n, err := w.Write(h, payload, a)
 		if err == nil {
@@ -47,16 +39,12 @@ func (c *sentCounter) BindLocalStream(info *interceptor.StreamInfo, w intercepto
 
 // UnbindLocalStream implements interceptor.Interceptor.
 func (c *sentCounter) UnbindLocalStream(info *interceptor.StreamInfo) {
-	c.mu.Lock()
-	delete(c.streams, info.SSRC)
-	c.mu.Unlock()
+	c.streams.remove(info.SSRC)
 }
 
 // counts returns the stream ssrc's packets and payload bytes sent.
 func (c *sentCounter) counts(ssrc uint32) (packets, bytes uint64) {
-	c.mu.Lock()
-	s := c.streams[ssrc]
-	c.mu.Unlock()
+	s := c.streams.get(ssrc)
 	if s == nil {
 		return 0, 0
 	}
