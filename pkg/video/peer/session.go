@@ -66,7 +66,7 @@ type Session struct {
 	estimate   int // [bit/s]
 	gcc        GCC // the estimator's parts
 
-	opened                                 atomic.Bool // open succeeded: pc and stats are set (Server.Stats lists only these)
+	opened                                 atomic.Bool // open succeeded: pc is set (Server.Stats lists only these)
 	badMessages, commands, commandsDropped atomic.Uint64
 }
 
@@ -99,8 +99,7 @@ func (o *sessionInterceptors) queueDelay() time.Duration {
 }
 
 // congested reports whether the pacer's queue takes longer than
-// Config.MaxQueueDelay to drain at the pacer's rate (1.5 times the
-// estimate in pion's GCC).
+// Config.MaxQueueDelay to drain at the pacer's rate.
 func (ss *Session) congested() bool {
 	return ss.own.queueDelay() > ss.srv.cfg.MaxQueueDelay
 }
