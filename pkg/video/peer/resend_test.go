@@ -70,6 +70,19 @@ func (g *resendRig) nack(t *testing.T, hexBytes string) error {
 	return err
 }
 
+// nackResendsNothing hands the resender the NACK in hex and fails the
+// test if it resends anything (what: the case, for the message).
+func (g *resendRig) nackResendsNothing(t *testing.T, hexBytes, what string) {
+	t.Helper()
+	g.got = nil
+	if err := g.nack(t, hexBytes); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.got) != 0 {
+		t.Errorf("resent %+v for %s", g.got[0].h, what)
+	}
+}
+
 // TestResenderAnswersNACK: a generic NACK (golden bytes: PT 205 FMT 1)
 // for packets around the sequence numbers' wrap gets exactly those
 // packets again, with their own sequence numbers, timestamps, markers,
@@ -106,23 +119,11 @@ func TestResenderAnswersNACK(t *testing.T) {
 	for seq := uint16(6); seq != 6+resendSlots; seq++ {
 		g.send(t, seq)
 	}
-	g.got = nil
-	if err := g.nack(t, "81cd0003"+"00000001"+"11223344"+"fffe0000"); err != nil {
-		t.Fatal(err)
-	}
-	if len(g.got) != 0 {
-		t.Errorf("resent %+v for a packet no longer held", g.got[0].h)
-	}
+	g.nackResendsNothing(t, "81cd0003"+"00000001"+"11223344"+"fffe0000", "a packet no longer held")
 	if c := g.r.counts(rigSSRC); c.asked != 5 || c.missed != 1 {
 		t.Errorf("counts %+v, want 5 asked, 1 missed", c)
 	}
-	// Another stream's NACK.
-	if err := g.nack(t, "81cd0003"+"00000001"+"55667788"+"04000000"); err != nil {
-		t.Fatal(err)
-	}
-	if len(g.got) != 0 {
-		t.Errorf("resent %+v for another stream's NACK", g.got[0].h)
-	}
+	g.nackResendsNothing(t, "81cd0003"+"00000001"+"55667788"+"04000000", "another stream's NACK")
 }
 
 // TestResenderOncePerRoundTrip: a packet asked for again sooner than the
@@ -236,14 +237,8 @@ func TestResenderBadRTCP(t *testing.T) {
 func TestResenderUnbind(t *testing.T) {
 	g := newResendRig()
 	g.send(t, 1)
-	g.got = nil
 	g.r.UnbindLocalStream(&interceptor.StreamInfo{SSRC: rigSSRC})
-	if err := g.nack(t, "81cd0003"+"00000001"+"11223344"+"00010000"); err != nil {
-		t.Fatal(err)
-	}
-	if len(g.got) != 0 {
-		t.Errorf("resent %+v after unbind", g.got[0].h)
-	}
+	g.nackResendsNothing(t, "81cd0003"+"00000001"+"11223344"+"00010000", "a NACK after unbind")
 }
 
 // TestResenderHoldAllocs: holding a packet allocates nothing (it keeps
