@@ -56,8 +56,9 @@ func (r *pacerRig) write(t *testing.T, seq uint16, size int) {
 
 // TestPacerSpreadsABurst: at 1 Mbit/s (1.5 Mbit/s paced) a 24 kB burst
 // in 20 packets (less than the 200 ms of queue the pacer allows) goes out
-// in order over about (24e3 - 1500)*8/1.5e6 = 0.12 s, the first ones at
-// once; then the bucket is idle and arms no timer.
+// in order, the first 7.5 kB (40 ms of credit) at once and the rest over
+// about (24e3 - 7.5e3)*8/1.5e6 = 88 ms; then the bucket is idle and arms
+// no timer.
 func TestPacerSpreadsABurst(t *testing.T) {
 	r := newPacerRig(1_000_000)
 	for i := range 20 {
@@ -78,7 +79,7 @@ func TestPacerSpreadsABurst(t *testing.T) {
 		}
 	}
 	last := r.at[len(r.at)-1]
-	want := time.Duration(float64(20*(1200+12)-1500) * 8 / 1.5e6 * float64(time.Second))
+	want := time.Duration(float64(20*(1200+12)-7500) * 8 / 1.5e6 * float64(time.Second))
 	if last < want*9/10 || last > want*11/10 {
 		t.Errorf("burst took %v, want about %v", last, want)
 	}
@@ -106,20 +107,39 @@ func TestPacerBoundsQueueDelay(t *testing.T) {
 	}
 }
 
-// TestPacerQuietStreamPassesThrough: a 30 fps stream well under the rate
-// never waits: every packet goes out in the Write call, no timer armed.
+// TestPacerQuietStreamPassesThrough: a 30 fps stream at its estimate
+// (1 Mbit/s: pictures of 4.4 kB, 4 packets) never waits: every packet
+// goes out in the Write call, no timer armed.
 func TestPacerQuietStreamPassesThrough(t *testing.T) {
 	r := newPacerRig(1_000_000)
 	seq := uint16(0)
 	for frame := range 30 {
 		r.clock = r.start.Add(time.Duration(frame) * time.Second / 30)
-		for range 2 {
-			r.write(t, seq, 1000)
+		for range 4 {
+			r.write(t, seq, 1100)
 			seq++
 		}
 		if len(r.got) != int(seq) || r.fire != nil {
 			t.Fatalf("frame %d: %d of %d sent, timer armed %v", frame, len(r.got), seq, r.fire != nil)
 		}
+	}
+}
+
+// TestPacerBurstCap: at 20 Mbit/s, 40 ms of credit would be 150 kB; the
+// burst that goes out at once stops at maxBurst (63 kB), the rest waits.
+func TestPacerBurstCap(t *testing.T) {
+	r := newPacerRig(20_000_000)
+	for i := range 100 {
+		r.write(t, uint16(i), 1200)
+	}
+	// Every packet that finds credit above 0 goes: the last one overdraws.
+	if want := maxBurst/(1200+12) + 1; len(r.got) != want {
+		t.Fatalf("%d packets at once, want %d (63 kB of credit)", len(r.got), want)
+	}
+	for r.step() {
+	}
+	if len(r.got) != 100 {
+		t.Fatalf("sent %d of 100", len(r.got))
 	}
 }
 
@@ -264,7 +284,7 @@ func TestPacerQueueAllocs(t *testing.T) {
 	_ = h.SetExtension(3, extension)
 	payload := make([]byte, 1100)
 	burst := func() {
-		for range 6 { // 6.6 kB: over the bucket's credit, the rest waits
+		for range 10 { // 11 kB: over the bucket's 7.5 kB of credit, the rest waits
 			if _, err := r.p.Write(h, payload, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -279,8 +299,9 @@ func TestPacerQueueAllocs(t *testing.T) {
 	}
 }
 
-// BenchmarkPacerBurst: a picture's 6 packets of which the last ones wait
-// for the timer (the rig fires it), per picture.
+// BenchmarkPacerBurst: a picture's 10 packets (above the estimate of
+// 1 Mbit/s) of which the last ones wait for the timer (the rig fires it),
+// per picture.
 func BenchmarkPacerBurst(b *testing.B) {
 	r := newPacerRig(1_000_000)
 	r.p.AddStream(7, interceptor.RTPWriterFunc(func(*rtp.Header, []byte, interceptor.Attributes) (int, error) { return 0, nil }))
@@ -289,7 +310,7 @@ func BenchmarkPacerBurst(b *testing.B) {
 	payload := make([]byte, 1100)
 	b.ReportAllocs()
 	for b.Loop() {
-		for range 6 {
+		for range 10 {
 			if _, err := r.p.Write(h, payload, nil); err != nil {
 				b.Fatal(err)
 			}
