@@ -34,6 +34,64 @@ func TestGrain(t *testing.T) {
 	}
 }
 
+// TestGrainClamps: the noise a picture gets is the noise a flat grey one
+// gets from the same generator (so it is known), and every luma byte
+// comes out as the clamp of its value plus that noise: 0 and 255 and
+// everything near them, in whole pictures and in a tail shorter than a
+// word; chroma unchanged.
+func TestGrainClamps(t *testing.T) {
+	for _, size := range []int{640 * 480 * 2, 8*100 + 6} {
+		var flatG, g grain
+		flat := make([]byte, size)
+		p := make([]byte, size)
+		for i := range p {
+			flat[i] = 128
+			p[i] = byte(i * 37 % 256) // every value, next to 0 and 255 too
+		}
+		orig := append([]byte(nil), p...)
+		for round := range 3 {
+			clear(flat)
+			for i := range flat {
+				flat[i] = 128
+			}
+			flatG.addYUYV(flat, 12)
+			g.addYUYV(p, 12)
+			for i := range p {
+				want := orig[i]
+				if i%2 == 0 {
+					want = uint8(min(max(int(orig[i])+int(flat[i])-128, 0), 255))
+				}
+				if p[i] != want {
+					t.Fatalf("size %d round %d byte %d: %d became %d, want %d (noise %d)", size, round, i, orig[i], p[i], want, int(flat[i])-128)
+				}
+			}
+			copy(p, orig)
+		}
+	}
+}
+
+// TestGrainNotPredictable: the same place of two consecutive pictures
+// gets different noise (else the encoder codes it once for good).
+func TestGrainNotPredictable(t *testing.T) {
+	var g grain
+	a, b := make([]byte, 640*480*2), make([]byte, 640*480*2)
+	for i := range a {
+		a[i], b[i] = 128, 128
+	}
+	g.addYUYV(a, 12)
+	g.addYUYV(b, 12)
+	same := 0
+	for i := 0; i < len(a); i += 2 {
+		if a[i] == b[i] {
+			same++
+		}
+	}
+	// Independent draws of 25 values agree 1 time in 25.
+	if n := len(a) / 2; same > n/10 {
+		t.Errorf("%d of %d luma bytes got the same noise twice", same, n)
+	}
+}
+
 func BenchmarkGrain(b *testing.B) {
 	p := make([]byte, 640*480*2)
 	var g grain
