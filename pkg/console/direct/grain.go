@@ -81,7 +81,7 @@ func (g *grain) addYUYV(p []byte, amp int) {
 			w := binary.LittleEndian.Uint64(q)
 			y := w&lumaLanes + n + bias
 			over := y >> 9 & laneOnes
-			under := (y>>8 | y>>9) & laneOnes ^ laneOnes
+			under := (y>>8|y>>9)&laneOnes ^ laneOnes
 			v := (y&lumaLanes)&^(under*0xff) | over*0xff
 			binary.LittleEndian.PutUint64(q, w&^lumaLanes|v)
 			q = q[8:]
