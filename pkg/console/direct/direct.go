@@ -60,8 +60,8 @@ type Config struct {
 	// quality 75, native size).
 	Stream mjpeg.Config
 	// PatternGrain is the amplitude of random noise added to the luma of
-	// pattern cameras' pictures, new in every picture [levels of 255];
-	// 0 (the default) adds none. The pattern alone costs the encoder a few
+	// pattern cameras' pictures, new in every picture [levels of 255],
+	// 0 (the default, none) to 127. The pattern alone costs the encoder a few
 	// hundred kbit/s; with grain it needs bits as a real scene does, so
 	// the video fills whatever the link's estimate allows (the
 	// impaired-link run).
@@ -120,6 +120,9 @@ func Start(ctx context.Context, cfg Config) (*Backend, error) {
 	}
 	if cfg.CameraRate == 0 {
 		cfg.CameraRate = 15
+	}
+	if cfg.PatternGrain < 0 || cfg.PatternGrain > maxGrain {
+		return nil, fmt.Errorf("direct: PatternGrain %d outside [0, %d]", cfg.PatternGrain, maxGrain)
 	}
 	runCtx, cancel := context.WithCancel(context.Background())
 	simCtx, simStop := context.WithCancel(context.Background())

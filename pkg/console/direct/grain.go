@@ -26,6 +26,9 @@ const (
 	// even bytes), each the low byte of a 16-bit lane.
 	lumaLanes = 0x00ff00ff00ff00ff
 	laneOnes  = 0x0001000100010001
+	// maxGrain is the largest amplitude (Config.PatternGrain): the lane
+	// arithmetic below holds up to it.
+	maxGrain = 127
 )
 
 // next returns the generator's next 64 random bits.
@@ -59,14 +62,14 @@ func (g *grain) noise(amp int) []uint64 {
 	return g.table
 }
 
-// addYUYV adds noise in [-amp, amp] (amp 1 to 127) to every luma byte
+// addYUYV adds noise in [-amp, amp] (amp 1 to maxGrain) to every luma byte
 // (the even bytes) of a YUYV picture, clamped to [0, 255]; chroma is left
 // as it is. It allocates nothing once the table for amp exists.
 func (g *grain) addYUYV(p []byte, amp int) {
 	if amp <= 0 {
 		return
 	}
-	amp = min(amp, 127)
+	amp = min(amp, maxGrain)
 	table := g.noise(amp)
 	// Each luma byte v in its 16-bit lane: y = v + n + 256 - amp is the
 	// noisy value plus 256, in [256-amp, 511+amp]: no carry leaves the

@@ -1,6 +1,10 @@
 package direct
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+)
 
 func TestGrain(t *testing.T) {
 	p := make([]byte, 640*2*4)
@@ -46,11 +50,10 @@ func TestGrainClamps(t *testing.T) {
 		p := make([]byte, size)
 		for i := range p {
 			flat[i] = 128
-			p[i] = byte(i * 37 % 256) // every value, next to 0 and 255 too
+			p[i] = byte(i / 2 * 37) // every value in luma, 0 and 255 too
 		}
 		orig := append([]byte(nil), p...)
 		for round := range 3 {
-			clear(flat)
 			for i := range flat {
 				flat[i] = 128
 			}
@@ -98,5 +101,20 @@ func BenchmarkGrain(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		g.addYUYV(p, 12)
+	}
+}
+
+// TestStartRefusesGrain: an amplitude the lane arithmetic cannot hold is
+// refused by Start, not clamped in silence.
+func TestStartRefusesGrain(t *testing.T) {
+	for _, amp := range []int{-1, maxGrain + 1} {
+		b, err := Start(context.Background(), Config{Servosila: "off", Furbot: "off", NoJog: true, Cameras: []string{"off"}, PatternGrain: amp})
+		if err == nil {
+			_ = b.Close()
+			t.Fatalf("PatternGrain %d accepted", amp)
+		}
+		if !strings.Contains(err.Error(), "PatternGrain") {
+			t.Errorf("PatternGrain %d: error %q does not name it", amp, err)
+		}
 	}
 }
