@@ -94,7 +94,8 @@ type AUSplitter struct {
 	cur      []byte // access unit being assembled (reused)
 	vcl      bool   // cur holds a slice
 	key      bool   // cur holds an IDR slice
-	hasPS    bool   // cur holds SPS and PPS
+	hasSPS   bool   // cur holds an SPS
+	hasPPS   bool   // cur holds a PPS
 	Dropped  uint64 // access units dropped for want of SPS/PPS [1]
 }
 
@@ -119,7 +120,8 @@ func (s *AUSplitter) Push(buf []byte, emit func(au []byte, key bool)) {
 		s.cur = append(s.cur, nal...)
 		s.vcl = s.vcl || vcl
 		s.key = s.key || t == NALIDR
-		s.hasPS = s.hasPS || t == NALSPS
+		s.hasSPS = s.hasSPS || t == NALSPS
+		s.hasPPS = s.hasPPS || t == NALPPS
 	}
 	if s.vcl {
 		s.flush(emit)
@@ -127,17 +129,22 @@ func (s *AUSplitter) Push(buf []byte, emit func(au []byte, key bool)) {
 }
 
 func (s *AUSplitter) flush(emit func([]byte, bool)) {
-	defer func() { s.cur, s.vcl, s.key, s.hasPS = s.cur[:0], false, false, false }()
+	defer func() { s.cur, s.vcl, s.key, s.hasSPS, s.hasPPS = s.cur[:0], false, false, false, false }()
 	if s.sps == nil || s.pps == nil {
 		s.Dropped++
 		return
 	}
+	// A keyframe lacking either parameter set gets both, SPS first: a
+	// decoder parses a PPS against its SPS, so a PPS put before the
+	// picture's own SPS could not be read (the own one repeats, which is
+	// allowed).
+	complete := s.key && !(s.hasSPS && s.hasPPS)
 	n := len(s.cur)
-	if s.key && !s.hasPS {
+	if complete {
 		n += 8 + len(s.sps) + len(s.pps)
 	}
 	au := make([]byte, 0, n)
-	if s.key && !s.hasPS {
+	if complete {
 		au = append(append(au, 0, 0, 0, 1), s.sps...)
 		au = append(append(au, 0, 0, 0, 1), s.pps...)
 	}

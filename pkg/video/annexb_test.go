@@ -2,6 +2,7 @@ package video
 
 import (
 	"bytes"
+	"encoding/hex"
 	"testing"
 )
 
@@ -54,6 +55,50 @@ func TestAUSplitterAddsParameterSets(t *testing.T) {
 	if n != 4 {
 		t.Errorf("%d NAL units in the second IDR, want SPS, PPS and two slices", n)
 	}
+}
+
+// TestAUSplitterCompletesKeyframe: an IDR picture that carries only one
+// of its parameter sets gets both of the latest, SPS first, before its
+// own NAL units (fuzzing found an IDR with its SPS and no PPS passed on
+// as a keyframe no decoder could start from).
+func TestAUSplitterCompletesKeyframe(t *testing.T) {
+	const (
+		sps, pps, sps2, pps2, idr = "6701", "6802", "6703", "6804", "6580"
+		nal                       = "00000001"
+	)
+	for _, c := range []struct {
+		name, picture, want string
+	}{
+		{"both", nal + sps2 + nal + pps2 + nal + idr, nal + sps2 + nal + pps2 + nal + idr},
+		{"neither", nal + idr, nal + sps + nal + pps + nal + idr},
+		{"SPS only", nal + sps2 + nal + idr, nal + sps2 + nal + pps + nal + sps2 + nal + idr},
+		{"PPS only", nal + pps2 + nal + idr, nal + sps + nal + pps2 + nal + pps2 + nal + idr},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var s AUSplitter
+			var got []string
+			emit := func(au []byte, key bool) {
+				if !key {
+					t.Errorf("%x not a key access unit", au)
+				}
+				got = append(got, hex.EncodeToString(au))
+			}
+			s.Push(unhex(t, nal+sps+nal+pps+nal+idr), emit) // the latest sets
+			s.Push(unhex(t, c.picture), emit)
+			if len(got) != 2 || got[1] != c.want {
+				t.Fatalf("access units %v, want the second %s", got, c.want)
+			}
+		})
+	}
+}
+
+func unhex(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // FuzzAUSplitter: any byte stream (a camera's H.264 over the wire of a
