@@ -387,8 +387,20 @@ func TestBrowser(t *testing.T) {
 		browsertest.ReleaseEStop(t, p1)
 		waitFor(t, 5*time.Second, "release from page 1", func() bool { return !r.be.ServosilaDriver().Status().EStopped })
 		// A take-over is announced to the page that loses control; page 1
-		// then takes it back.
+		// then takes it back. Page 2 is clicked once it shows the release
+		// (its bar changes with it), as an operator would; if the notice
+		// does not come, the log says what both pages showed.
+		waitFor(t, 5*time.Second, "page 2 showing the release", func() bool {
+			return eval[string](r, p2, `document.getElementById('estate').textContent`) == "e-stop: clear"
+		})
 		r.click(p2, "#take")
+		defer func() {
+			if t.Failed() {
+				t.Logf("page 1 notice %q, page 2 role %q",
+					eval[string](r, p1, `document.getElementById('notice').textContent`),
+					eval[string](r, p2, `document.getElementById('role').textContent`))
+			}
+		}()
 		waitFor(t, 5*time.Second, "page 1 told it lost control", func() bool {
 			return strings.Contains(eval[string](r, p1, `document.getElementById('notice').textContent`), "You lost control") &&
 				eval[string](r, p2, `document.getElementById('role').textContent`) == "IN CONTROL"
