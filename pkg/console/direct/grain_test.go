@@ -49,7 +49,6 @@ func TestGrainClamps(t *testing.T) {
 		flat := make([]byte, size)
 		p := make([]byte, size)
 		for i := range p {
-			flat[i] = 128
 			p[i] = byte(i / 2 * 37) // every value in luma, 0 and 255 too
 		}
 		orig := append([]byte(nil), p...)
