@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/pkg/console/access"
+	"github.com/telebridge/telebridge/pkg/console/static"
 	"github.com/telebridge/telebridge/pkg/video/peer"
 )
 
@@ -229,9 +230,13 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.gate = access.NewGate(access.GateConfig{Operators: ops, Journal: s.journal, Now: cfg.Clock.Now, AuthFails: &s.cnt.AuthFails, Throttled: &s.cnt.Throttled})
-	static, _ := fs.Sub(assets, "assets")
+	files, _ := fs.Sub(assets, "assets")
+	page, err := static.New(files)
+	if err != nil {
+		return nil, fmt.Errorf("console: page: %w", err)
+	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /", http.FileServerFS(static))
+	mux.Handle("GET /", page)
 	mux.HandleFunc("GET /ws", s.serveWS)
 	mux.HandleFunc("GET /robot/{machine}", s.serveDescription)
 	mux.HandleFunc("GET /camera/{name}", func(w http.ResponseWriter, r *http.Request) {

@@ -323,6 +323,9 @@ func TestImpairedLink(t *testing.T) {
 	}
 	t0 := time.Now()
 	t.Logf("video over WebRTC through the relay; chosen camera on the server: %s", chosen(srv))
+	for _, st := range s.qdiscStats(t) {
+		t.Logf("at the first picture: %s", st)
+	}
 
 	// The impaired link: the key held throughout.
 	browsertest.Do(t, p, browsertest.Key("w", true))
@@ -331,11 +334,15 @@ func TestImpairedLink(t *testing.T) {
 	time.Sleep(time.Until(t0.Add(impaired))) // the measurement window
 	steady := browsertest.Eval[[]float64](t, p, `window.__latency.front.webrtc.splice(0)`)
 	figures := eval(`JSON.stringify(window.__video.state().figures.front || null)`)
+	logPageLoad(t, browsertest.Eval[[][]float64](t, p, `performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource')).map(e => [e.transferSize, performance.timeOrigin + e.startTime, performance.timeOrigin + e.responseEnd])`), t0)
 	tA := time.Now()
 
 	// A blackout of both directions (media, commands, the WebSocket): the
 	// capped devices drop everything (tc's blackhole qdisc), then get
 	// their rate cap back.
+	for _, st := range s.qdiscStats(t) {
+		t.Logf("before the blackout: %s", st)
+	}
 	tb := time.Now()
 	s.qdisc(t, "blackhole")
 	time.Sleep(blackout)
@@ -418,6 +425,48 @@ func (s setup) qdisc(t *testing.T, q ...string) {
 			t.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, out)
 		}
 	}
+}
+
+// logPageLoad logs what the page fetched over HTTP (entries of transfer
+// size [bytes], start and end [Unix ms]) and how much of it was still
+// arriving when the video started at t0: it shares the bottleneck with
+// the video.
+func logPageLoad(t *testing.T, entries [][]float64, t0 time.Time) {
+	t.Helper()
+	var total, late float64
+	var last time.Time
+	for _, e := range entries {
+		if len(e) != 3 {
+			continue
+		}
+		total += e[0]
+		end := time.UnixMilli(int64(e[2]))
+		if end.After(t0) {
+			late += e[0]
+		}
+		if end.After(last) {
+			last = end
+		}
+	}
+	t.Logf("page load: %d fetches, %.0f kB over the link; %.0f kB of it ended after the first picture, the last %+d ms from it",
+		len(entries), total/1e3, late/1e3, last.Sub(t0).Milliseconds())
+}
+
+// qdiscStats reads what every capped device's qdisc sent and dropped so
+// far (the blackout replaces it, so the script's own readout after the run
+// covers only the time after the link returned).
+func (s setup) qdiscStats(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, d := range s.capDevs {
+		args := []string{"netns", "exec", d[0], "tc", "-s", "qdisc", "show", "dev", d[1]}
+		b, err := exec.Command("ip", args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, b)
+		}
+		out = append(out, d[0]+":"+d[1]+": "+strings.Join(strings.Fields(string(b)), " "))
+	}
+	return out
 }
 
 // chosen returns the camera the page's session has chosen.
