@@ -14,6 +14,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/console/mergepatch"
 )
 
 // ListenAndServe listens on Config.Listen, calls ready with the URL to
@@ -144,20 +146,69 @@ func (s *Server) broadcast(ctx context.Context) bool {
 		s.cfg.Logger.Error("console: state", "err", err)
 		return true
 	}
+	patch := s.states.next(b)
 	s.mu.Lock()
 	for _, c := range s.conns {
-		s.send(c, b)
+		// A page that has the state before gets the patch; one that
+		// is new, or lost an update, the whole state.
+		if patch == nil || c.needFull {
+			c.needFull = !s.send(c, b)
+		} else if !s.send(c, patch) {
+			c.needFull = true
+		}
 	}
 	s.mu.Unlock()
 	return true
 }
 
-// send queues b for c; a page that does not keep up loses state updates
-// (counted), never blocks the console.
-func (s *Server) send(c *conn, b []byte) {
+// send queues b for c and reports whether it did; a page that does not
+// keep up loses state updates (counted), never blocks the console.
+func (s *Server) send(c *conn, b []byte) bool {
 	select {
 	case c.out <- b:
+		return true
 	default:
 		s.drops.Add(1)
+		return false
 	}
+}
+
+// fullStateEvery is how many state updates go between two whole states
+// to every page (2 s at the default 10 Hz): patches carry the rest.
+// A page can rely on patches alone (it gets the whole state when it is
+// new or lost one); the whole one now and then serves readers that take
+// only whole states.
+const fullStateEvery = 20
+
+// statePatcher turns the state's JSON into a patch against the one
+// before (pkg/console/mergepatch): {"type":"state_patch","patch":{...}}.
+// Only the broadcast uses it.
+type statePatcher struct {
+	prev map[string]any // the state before, decoded; nil: none
+	n    int            // updates since the last whole state
+}
+
+// next takes the state's JSON and returns the patch message, or nil when
+// every page is to get the whole state (the first, every
+// fullStateEvery-th, or a state that does not decode).
+func (p *statePatcher) next(state []byte) []byte {
+	var cur map[string]any
+	if err := json.Unmarshal(state, &cur); err != nil {
+		p.prev = nil
+		return nil
+	}
+	prev := p.prev
+	p.prev = cur
+	if p.n++; prev == nil || p.n >= fullStateEvery {
+		p.n = 0
+		return nil
+	}
+	b, err := json.Marshal(struct {
+		Type  string         `json:"type"`
+		Patch map[string]any `json:"patch"`
+	}{"state_patch", mergepatch.Diff(prev, cur)})
+	if err != nil {
+		return nil
+	}
+	return b
 }

@@ -113,6 +113,7 @@ type Server struct {
 	mux      *http.ServeMux
 	mu       sync.Mutex
 	conns    map[uint64]*conn
+	states   statePatcher // the broadcast's alone
 	drops    atomic.Uint64
 	wake     chan struct{} // a page connected: run the loop
 	closing  chan struct{} // closed when Serve stops: pages get a close frame
@@ -126,9 +127,10 @@ type Server struct {
 // messages to ws (pings and the close frame are control frames, which
 // the library interleaves).
 type conn struct {
-	id  uint64
-	out chan []byte
-	sig chan []byte // WebRTC signalling, never dropped for state updates
+	id       uint64
+	out      chan []byte
+	sig      chan []byte // WebRTC signalling, never dropped for state updates
+	needFull bool        // the page's next state update is the whole state (guarded by Server.mu)
 }
 
 // New validates cfg and returns a Server.

@@ -38,7 +38,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
 	id, control := s.hub.join(who.Operator, who.Roles, who.Source, s.cfg.Clock.Now())
-	c := &conn{id: id, out: make(chan []byte, 8), sig: make(chan []byte, 256)}
+	c := &conn{id: id, out: make(chan []byte, 8), sig: make(chan []byte, 256), needFull: true}
 	pv := &pageVideo{}
 	s.mu.Lock()
 	s.conns[id] = c

@@ -3,6 +3,7 @@
 // one WebSocket to the console, the URDF from /robot/servosila.
 import { mount } from './robot3d.js';
 import { balanceReadout } from './balance-view.js';
+import { stateReader } from './js/patch.js';
 
 const $ = (id) => document.getElementById(id);
 const JOINTS = ['waist', 'shoulder', 'elbow', 'neck', 'flippers', 'gripper'];
@@ -25,11 +26,15 @@ function connect() {
   ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
   ws.onopen = () => { $('link').textContent = 'connected'; $('link').className = 'pill ok'; };
   ws.onclose = () => { $('link').textContent = 'disconnected: reconnecting'; $('link').className = 'pill bad'; me = 0; setTimeout(connect, 1000); };
+  const readState = stateReader(); // a new socket starts with a whole state
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
     if (m.type === 'hello') me = m.page;
     else if (m.type === 'error') showError(m.error);
-    else if (m.type === 'state') state(m);
+    else {
+      const st = readState(m);
+      if (st) state(st);
+    }
   };
 }
 

@@ -1,6 +1,8 @@
 // The page's one WebSocket: connect, reconnect a second after it drops,
 // and hand every server message to the handlers of its type.
 
+import { stateReader } from './patch.js';
+
 const handlers = new Map(); // type -> [fn]
 const statusFns = [];
 let ws = null;
@@ -56,9 +58,14 @@ export function send(m) {
 /** connect opens the socket (again after every close). */
 export function connect() {
   ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+  const readState = stateReader(); // a new socket starts with a whole state
   ws.onmessage = (ev) => {
     let m;
     try { m = JSON.parse(ev.data); } catch { return; }
+    if (m.type === 'state_patch') {
+      m = readState(m);
+      if (!m) return;
+    } else readState(m);
     for (const fn of handlers.get(m.type) || []) fn(m);
   };
   ws.onopen = () => { for (const fn of statusFns) fn(true); };
