@@ -395,6 +395,9 @@ func TestImpairedLink(t *testing.T) {
 		}
 	}
 	t.Logf("estimate [Mbit/s]: %s", strings.Join(course, ", "))
+	for _, g := range gaps(shown, all, t0, tA, 200*time.Millisecond) {
+		t.Logf("gap: %s", g)
+	}
 	if os.Getenv("IMPAIRED_TIMELINE") == "1" {
 		for i, sm := range all {
 			if i%10 == 0 && sm.at.After(tb.Add(-time.Second)) && sm.at.Before(te.Add(3*time.Second)) {
@@ -450,6 +453,41 @@ func logPageLoad(t *testing.T, entries [][]float64, t0 time.Time) {
 	}
 	t.Logf("page load: %d fetches, %.0f kB over the link; %.0f kB of it ended after the first picture, the last %+d ms from it",
 		len(entries), total/1e3, late/1e3, last.Sub(t0).Milliseconds())
+}
+
+// gaps describes every time over min without a new picture between t0
+// and tA, with what the console's figures did over it (from the picture
+// before to the one that ended it): keyframe requests, pictures skipped
+// by the latency guard, the most bytes in the pacer, the estimate.
+func gaps(shown []time.Time, all []sample, t0, tA time.Time, min time.Duration) []string {
+	var out []string
+	for i := 1; i < len(shown); i++ {
+		a, b := shown[i-1], shown[i]
+		if b.Sub(a) <= min || b.Before(t0) || a.After(tA) {
+			continue
+		}
+		var first, last *sample
+		var queued int64
+		for j := range all {
+			sm := &all[j]
+			if sm.at.Before(a) || sm.at.After(b) {
+				continue
+			}
+			if first == nil {
+				first = sm
+			}
+			last = sm
+			queued = max(queued, sm.queued)
+		}
+		if first == nil {
+			out = append(out, fmt.Sprintf("+%.1f s, %d ms (no sample of the console in it)", a.Sub(t0).Seconds(), b.Sub(a).Milliseconds()))
+			continue
+		}
+		out = append(out, fmt.Sprintf("+%.1f s, %d ms: keyframe requests +%d, skipped +%d, units +%d, pacer up to %d B, estimate %.2f-%.2f Mbit/s",
+			a.Sub(t0).Seconds(), b.Sub(a).Milliseconds(), last.plis-first.plis, last.skipped-first.skipped, last.units-first.units,
+			queued, float64(first.estimate)/1e6, float64(last.estimate)/1e6))
+	}
+	return out
 }
 
 // qdiscStats reads what every capped device's qdisc sent and dropped so
