@@ -151,11 +151,11 @@ func (s *Server) broadcast(ctx context.Context) bool {
 	for _, c := range s.conns {
 		// A page that has the state before gets the patch; one that
 		// is new, or lost an update, the whole state.
+		msg := patch
 		if patch == nil || c.needFull {
-			c.needFull = !s.send(c, b)
-		} else if !s.send(c, patch) {
-			c.needFull = true
+			msg = b
 		}
+		c.needFull = !s.send(c, msg)
 	}
 	s.mu.Unlock()
 	return true
