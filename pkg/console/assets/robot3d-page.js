@@ -28,13 +28,11 @@ function connect() {
   ws.onclose = () => { $('link').textContent = 'disconnected: reconnecting'; $('link').className = 'pill bad'; me = 0; setTimeout(connect, 1000); };
   const readState = stateReader(); // a new socket starts with a whole state
   ws.onmessage = (ev) => {
-    const m = JSON.parse(ev.data);
+    const m = readState(JSON.parse(ev.data));
+    if (!m) return;
     if (m.type === 'hello') me = m.page;
     else if (m.type === 'error') showError(m.error);
-    else {
-      const st = readState(m);
-      if (st) state(st);
-    }
+    else if (m.type === 'state') state(m);
   };
 }
 

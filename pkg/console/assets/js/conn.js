@@ -62,10 +62,8 @@ export function connect() {
   ws.onmessage = (ev) => {
     let m;
     try { m = JSON.parse(ev.data); } catch { return; }
-    if (m.type === 'state_patch') {
-      m = readState(m);
-      if (!m) return;
-    } else readState(m);
+    m = readState(m);
+    if (!m) return;
     for (const fn of handlers.get(m.type) || []) fn(m);
   };
   ws.onopen = () => { for (const fn of statusFns) fn(true); };

@@ -17,15 +17,16 @@ export function mergePatch(target, patch) {
 }
 
 /** stateReader returns a function of a server message that returns the
- * whole state it makes (a state, or a patch onto the one before), or
- * null: not a state message, or a patch with no state before it (the
- * server sends the whole state first on every socket). Keep one per
- * socket. */
+ * message to act on: the whole state for a state or a patch (merged onto
+ * the one before), any other message as it is, or null for a patch with
+ * no state before it (the server sends the whole state first on every
+ * socket). Keep one per socket. */
 export function stateReader() {
   let st = null;
   return (m) => {
     if (m.type === 'state') st = m;
-    else if (m.type === 'state_patch' && st) st = mergePatch(st, m.patch);
+    else if (m.type !== 'state_patch') return m;
+    else if (st) st = mergePatch(st, m.patch);
     else return null;
     return st;
   };
