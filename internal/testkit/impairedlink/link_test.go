@@ -423,11 +423,20 @@ func TestImpairedLink(t *testing.T) {
 func (s setup) qdisc(t *testing.T, q ...string) {
 	t.Helper()
 	for _, d := range s.capDevs {
-		args := append([]string{"netns", "exec", d[0], "tc", "qdisc", "replace", "dev", d[1], "root"}, q...)
-		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
-			t.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, out)
-		}
+		s.tc(t, d, append([]string{"qdisc", "replace", "dev", d[1], "root"}, q...)...)
 	}
+}
+
+// tc runs tc with args in capped device d's namespace and returns its
+// output; a failure ends the test.
+func (s setup) tc(t *testing.T, d [2]string, args ...string) []byte {
+	t.Helper()
+	args = append([]string{"netns", "exec", d[0], "tc"}, args...)
+	out, err := exec.Command("ip", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return out
 }
 
 // logPageLoad logs what the page fetched over HTTP (entries of transfer
@@ -497,11 +506,7 @@ func (s setup) qdiscStats(t *testing.T) []string {
 	t.Helper()
 	var out []string
 	for _, d := range s.capDevs {
-		args := []string{"netns", "exec", d[0], "tc", "-s", "qdisc", "show", "dev", d[1]}
-		b, err := exec.Command("ip", args...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("ip %s: %v: %s", strings.Join(args, " "), err, b)
-		}
+		b := s.tc(t, d, "-s", "qdisc", "show", "dev", d[1])
 		out = append(out, d[0]+":"+d[1]+": "+strings.Join(strings.Fields(string(b)), " "))
 	}
 	return out
