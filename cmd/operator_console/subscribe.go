@@ -91,13 +91,20 @@ func subscribe(n *rosnode.Node, names graph.Names, be *graph.Backend) error {
 			return err
 		}
 	}
-	if t := names.ServosilaDescription; t != "" {
-		_, err := std_msgs_msg.NewStringSubscription(n.Node, t, rosnode.SubOpts(graph.QoSRobotDescription), func(m *std_msgs_msg.String, _ *rclgo.MessageInfo, err error) {
+	for _, d := range []struct {
+		topic string
+		on    func(string)
+	}{{names.ServosilaDescription, be.OnServosilaDescription}, {names.FurbotDescription, be.OnFurbotDescription}} {
+		if d.topic == "" {
+			continue
+		}
+		on := d.on
+		_, err := std_msgs_msg.NewStringSubscription(n.Node, d.topic, rosnode.SubOpts(graph.QoSRobotDescription), func(m *std_msgs_msg.String, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
-				be.OnServosilaDescription(m.Data)
+				on(m.Data)
 			}
 		})
-		if err := sub(t, err); err != nil {
+		if err := sub(d.topic, err); err != nil {
 			return err
 		}
 	}

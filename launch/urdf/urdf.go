@@ -28,3 +28,10 @@ var UR5Like string
 //
 //go:embed servosila_engineer.urdf
 var ServosilaEngineer string
+
+// Furbot is furbot.urdf: the Furbot electric vehicle with its steered
+// front wheels, the console's 3-D view of it. Lengths in [m], angles in
+// [rad], masses in [kg].
+//
+//go:embed furbot.urdf
+var Furbot string

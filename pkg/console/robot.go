@@ -12,7 +12,8 @@ import (
 // The direct backend embeds them; the ROS one receives them from
 // /robot_description.
 type Describer interface {
-	// RobotDescription returns machine's URDF ("servosila"); an error
+	// RobotDescription returns machine's URDF (MachineServosila,
+	// MachineFurbot); an error
 	// wrapping ErrNoDescription when there is none (yet).
 	RobotDescription(ctx context.Context, machine string) (string, error)
 }
@@ -21,9 +22,12 @@ type Describer interface {
 // no robot description, or not yet.
 var ErrNoDescription = errors.New("no robot description")
 
-// MachineServosila names the Servosila Engineer in RobotDescription and
-// in the page's /robot/{machine} route.
-const MachineServosila = "servosila"
+// The machines' names in RobotDescription and in the page's
+// /robot/{machine} route.
+const (
+	MachineServosila = "servosila" // the Servosila Engineer
+	MachineFurbot    = "furbot"    // the Furbot vehicle
+)
 
 // serveDescription serves GET /robot/{machine}: the machine's URDF as
 // XML, 404 when the backend has none.

@@ -8,12 +8,16 @@ import (
 	"github.com/telebridge/telebridge/pkg/console"
 )
 
-// RobotDescription implements console.Describer: the Servosila Engineer's
-// URDF (launch/urdf/servosila_engineer.urdf, embedded) for
-// console.MachineServosila when one is connected.
+// RobotDescription implements console.Describer: the embedded URDF of
+// each machine that is connected (launch/urdf/servosila_engineer.urdf for
+// console.MachineServosila, launch/urdf/furbot.urdf for
+// console.MachineFurbot).
 func (b *Backend) RobotDescription(_ context.Context, machine string) (string, error) {
-	if machine == console.MachineServosila && b.drv != nil {
+	switch {
+	case machine == console.MachineServosila && b.drv != nil:
 		return urdf.ServosilaEngineer, nil
+	case machine == console.MachineFurbot && b.bridge != nil:
+		return urdf.Furbot, nil
 	}
 	return "", fmt.Errorf("direct: machine %q: %w", machine, console.ErrNoDescription)
 }

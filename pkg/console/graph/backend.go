@@ -77,8 +77,9 @@ type Backend struct {
 	fur   furbotView
 	jog   jogView
 	camIn map[string]*inRate
-	// srvDescription is the Servosila's URDF from robot_description.
-	srvDescription string
+	// srvDescription and furDescription are the machines' URDFs from
+	// their robot_description.
+	srvDescription, furDescription string
 	// locked is the console's e-stop as twist_mux's lock (TwistMux).
 	locked bool
 }

@@ -198,6 +198,7 @@ type Names struct {
 	FurbotCmdVel                                             string // out
 	FurbotOdom, FurbotTraction, FurbotSteering, FurbotStatus string // in
 	FurbotBMS, FurbotBattery, FurbotControlSent              string // in
+	FurbotDescription                                        string // in: robot_description
 	FurbotEStop, FurbotRelease                               string // services
 	// ServosilaLock and FurbotLock are twist_mux's e-stop locks
 	// (std_msgs/Bool out), with TwistMux; ServosilaJoy and FurbotJoy the
@@ -259,6 +260,7 @@ func (c NodeConfig) Names() (Names, error) {
 		n.FurbotBMS = resolve(ns, node, furbotnode.TopicBMS)
 		n.FurbotBattery = resolve(ns, node, furbotnode.TopicBattery)
 		n.FurbotControlSent = resolve(ns, node, furbotnode.TopicControlSent)
+		n.FurbotDescription = resolve(ns, node, TopicRobotDescription)
 		n.FurbotEStop = resolve(ns, node, furbotnode.ServiceEStop)
 		n.FurbotRelease = resolve(ns, node, furbotnode.ServiceRelease)
 	}

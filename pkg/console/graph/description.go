@@ -9,8 +9,8 @@ import (
 )
 
 // TopicRobotDescription is robot_state_publisher's topic of the URDF
-// (std_msgs/String), in the Servosila's namespace: the launch files start
-// robot_state_publisher there with servosila_engineer.urdf.
+// (std_msgs/String), in each machine's namespace: the launch files start
+// robot_state_publisher there with servosila_engineer.urdf and furbot.urdf.
 const TopicRobotDescription = "robot_description"
 
 // QoSRobotDescription is robot_state_publisher's profile of
@@ -26,17 +26,32 @@ func (b *Backend) OnServosilaDescription(urdf string) {
 	b.srvDescription = urdf
 }
 
-// RobotDescription implements console.Describer: the Servosila's URDF as
-// last received on robot_description; an error wrapping
-// console.ErrNoDescription before it arrives or for another machine.
-func (b *Backend) RobotDescription(_ context.Context, machine string) (string, error) {
-	if machine != console.MachineServosila || !b.cfg.Servosila {
-		return "", fmt.Errorf("graph: machine %q: %w", machine, console.ErrNoDescription)
-	}
+// OnFurbotDescription takes the Furbot's URDF from robot_description.
+func (b *Backend) OnFurbotDescription(urdf string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.srvDescription == "" {
-		return "", fmt.Errorf("graph: nothing received on %s yet (is robot_state_publisher running?): %w", b.names.ServosilaDescription, console.ErrNoDescription)
+	b.furDescription = urdf
+}
+
+// RobotDescription implements console.Describer: a machine's URDF as
+// last received on its robot_description; an error wrapping
+// console.ErrNoDescription before it arrives or for a machine that is
+// off.
+func (b *Backend) RobotDescription(_ context.Context, machine string) (string, error) {
+	var doc, topic string
+	b.mu.Lock()
+	switch {
+	case machine == console.MachineServosila && b.cfg.Servosila:
+		doc, topic = b.srvDescription, b.names.ServosilaDescription
+	case machine == console.MachineFurbot && b.cfg.Furbot:
+		doc, topic = b.furDescription, b.names.FurbotDescription
+	default:
+		b.mu.Unlock()
+		return "", fmt.Errorf("graph: machine %q: %w", machine, console.ErrNoDescription)
 	}
-	return b.srvDescription, nil
+	b.mu.Unlock()
+	if doc == "" {
+		return "", fmt.Errorf("graph: nothing received on %s yet (is robot_state_publisher running?): %w", topic, console.ErrNoDescription)
+	}
+	return doc, nil
 }
