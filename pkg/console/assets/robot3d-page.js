@@ -1,13 +1,16 @@
-// robot3d-page.js: the page /robot3d.html, the 3-D view of the Servosila
-// on a page of its own (the drive screen mounts robot3d.js the same way):
-// one WebSocket to the console, the URDF from /robot/servosila.
+// robot3d-page.js: the page /robot3d.html, a machine in 3-D on a page of
+// its own (the drive screen mounts robot3d.js the same way): one
+// WebSocket to the console, the URDF from /robot/MACHINE.
+//   /robot3d.html                  the Servosila: arm joints, odometry, static balance
+//   /robot3d.html?machine=furbot   the Furbot: steered front wheels, odometry
 import { mount } from './robot3d.js';
 import { balanceReadout } from './balance-view.js';
 import { stateReader } from './js/patch.js';
 
 const $ = (id) => document.getElementById(id);
 const JOINTS = ['waist', 'shoulder', 'elbow', 'neck', 'flippers', 'gripper'];
-let ws = null, me = 0, view = null;
+const machine = new URLSearchParams(location.search).get('machine') === 'furbot' ? 'furbot' : 'servosila';
+let ws = null, me = 0, view = null, steering = null;
 
 function showError(t) { $('msg').textContent = t; }
 function send(m) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(m)); }
@@ -15,11 +18,40 @@ const readout = balanceReadout($('balance'), send);
 $('take').addEventListener('click', () => send({ type: 'take_control' }));
 
 async function start() {
-  const r = await fetch('/robot/servosila', { credentials: 'same-origin' });
+  if (machine === 'furbot') {
+    document.title = 'telebridge: Furbot in 3-D';
+    $('title').textContent = 'Furbot in 3-D';
+    $('what').textContent = 'URDF, steered front wheels, odometry trail; drag to orbit, wheel to zoom';
+    $('balcard').hidden = true; // the balance model is the Servosila's
+  } else {
+    $('title').textContent = 'Servosila in 3-D';
+  }
+  const r = await fetch(`/robot/${machine}`, { credentials: 'same-origin' });
   if (!r.ok) { showError(`robot description: ${r.status} ${await r.text()}`); return; }
-  view = mount($('view3d'), { urdfText: await r.text(), onError: showError });
+  view = mount($('view3d'), { urdfText: await r.text(), onError: showError, fit: machine === 'furbot' });
+  if (machine === 'furbot') steering = furbotSteering(view.robot);
   window.robot3d = view; // for the browser test
   connect();
+}
+
+// furbotSteering returns a function from the measured steering angle
+// (the bicycle model's virtual wheel in the middle of the front axle,
+// positive left [rad]) to the two front steering joints, with the
+// wheelbase and front track of the URDF drawn: the inner wheel turns
+// more. The formula is pkg/furbot/control.AckermannAngles' (the browser
+// test compares the two).
+function furbotSteering(robot) {
+  const j = robot && robot.joints;
+  const fl = j && j.front_left_steering_joint, fr = j && j.front_right_steering_joint, rl = j && j.rear_left_wheel_joint;
+  if (!fl || !fr || !rl) return null;
+  const L = fl.position.x - rl.position.x, T = fl.position.y - fr.position.y;
+  return (delta) => {
+    const t = Math.tan(delta);
+    return {
+      front_left_steering_joint: Math.atan2(L * t, L - (T / 2) * t),
+      front_right_steering_joint: Math.atan2(L * t, L + (T / 2) * t),
+    };
+  };
 }
 
 function connect() {
@@ -40,6 +72,15 @@ function state(m) {
   const control = m.holder === me && me !== 0;
   $('role').textContent = control ? 'IN CONTROL' : 'VIEW ONLY';
   $('role').className = 'pill ' + (control ? 'ok' : 'warn');
+  if (machine === 'furbot') {
+    const f = m.snap && m.snap.furbot;
+    window.robot3dFurbot = f; // for the browser test
+    if (f && view) {
+      if (steering && Number.isFinite(f.steer)) view.setJoints(steering(f.steer));
+      view.setOdometry(f.x, f.y, f.yaw);
+    }
+    return;
+  }
   const s = m.snap && m.snap.servosila;
   if (s && view) {
     const q = {};

@@ -4,7 +4,7 @@
 // projection along gravity, the support polygon; red when the server
 // warns). Frames are ROS's: z up, x forward, metres and radians.
 //
-//   const view = mount(container, { urdfText, onError });
+//   const view = mount(container, { urdfText, onError, fit });  // fit: frame the robot, follow it
 //   view.setJoints({ waist: 0.3 });       // name -> rad (or m)
 //   view.setOdometry(x, y, yaw);          // odom [m, rad]: pose and trail
 //   view.setBalance({ com, projection, polygon, margin, warn, assumed, ground_z });
@@ -24,8 +24,12 @@ const TRAIL = 500; // odometry poses kept
 const OK = 0x3fb950, BAD = 0xf85149, TRAILC = 0x4aa3ff;
 
 // mount draws the robot of urdfText into container and returns its view.
-// onError(message) hears what cannot be drawn (a mesh, a texture).
-export function mount(container, { urdfText, onError = () => {}, trail = TRAIL } = {}) {
+// onError(message) hears what cannot be drawn (a mesh, a texture). The
+// default view frames a robot of the Servosila's size (under a metre);
+// fit frames the robot drawn instead, from the same direction, and moves
+// the view along with the robot's odometry (a vehicle of a few metres
+// that drives out of a fixed view in seconds).
+export function mount(container, { urdfText, onError = () => {}, trail = TRAIL, fit = false } = {}) {
   const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
   renderer.setPixelRatio(window.devicePixelRatio || 1);
   renderer.setClearColor(0x0e1114);
@@ -134,6 +138,19 @@ export function mount(container, { urdfText, onError = () => {}, trail = TRAIL }
 
   const controls = new OrbitControls(camera, canvas);
   controls.target.set(0.1, 0, 0.15);
+  if (fit && robot) {
+    // The same direction as the default view, at a distance that shows
+    // the whole robot (its bounding sphere within the vertical field).
+    const sphere = new THREE.Box3().setFromObject(base).getBoundingSphere(new THREE.Sphere());
+    if (sphere.radius > 0 && isFinite(sphere.radius)) {
+      const dir = camera.position.clone().sub(controls.target).normalize();
+      const dist = (1.15 * sphere.radius) / Math.sin(((camera.fov / 2) * Math.PI) / 180);
+      controls.target.copy(sphere.center);
+      camera.position.copy(sphere.center).addScaledVector(dir, dist);
+      camera.far = Math.max(camera.far, 10 * dist);
+      camera.updateProjectionMatrix();
+    }
+  }
   controls.update();
 
   // ---- drawing on demand ----
@@ -183,6 +200,12 @@ export function mount(container, { urdfText, onError = () => {}, trail = TRAIL }
     setOdometry(x, y, yaw) {
       if (![x, y, yaw].every(Number.isFinite)) return;
       if (pose && pose.x === x && pose.y === y && pose.yaw === yaw) return;
+      if (fit) { // the view was framed at the odom origin, then follows
+        const d = new THREE.Vector3(x - (pose ? pose.x : 0), y - (pose ? pose.y : 0), 0);
+        camera.position.add(d);
+        controls.target.add(d);
+        controls.update();
+      }
       odom.position.set(x, y, 0);
       odom.rotation.set(0, 0, yaw);
       if (!pose || Math.hypot(x - pose.tx, y - pose.ty) > 0.01) {

@@ -11,8 +11,11 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
+	"github.com/telebridge/telebridge/launch/urdf"
 	"github.com/telebridge/telebridge/pkg/balance"
 	"github.com/telebridge/telebridge/pkg/console"
+	"github.com/telebridge/telebridge/pkg/furbot/control"
+	urdfpkg "github.com/telebridge/telebridge/pkg/urdf"
 )
 
 // robot3dPixels is a page expression: the 3-D canvas scaled to 160 x 120,
@@ -181,4 +184,116 @@ func servosilaBalance(t *testing.T) *balance.Model {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// furbotPixels is a page expression: how many pixels of the 3-D canvas,
+// scaled to 160 x 120, show the Furbot's green body.
+const furbotPixels = `(() => {
+	const src = document.querySelector('#view3d canvas');
+	if (!src || !src.width) return -1;
+	const c = document.createElement('canvas'); c.width = 160; c.height = 120;
+	const g = c.getContext('2d'); g.drawImage(src, 0, 0, 160, 120);
+	const d = g.getImageData(0, 0, 160, 120).data;
+	let green = 0;
+	for (let i = 0; i < d.length; i += 4) if (d[i+1] > 60 && d[i+1] - d[i] > 40 && d[i+1] - d[i+2] > 20) green++;
+	return green;
+})()`
+
+// TestBrowserFurbot3D: robot3d.html?machine=furbot draws the Furbot from
+// its URDF, framed whole, and still shows it after a drive; while the simulated
+// vehicle drives a left curve, the view's front wheels take the Ackermann angles of
+// pkg/furbot/control for the URDF's wheelbase and track (the inner, left
+// wheel more), the steering the page shows is the simulator's, and the
+// view's pose is the odometry, within 0.3 m of the simulator's truth.
+func TestBrowserFurbot3D(t *testing.T) {
+	r := newRig(t)
+	p, closeP := browsertest.Page(t, r.browser, r.url+"robot3d.html?machine=furbot")
+	defer closeP()
+	waitFor(t, 15*time.Second, "the Furbot's 3-D view drawn with the vehicle's state", func() bool {
+		return eval[bool](r, p, `!!(window.robot3d && window.robot3d.frames > 0 && window.robot3dFurbot && document.getElementById('role').textContent !== '–')`)
+	})
+	if e := eval[string](r, p, `document.getElementById('msg').textContent`); e != "" {
+		t.Fatalf("page error: %s", e)
+	}
+	if !eval[bool](r, p, `document.getElementById('balcard').hidden && document.title === 'telebridge: Furbot in 3-D'`) {
+		t.Error("the Furbot's page shows the Servosila's balance card or title")
+	}
+	// Framed whole: the body's green covers a good part of the view.
+	if g := eval[int](r, p, furbotPixels); g < 0.03*160*120 {
+		t.Fatalf("%d green pixels of %d: the Furbot is not in view", g, 160*120)
+	}
+
+	// The URDF's geometry, which the page reads from the same file.
+	doc, err := urdfpkg.Decode(strings.NewReader(urdf.Furbot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	origin := map[string][3]float64{}
+	for _, j := range doc.Joints {
+		if j.Origin != nil {
+			if origin[j.Name], err = urdfpkg.Vec3(j.Origin.XYZ, [3]float64{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	wheelbase := origin["front_left_steering_joint"][0] - origin["rear_left_wheel_joint"][0]
+	track := origin["front_left_steering_joint"][1] - origin["front_right_steering_joint"][1]
+	if wheelbase <= 0 || track <= 0 {
+		t.Fatalf("URDF geometry: wheelbase %g m, track %g m", wheelbase, track)
+	}
+
+	// A left curve, held (the bridge stops a vehicle whose commands stop).
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if err := r.be.DriveFurbot(ctx, 1.5, 0.4); err != nil && ctx.Err() == nil {
+				t.Errorf("drive: %v", err)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	defer func() { stop(); <-done }()
+	sim := r.be.FurbotSim()
+	waitFor(t, 30*time.Second, "the simulated Furbot in a steady left curve, 2 m along", func() bool {
+		tr := sim.Truth()
+		return tr.Steer > 0.3 && tr.Distance > 2
+	})
+	type seen struct {
+		Steer, FL, FR, X, Y, Yaw float64
+	}
+	look := func() seen {
+		return eval[seen](r, p, `(() => { const f = window.robot3dFurbot, j = window.robot3d.robot.joints, o = window.robot3d.robot.parent.parent;
+			return {Steer: f.steer, FL: j.front_left_steering_joint.angle, FR: j.front_right_steering_joint.angle, X: o.position.x, Y: o.position.y, Yaw: o.rotation.z}; })()`)
+	}
+	var s seen
+	waitFor(t, 5*time.Second, "the view's steering and pose at the vehicle's", func() bool {
+		s = look()
+		tr := sim.Truth()
+		return math.Abs(s.Steer-tr.Steer) < 0.03 && math.Hypot(s.X-tr.X, s.Y-tr.Y) < 0.3
+	})
+	// Still in view, 2 m and more along (the view follows the odometry;
+	// this does not tell following from a wide enough view).
+	if g := eval[int](r, p, furbotPixels); g < 0.03*160*120 {
+		t.Errorf("%d green pixels of %d after driving: the view lost the Furbot", g, 160*120)
+	}
+	left, right := control.AckermannAngles(s.Steer, wheelbase, track)
+	if math.Abs(s.FL-left) > 1e-6 || math.Abs(s.FR-right) > 1e-6 {
+		t.Errorf("steering %.4f rad: the view's front wheels at %.4f (left), %.4f (right) rad; Ackermann for wheelbase %g m, track %g m: %.4f, %.4f",
+			s.Steer, s.FL, s.FR, wheelbase, track, left, right)
+	}
+	if !(s.FL > s.Steer && s.Steer > s.FR && s.FR > 0) {
+		t.Errorf("left curve: left wheel %.4f, virtual %.4f, right %.4f rad: want the inner (left) wheel turned most", s.FL, s.Steer, s.FR)
+	}
+	tr := sim.Truth()
+	t.Logf("steering %.3f rad (simulator %.3f): front wheels %.3f / %.3f rad; view at (%.2f, %.2f) m, %.2f rad; simulator at (%.2f, %.2f) m, %.2f rad",
+		s.Steer, tr.Steer, s.FL, s.FR, s.X, s.Y, s.Yaw, tr.X, tr.Y, tr.Yaw)
+	r.shot(p, "robot3d-furbot")
 }

@@ -81,7 +81,7 @@ const html = `
   </div>
   <div class="col">
     <div class="card">
-      <h2>Vehicle</h2>
+      <h2>Vehicle <small><a href="robot3d.html?machine=furbot" target="_blank">3-D view</a></small></h2>
       <div class="gauges">
         <div><span>speed</span><b id="fspeed">–</b></div>
         <div><span>steering</span><b id="fsteer">–</b></div>
