@@ -448,6 +448,28 @@ func TestROSConsole(t *testing.T) {
 		})
 	})
 
+	t.Run("the Furbot's 3-D view draws it from /furbot/robot_description at its odometry pose", func(t *testing.T) {
+		r.t = t
+		p4, close4 := browsertest.Page(t, r.browser, r.url+"robot3d.html?machine=furbot")
+		defer close4()
+		browsertest.WaitFor(t, 30*time.Second, "the Furbot's 3-D view drawn with its state", func() bool {
+			return browsertest.Eval[bool](t, p4, `!!(window.robot3d && window.robot3d.frames > 0 && window.robot3d.robot && window.robot3d.robot.joints.front_left_steering_joint && window.robot3dFurbot)`)
+		})
+		if e := browsertest.Eval[string](t, p4, `document.getElementById('msg').textContent`); e != "" {
+			t.Errorf("3-D view message: %q", e)
+		}
+		// The vehicle stands where the subtest before left it.
+		tr := r.fb.Truth()
+		var x, y float64
+		browsertest.WaitFor(t, 10*time.Second, fmt.Sprintf("the view at the simulator's (%.2f, %.2f) m", tr.X, tr.Y), func() bool {
+			xy := browsertest.Eval[[]float64](t, p4, `(() => { const o = window.robot3d.robot.parent.parent; return [o.position.x, o.position.y]; })()`)
+			x, y = xy[0], xy[1]
+			return math.Hypot(x-tr.X, y-tr.Y) < 0.3
+		})
+		t.Logf("view at (%.2f, %.2f) m, simulator at (%.2f, %.2f) m", x, y, tr.X, tr.Y)
+		browsertest.Shot(t, p4, r.art, "ros-robot3d-furbot")
+	})
+
 	t.Run("the gamepad drives and is published as sensor_msgs/Joy on /joy", func(t *testing.T) {
 		r.t = t
 		gamepadJoy(t, r)
