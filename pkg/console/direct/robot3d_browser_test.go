@@ -18,15 +18,23 @@ import (
 	urdfpkg "github.com/telebridge/telebridge/pkg/urdf"
 )
 
-// robot3dPixels is a page expression: the 3-D canvas scaled to 160 x 120,
-// as [robot pixels (the chassis' and head's orange), non-background
-// pixels, then the 160 x 120 grey levels].
-const robot3dPixels = `(() => {
+// view3dExpr is a page expression over the 3-D canvas scaled to 160 x
+// 120: body runs with d, its RGBA bytes, and returns the value; none is
+// the value before the canvas exists.
+func view3dExpr(none, body string) string {
+	return `(() => {
 	const src = document.querySelector('#view3d canvas');
-	if (!src || !src.width) return [];
+	if (!src || !src.width) return ` + none + `;
 	const c = document.createElement('canvas'); c.width = 160; c.height = 120;
 	const g = c.getContext('2d'); g.drawImage(src, 0, 0, 160, 120);
 	const d = g.getImageData(0, 0, 160, 120).data;
+` + body + `
+})()`
+}
+
+// robot3dPixels is [robot pixels (the chassis' and head's orange),
+// non-background pixels, then the 160 x 120 grey levels] of the 3-D view.
+var robot3dPixels = view3dExpr("[]", `
 	let orange = 0, lit = 0; const grey = [];
 	for (let i = 0; i < d.length; i += 4) {
 		const r = d[i], gr = d[i+1], b = d[i+2];
@@ -34,8 +42,7 @@ const robot3dPixels = `(() => {
 		if (Math.abs(r - 14) + Math.abs(gr - 17) + Math.abs(b - 20) > 30) lit++;
 		grey.push((r + gr + b) / 3);
 	}
-	return [orange, lit, ...grey];
-})()`
+	return [orange, lit, ...grey];`)
 
 // TestBrowserRobot3D: the 3-D view (robot3d.html, robot3d.js with the
 // vendored three.js and urdf-loader) draws the Servosila from its URDF in
@@ -186,18 +193,12 @@ func servosilaBalance(t *testing.T) *balance.Model {
 	return m
 }
 
-// furbotPixels is a page expression: how many pixels of the 3-D canvas,
-// scaled to 160 x 120, show the Furbot's green body.
-const furbotPixels = `(() => {
-	const src = document.querySelector('#view3d canvas');
-	if (!src || !src.width) return -1;
-	const c = document.createElement('canvas'); c.width = 160; c.height = 120;
-	const g = c.getContext('2d'); g.drawImage(src, 0, 0, 160, 120);
-	const d = g.getImageData(0, 0, 160, 120).data;
+// furbotPixels is how many pixels of the 3-D view, scaled to 160 x 120,
+// show the Furbot's green body (-1 before the canvas exists).
+var furbotPixels = view3dExpr("-1", `
 	let green = 0;
 	for (let i = 0; i < d.length; i += 4) if (d[i+1] > 60 && d[i+1] - d[i] > 40 && d[i+1] - d[i+2] > 20) green++;
-	return green;
-})()`
+	return green;`)
 
 // TestBrowserFurbot3D: robot3d.html?machine=furbot draws the Furbot from
 // its URDF, framed whole, and still shows it after a drive; while the simulated
