@@ -201,11 +201,12 @@ var furbotPixels = view3dExpr("-1", `
 	return green;`)
 
 // TestBrowserFurbot3D: robot3d.html?machine=furbot draws the Furbot from
-// its URDF, framed whole, and still shows it after a drive; while the simulated
-// vehicle drives a left curve, the view's front wheels take the Ackermann angles of
-// pkg/furbot/control for the URDF's wheelbase and track (the inner, left
-// wheel more), the steering the page shows is the simulator's, and the
-// view's pose is the odometry, within 0.3 m of the simulator's truth.
+// its URDF, framed whole, and still shows it after a drive. While the
+// simulated vehicle drives a left curve, the steering the page shows is
+// the simulator's and the view's front wheels take the Ackermann angles
+// of pkg/furbot/control for the URDF's wheelbase and track (the inner,
+// left wheel more); stopped, the view stands at the page's odometry,
+// within 0.3 m of the simulator's truth.
 func TestBrowserFurbot3D(t *testing.T) {
 	r := newRig(t)
 	p, closeP := browsertest.Page(t, r.browser, r.url+"robot3d.html?machine=furbot")
@@ -261,30 +262,29 @@ func TestBrowserFurbot3D(t *testing.T) {
 			}
 		}
 	}()
-	defer func() { stop(); <-done }()
+	halt := func() { stop(); <-done }
+	defer halt()
 	sim := r.be.FurbotSim()
-	waitFor(t, 30*time.Second, "the simulated Furbot in a steady left curve, 2 m along", func() bool {
+	waitFor(t, 30*time.Second, "the simulated Furbot in a left curve, 2 m along", func() bool {
 		tr := sim.Truth()
 		return tr.Steer > 0.3 && tr.Distance > 2
 	})
 	type seen struct {
-		Steer, FL, FR, X, Y, Yaw float64
+		Steer, FL, FR, X, Y, Yaw, StateX, StateY float64
 	}
 	look := func() seen {
 		return eval[seen](r, p, `(() => { const f = window.robot3dFurbot, j = window.robot3d.robot.joints, o = window.robot3d.robot.parent.parent;
-			return {Steer: f.steer, FL: j.front_left_steering_joint.angle, FR: j.front_right_steering_joint.angle, X: o.position.x, Y: o.position.y, Yaw: o.rotation.z}; })()`)
+			return {Steer: f.steer, FL: j.front_left_steering_joint.angle, FR: j.front_right_steering_joint.angle,
+				X: o.position.x, Y: o.position.y, Yaw: o.rotation.z, StateX: f.x, StateY: f.y}; })()`)
 	}
+	// The steering settles in the curve (the page's state lags the
+	// simulator by its update period, which a steady angle makes moot).
 	var s seen
-	waitFor(t, 5*time.Second, "the view's steering and pose at the vehicle's", func() bool {
+	waitFor(t, 10*time.Second, "the page's steering at the simulator's", func() bool {
 		s = look()
-		tr := sim.Truth()
-		return math.Abs(s.Steer-tr.Steer) < 0.03 && math.Hypot(s.X-tr.X, s.Y-tr.Y) < 0.3
+		return math.Abs(s.Steer-sim.Truth().Steer) < 0.03
 	})
-	// Still in view, 2 m and more along (the view follows the odometry;
-	// this does not tell following from a wide enough view).
-	if g := eval[int](r, p, furbotPixels); g < 0.03*160*120 {
-		t.Errorf("%d green pixels of %d after driving: the view lost the Furbot", g, 160*120)
-	}
+	steerTruth := sim.Truth().Steer
 	left, right := control.AckermannAngles(s.Steer, wheelbase, track)
 	if math.Abs(s.FL-left) > 1e-6 || math.Abs(s.FR-right) > 1e-6 {
 		t.Errorf("steering %.4f rad: the view's front wheels at %.4f (left), %.4f (right) rad; Ackermann for wheelbase %g m, track %g m: %.4f, %.4f",
@@ -293,8 +293,30 @@ func TestBrowserFurbot3D(t *testing.T) {
 	if !(s.FL > s.Steer && s.Steer > s.FR && s.FR > 0) {
 		t.Errorf("left curve: left wheel %.4f, virtual %.4f, right %.4f rad: want the inner (left) wheel turned most", s.FL, s.Steer, s.FR)
 	}
-	tr := sim.Truth()
-	t.Logf("steering %.3f rad (simulator %.3f): front wheels %.3f / %.3f rad; view at (%.2f, %.2f) m, %.2f rad; simulator at (%.2f, %.2f) m, %.2f rad",
-		s.Steer, tr.Steer, s.FL, s.FR, s.X, s.Y, s.Yaw, tr.X, tr.Y, tr.Yaw)
 	r.shot(p, "robot3d-furbot")
+
+	// Stopped, the view stands at the odometry the page received, and
+	// that within 0.3 m of where the simulated vehicle really is.
+	halt()
+	if err := r.be.DriveFurbot(context.Background(), 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 20*time.Second, "the simulated Furbot stopped", func() bool { return math.Abs(sim.Truth().V) < 0.01 })
+	tr := sim.Truth()
+	var at seen
+	waitFor(t, 5*time.Second, fmt.Sprintf("the view at the simulator's (%.2f, %.2f) m", tr.X, tr.Y), func() bool {
+		at = look()
+		return math.Hypot(at.X-tr.X, at.Y-tr.Y) < 0.3
+	})
+	if at.X != at.StateX || at.Y != at.StateY {
+		t.Errorf("the view at (%g, %g) m, the page's odometry (%g, %g) m", at.X, at.Y, at.StateX, at.StateY)
+	}
+	// Still in view, 2 m and more along (the view follows the odometry;
+	// this does not tell following from a wide enough view).
+	if g := eval[int](r, p, furbotPixels); g < 0.03*160*120 {
+		t.Errorf("%d green pixels of %d after driving: the view lost the Furbot", g, 160*120)
+	}
+	t.Logf("steering %.3f rad (simulator %.3f): front wheels %.3f / %.3f rad; stopped: view at (%.2f, %.2f) m, %.2f rad; simulator at (%.2f, %.2f) m, %.2f rad",
+		s.Steer, steerTruth, s.FL, s.FR, at.X, at.Y, at.Yaw, tr.X, tr.Y, tr.Yaw)
+	r.shot(p, "robot3d-furbot-stopped")
 }
