@@ -205,6 +205,9 @@ export function mount(container, { urdfText, onError = () => {}, trail = TRAIL, 
         camera.position.add(d);
         controls.target.add(d);
         controls.update();
+        // The 10 m grid goes along in whole 0.5 m squares: its lines stay
+        // where they are on the ground, and the vehicle never leaves it.
+        grid.position.set(Math.round(x / 0.5) * 0.5, Math.round(y / 0.5) * 0.5, 0);
       }
       odom.position.set(x, y, 0);
       odom.rotation.set(0, 0, yaw);

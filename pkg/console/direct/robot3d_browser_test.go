@@ -311,6 +311,11 @@ func TestBrowserFurbot3D(t *testing.T) {
 	if at.X != at.StateX || at.Y != at.StateY {
 		t.Errorf("the view at (%g, %g) m, the page's odometry (%g, %g) m", at.X, at.Y, at.StateX, at.StateY)
 	}
+	// The ground grid went along in whole 0.5 m squares.
+	grid := eval[[]float64](r, p, `(() => { const g = window.robot3d.robot.parent.parent.parent.children.find((o) => o.type === 'GridHelper'); return [g.position.x, g.position.y]; })()`)
+	if want := [2]float64{math.Round(at.X/0.5) * 0.5, math.Round(at.Y/0.5) * 0.5}; grid[0] != want[0] || grid[1] != want[1] {
+		t.Errorf("the grid at (%g, %g) m with the vehicle at (%.2f, %.2f) m: want (%g, %g)", grid[0], grid[1], at.X, at.Y, want[0], want[1])
+	}
 	// Still in view, 2 m and more along (the view follows the odometry;
 	// this does not tell following from a wide enough view).
 	if g := eval[int](r, p, furbotPixels); g < 0.03*160*120 {
