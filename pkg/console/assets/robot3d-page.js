@@ -23,6 +23,7 @@ async function start() {
     $('title').textContent = 'Furbot in 3-D';
     $('what').textContent = 'URDF, steered front wheels, odometry trail; drag to orbit, wheel to zoom';
     $('balcard').hidden = true; // the balance model is the Servosila's
+    $('take').hidden = true; // nothing on this page sends a command
   } else {
     $('title').textContent = 'Servosila in 3-D';
   }

@@ -217,8 +217,8 @@ func TestBrowserFurbot3D(t *testing.T) {
 	if e := eval[string](r, p, `document.getElementById('msg').textContent`); e != "" {
 		t.Fatalf("page error: %s", e)
 	}
-	if !eval[bool](r, p, `document.getElementById('balcard').hidden && document.title === 'telebridge: Furbot in 3-D'`) {
-		t.Error("the Furbot's page shows the Servosila's balance card or title")
+	if !eval[bool](r, p, `getComputedStyle(document.getElementById('balcard')).display === 'none' && getComputedStyle(document.getElementById('take')).display === 'none' && document.title === 'telebridge: Furbot in 3-D'`) {
+		t.Error("the Furbot's page shows the Servosila's balance card or title, or a Take control button for no command")
 	}
 	// Framed whole: the body's green covers a good part of the view.
 	if g := eval[int](r, p, furbotPixels); g < 0.03*160*120 {
