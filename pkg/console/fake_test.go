@@ -129,12 +129,17 @@ func testHubNotes(log *slog.Logger) (*hub, *fakeBackend, *Counters, *notes) {
 // join adds an admin's page (every role), as a console without tokens
 // has.
 func join(h *hub) (uint64, bool) {
-	return h.join(access.LocalOperator, access.RoleAdmin, "127.0.0.1", t0)
+	return h.join(access.LocalOperator, access.RoleAdmin, "127.0.0.1", false, t0)
+}
+
+// joinToWatch adds an admin's page that joins to watch (?watch=1).
+func joinToWatch(h *hub) (uint64, bool) {
+	return h.join(access.LocalOperator, access.RoleAdmin, "127.0.0.1", true, t0)
 }
 
 // joinAs adds a page of an operator with roles.
 func joinAs(h *hub, name string, roles access.Role) (uint64, bool) {
-	return h.join(name, roles, "127.0.0.1", t0)
+	return h.join(name, roles, "127.0.0.1", false, t0)
 }
 
 var t0 = time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)

@@ -113,15 +113,18 @@ func newHub(be Backend, cfg hubConfig) *hub {
 
 // join registers a new page of an operator with roles from source and
 // returns its id and whether it controls: the first page that may move
-// something gets control.
-func (h *hub) join(operator string, roles access.Role, source string, now time.Time) (uint64, bool) {
+// something gets control, unless it joins to watch (a page that sends no
+// command, such as the Furbot's 3-D view, which would otherwise leave the
+// operator's own page view-only when it was opened first). A watcher may
+// still take control.
+func (h *hub) join(operator string, roles access.Role, source string, watch bool, now time.Time) (uint64, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.next++
 	id := h.next
 	h.pages[id] = &pageState{operator: operator, roles: roles, source: source}
 	control := false
-	if roles.Has(access.RoleDrive) || roles.Has(access.RoleArm) {
+	if !watch && (roles.Has(access.RoleDrive) || roles.Has(access.RoleArm)) {
 		control = h.ls.join(id)
 	}
 	h.event(now, id, event{Kind: "page", Level: slog.LevelInfo, Msg: "page connected", Detail: fmt.Sprintf("control %v", control)})

@@ -157,6 +157,34 @@ func TestLease(t *testing.T) {
 	}
 }
 
+// TestWatcherJoin: a page that joins to watch (?watch=1) does not take
+// the lease, though first and allowed to drive; the next page does; the
+// watcher can still take control, as any page of a driver.
+func TestWatcherJoin(t *testing.T) {
+	h, be, _, _ := testHubNotes(quiet)
+	w, cw := joinToWatch(h)
+	if cw {
+		t.Fatal("a watcher took control on joining")
+	}
+	if hold, _ := h.holder(); hold != 0 {
+		t.Fatalf("holder %d after a watcher joined, want none", hold)
+	}
+	p, cp := join(h)
+	if !cp {
+		t.Fatal("the first page after a watcher has no control")
+	}
+	if err := h.handle(ctx, w, []byte(`{"type":"servosila_drive","linear":0.3,"angular":0}`), at(0)); !errors.Is(err, ErrViewOnly) {
+		t.Fatalf("a watcher drives: %v", err)
+	}
+	check(t, be)
+	if err := h.handle(ctx, w, []byte(`{"type":"take_control"}`), at(10)); err != nil {
+		t.Fatal(err)
+	}
+	if hold, _ := h.holder(); hold != w {
+		t.Fatalf("holder %d after the watcher took control, want %d (not %d)", hold, w, p)
+	}
+}
+
 // TestValidation: bad input gets a clear error, a count and no call.
 func TestValidation(t *testing.T) {
 	for _, c := range []struct{ name, msg, want string }{

@@ -37,7 +37,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// it with a close frame (below), not by cancelling its reads.
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
-	id, control := s.hub.join(who.Operator, who.Roles, who.Source, s.cfg.Clock.Now())
+	// ?watch=1: a page that sends no command does not take the lease on
+	// joining (it may still take it).
+	watch := r.URL.Query().Get("watch") == "1"
+	id, control := s.hub.join(who.Operator, who.Roles, who.Source, watch, s.cfg.Clock.Now())
 	c := &conn{id: id, out: make(chan []byte, 8), sig: make(chan []byte, 256), needFull: true}
 	pv := &pageVideo{}
 	s.mu.Lock()
