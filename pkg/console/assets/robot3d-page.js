@@ -56,7 +56,9 @@ function furbotSteering(robot) {
 }
 
 function connect() {
-  ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+  // The Furbot's page sends no command: it joins to watch, so that,
+  // opened first, it does not take control from the operator's page.
+  ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws' + (machine === 'furbot' ? '?watch=1' : ''));
   ws.onopen = () => { $('link').textContent = 'connected'; $('link').className = 'pill ok'; };
   ws.onclose = () => { $('link').textContent = 'disconnected: reconnecting'; $('link').className = 'pill bad'; me = 0; setTimeout(connect, 1000); };
   const readState = stateReader(); // a new socket starts with a whole state

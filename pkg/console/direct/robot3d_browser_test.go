@@ -206,7 +206,8 @@ var furbotPixels = view3dExpr("-1", `
 // the simulator's and the view's front wheels take the Ackermann angles
 // of pkg/furbot/control for the URDF's wheelbase and track (the inner,
 // left wheel more); stopped, the view stands at the page's odometry,
-// within 0.3 m of the simulator's truth.
+// within 0.3 m of the simulator's truth. The page joins to watch: opened
+// first, it leaves control to the operator's page.
 func TestBrowserFurbot3D(t *testing.T) {
 	r := newRig(t)
 	p, closeP := browsertest.Page(t, r.browser, r.url+"robot3d.html?machine=furbot")
@@ -220,6 +221,16 @@ func TestBrowserFurbot3D(t *testing.T) {
 	if !eval[bool](r, p, `getComputedStyle(document.getElementById('balcard')).display === 'none' && getComputedStyle(document.getElementById('take')).display === 'none' && document.title === 'telebridge: Furbot in 3-D'`) {
 		t.Error("the Furbot's page shows the Servosila's balance card or title, or a Take control button for no command")
 	}
+	// Opened first, it joined to watch: the operator's page, opened next,
+	// gets control.
+	if role := browsertest.Role(t, p); role != "VIEW ONLY" {
+		t.Errorf("the Furbot's 3-D page, the first page, shows %q: want VIEW ONLY (it joins to watch)", role)
+	}
+	main, closeMain := r.page()
+	defer closeMain()
+	waitFor(t, 10*time.Second, "the operator's page, opened after the 3-D page, in control", func() bool {
+		return browsertest.Role(t, main) == "IN CONTROL"
+	})
 	// Framed whole: the body's green covers a good part of the view.
 	if g := eval[int](r, p, furbotPixels); g < 0.03*160*120 {
 		t.Fatalf("%d green pixels of %d: the Furbot is not in view", g, 160*120)
