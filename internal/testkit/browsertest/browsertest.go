@@ -136,6 +136,16 @@ func Eval[T any](t testing.TB, ctx context.Context, js string) T {
 	return v
 }
 
+// TryEval evaluates js in the tab ctx and returns its error instead of
+// failing the test: for polling a page that may be navigating (after a
+// form is submitted, an evaluation can meet the old document going away:
+// "Inspected target navigated or closed").
+func TryEval[T any](ctx context.Context, js string) (T, error) {
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return chromedp.Run(tctx, chromedp.Evaluate[T](js))
+}
+
 var keyCodes = map[string]struct {
 	code string
 	vk   int64

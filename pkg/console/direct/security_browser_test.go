@@ -242,9 +242,17 @@ func TestBrowserCookiePerPort(t *testing.T) {
 		p, closeP := browsertest.OpenOn(t, browsertest.Profile(t, r.browser), urlB, browsertest.Desktop, "")
 		defer closeP()
 		r.do(p, chromedp.SetValue(chromedp.CSS(`form input[name=token]`), tokA), chromedp.Click(chromedp.CSS(`form button`)))
-		waitFor(t, 10*time.Second, "the login form saying the token is wrong", func() bool {
-			return strings.Contains(eval[string](r, p, `document.body ? document.body.innerText : ''`), "wrong access token")
-		})
+		// The form's answer is a new document: an evaluation while it
+		// replaces the old one fails, and is tried again.
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			text, err := browsertest.TryEval[string](p, `document.body ? document.body.innerText : ''`)
+			if err == nil && strings.Contains(text, "wrong access token") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no login form saying the token is wrong within 10 s: the page says %q (evaluation error: %v)", text, err)
+			}
+		}
 		if eval[bool](r, p, `!!document.getElementById('role')`) {
 			t.Fatal("console B opened with A's token")
 		}
