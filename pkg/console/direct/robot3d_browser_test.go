@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/telebridge/telebridge/internal/testkit/browsertest"
-	"github.com/telebridge/telebridge/launch/urdf"
+	"github.com/telebridge/telebridge/internal/testkit/urdftest"
 	"github.com/telebridge/telebridge/pkg/balance"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/furbot/control"
-	urdfpkg "github.com/telebridge/telebridge/pkg/urdf"
+	furbotnode "github.com/telebridge/telebridge/pkg/furbot/node"
 )
 
 // view3dExpr is a page expression over the 3-D canvas scaled to 160 x
@@ -236,21 +236,26 @@ func TestBrowserFurbot3D(t *testing.T) {
 		t.Fatalf("%d green pixels of %d: the Furbot is not in view", g, 160*120)
 	}
 
-	// The URDF's geometry, which the page reads from the same file.
-	doc, err := urdfpkg.Decode(strings.NewReader(urdf.Furbot))
+	// The URDF's geometry (the file the console embeds for the page).
+	desc, err := urdftest.Load(urdftest.Path(furbotnode.DescriptionFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	origin := map[string][3]float64{}
-	for _, j := range doc.Joints {
-		if j.Origin != nil {
-			if origin[j.Name], err = urdfpkg.Vec3(j.Origin.XYZ, [3]float64{}); err != nil {
-				t.Fatal(err)
-			}
+	origin := func(joint string) [3]float64 {
+		t.Helper()
+		j := desc.Joint(joint)
+		if j == nil {
+			t.Fatalf("the Furbot's URDF has no joint %s", joint)
 		}
+		xyz, err := j.OriginXYZ()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return xyz
 	}
-	wheelbase := origin["front_left_steering_joint"][0] - origin["rear_left_wheel_joint"][0]
-	track := origin["front_left_steering_joint"][1] - origin["front_right_steering_joint"][1]
+	fl := origin(furbotnode.JointFrontLeftSteer)
+	wheelbase := fl[0] - origin(furbotnode.JointRearLeftWheel)[0]
+	track := fl[1] - origin(furbotnode.JointFrontRightSteer)[1]
 	if wheelbase <= 0 || track <= 0 {
 		t.Fatalf("URDF geometry: wheelbase %g m, track %g m", wheelbase, track)
 	}
