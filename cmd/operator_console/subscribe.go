@@ -98,10 +98,9 @@ func subscribe(n *rosnode.Node, names graph.Names, be *graph.Backend) error {
 		if d.topic == "" {
 			continue
 		}
-		on := d.on
 		_, err := std_msgs_msg.NewStringSubscription(n.Node, d.topic, rosnode.SubOpts(graph.QoSRobotDescription), func(m *std_msgs_msg.String, _ *rclgo.MessageInfo, err error) {
 			if err == nil {
-				on(m.Data)
+				d.on(m.Data)
 			}
 		})
 		if err := sub(d.topic, err); err != nil {

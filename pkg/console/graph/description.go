@@ -38,18 +38,17 @@ func (b *Backend) OnFurbotDescription(urdf string) {
 // console.ErrNoDescription before it arrives or for a machine that is
 // off.
 func (b *Backend) RobotDescription(_ context.Context, machine string) (string, error) {
-	var doc, topic string
 	b.mu.Lock()
+	defer b.mu.Unlock()
+	var doc, topic string
 	switch {
 	case machine == console.MachineServosila && b.cfg.Servosila:
 		doc, topic = b.srvDescription, b.names.ServosilaDescription
 	case machine == console.MachineFurbot && b.cfg.Furbot:
 		doc, topic = b.furDescription, b.names.FurbotDescription
 	default:
-		b.mu.Unlock()
 		return "", fmt.Errorf("graph: machine %q: %w", machine, console.ErrNoDescription)
 	}
-	b.mu.Unlock()
 	if doc == "" {
 		return "", fmt.Errorf("graph: nothing received on %s yet (is robot_state_publisher running?): %w", topic, console.ErrNoDescription)
 	}
