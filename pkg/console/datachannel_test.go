@@ -10,6 +10,7 @@ import (
 	"github.com/pion/webrtc/v4"
 
 	"github.com/telebridge/telebridge/internal/testkit/rtcpage"
+	"github.com/telebridge/telebridge/pkg/video/peer"
 )
 
 // rtcPage dials a page with rtcpage, asks for camera front and returns it
@@ -104,4 +105,41 @@ func waitCall(t *testing.T, be *videoBackend, want string) []string {
 	}
 	t.Fatalf("no call %q in %q", want, seen)
 	return nil
+}
+
+// TestPromptFollowsLease: the session of the page holding the lease reads
+// its sockets as datagrams arrive (its commands must not wait for a
+// picture); a watcher's reads after each picture; taking control swaps
+// them.
+func TestPromptFollowsLease(t *testing.T) {
+	be := &videoBackend{}
+	s, url := serveTest(t, Config{Backend: be, WebRTC: loopbackOnly})
+	// prompts lists the sessions' Prompt in the order they were made.
+	prompts := func() []bool {
+		st := s.WebRTCStats()
+		slices.SortFunc(st, func(a, b peer.Stats) int { return int(a.ID) - int(b.ID) })
+		var out []bool
+		for _, x := range st {
+			out = append(out, x.Prompt)
+		}
+		return out
+	}
+	waitPrompts := func(want []bool, when string) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for !slices.Equal(prompts(), want) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: prompt sessions %v, want %v", when, prompts(), want)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	rtcPage(t, url) // the first page holds the lease
+	waitPrompts([]bool{true}, "the holder alone")
+	_, dc2 := rtcPage(t, url)
+	waitPrompts([]bool{true, false}, "a watcher joined")
+	if err := dc2.SendText(`{"type":"take_control"}`); err != nil {
+		t.Fatal(err)
+	}
+	waitPrompts([]bool{false, true}, "the watcher took control")
 }

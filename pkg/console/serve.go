@@ -130,7 +130,8 @@ func (s *Server) broadcast(ctx context.Context) bool {
 		return false // nobody watches: no snapshot, no work
 	}
 	m := map[string]any{"type": "state"}
-	m["holder"], m["pages"] = s.hub.holder()
+	holder, pages := s.hub.holder()
+	m["holder"], m["pages"] = holder, pages
 	s.hub.state(func(k string, v any) { m[k] = v })
 	c := &s.cnt
 	m["counters"] = countersMsg{c.BadMessages.Load(), c.ViewOnly.Load(), c.Role.Load(), c.Faster.Load(), c.RateLimited.Load(), c.BackendErrs.Load(),
@@ -156,6 +157,7 @@ func (s *Server) broadcast(ctx context.Context) bool {
 			msg = b
 		}
 		c.needFull = !s.send(c, msg)
+		c.video.setPrompt(c.id == holder)
 	}
 	s.mu.Unlock()
 	return true

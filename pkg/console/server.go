@@ -131,6 +131,7 @@ type conn struct {
 	out      chan []byte
 	sig      chan []byte // WebRTC signalling, never dropped for state updates
 	needFull bool        // the page's next state update is the whole state (guarded by Server.mu)
+	video    *pageVideo  // the page's WebRTC session
 }
 
 // New validates cfg and returns a Server.

@@ -103,8 +103,8 @@ func TestStateAfterLostUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slow := &conn{id: 1, out: make(chan []byte, 1), needFull: true}
-	fast := &conn{id: 2, out: make(chan []byte, 4), needFull: true}
+	slow := &conn{id: 1, out: make(chan []byte, 1), needFull: true, video: &pageVideo{}}
+	fast := &conn{id: 2, out: make(chan []byte, 4), needFull: true, video: &pageVideo{}}
 	s.conns = map[uint64]*conn{1: slow, 2: fast}
 	typ := func(b []byte) string {
 		var m struct{ Type string }

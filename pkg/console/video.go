@@ -123,6 +123,20 @@ func (pv *pageVideo) close() {
 	}
 }
 
+// setPrompt makes the page's session, if any, read its sockets as
+// datagrams arrive when the page holds the lease (its commands and
+// feedback must not wait), and after each picture otherwise
+// (peer.Session.SetPrompt): a watcher then costs the console no wake-up
+// of its own.
+func (pv *pageVideo) setPrompt(holder bool) {
+	pv.mu.Lock()
+	ss := pv.ss
+	pv.mu.Unlock()
+	if ss != nil {
+		ss.SetPrompt(holder)
+	}
+}
+
 // signalEnvelope returns the signal of a webrtc message, or ok false for
 // any other message (which goes to the hub). The envelope is strict:
 // exactly the keys "type" and "signal", spelled so (encoding/json's
@@ -192,6 +206,8 @@ func (s *Server) signal(ctx context.Context, c *conn, pv *pageVideo, raw json.Ra
 			s.sendSignal(c, peer.Message{Type: peer.TypeError, Error: &peer.ErrorBody{Code: code, Message: "WebRTC refused: " + err.Error()}})
 			return
 		}
+		holder, _ := s.hub.holder()
+		ss.SetPrompt(holder == c.id)
 		pv.ss = ss
 	}
 	pv.mu.Unlock()

@@ -41,8 +41,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// joining (it may still take it).
 	watch := r.URL.Query().Get("watch") == "1"
 	id, control := s.hub.join(who.Operator, who.Roles, who.Source, watch, s.cfg.Clock.Now())
-	c := &conn{id: id, out: make(chan []byte, 8), sig: make(chan []byte, 256), needFull: true}
 	pv := &pageVideo{}
+	c := &conn{id: id, out: make(chan []byte, 8), sig: make(chan []byte, 256), needFull: true, video: pv}
 	s.mu.Lock()
 	s.conns[id] = c
 	s.mu.Unlock()

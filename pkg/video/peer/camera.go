@@ -170,6 +170,10 @@ func (c *camera) serve(src video.Source) video.Source {
 				}
 				return nil
 			}
+			// The session is awake for this picture: read the page's
+			// feedback now (whether the picture is written or skipped: a
+			// congested session needs its feedback most).
+			c.ss.picture()
 			if !au.Key {
 				// Over MaxQueueDelay: skip pictures; those after a skipped one
 				// cannot be decoded, so skip up to the next keyframe, and ask for

@@ -67,8 +67,8 @@ type Config struct {
 	// (default 250 ms).
 	SplitInterval time.Duration
 	// UDP, if set, is one socket every session's ICE uses (a known port
-	// for firewalls and relays); the Server does not close it. Otherwise
-	// each session binds ephemeral ports.
+	// for firewalls and relays); Server.Close closes it (pion's mux owns
+	// it). Otherwise each session binds ephemeral ports.
 	UDP *net.UDPConn
 	// IPFilter, if set, chooses the local addresses gathered as host
 	// candidates.

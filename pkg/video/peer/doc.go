@@ -36,6 +36,14 @@
 // over the watched cameras by Split (the chosen camera first) and set on
 // each Viewer with WantBitrate [bit/s].
 //
+// Reading: a session reads its own ICE sockets right after each picture
+// it is handed while pictures come at least every 40 ms, so that a
+// watcher's feedback costs the console no wake-up of its own, and as
+// datagrams arrive otherwise; Session.SetPrompt makes a session (the
+// operator's, whose commands arrive there) read them as datagrams arrive
+// always. Sessions on Config.UDP's shared socket read it as datagrams
+// arrive.
+//
 // Units: bitrates in [bit/s], sizes in [bytes], frame rates in
 // [frames/s], resolutions in [px], durations as time.Duration.
 package peer

@@ -36,6 +36,8 @@ var ErrClosed = errors.New("peer: server closed")
 type Server struct {
 	cfg      Config
 	mux      ice.UDPMux // nil unless Config.UDP
+	gate     *readGate  // Config.UDP's, nil without it
+	prompts  int        // sessions that are prompt, under mu (with Config.UDP)
 	payloads payloads   // each access unit packetized once for every session
 
 	mu       sync.Mutex
@@ -51,13 +53,43 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, sessions: make(map[*Session]struct{})}
 	if cfg.UDP != nil {
-		s.mux = webrtc.NewICEUDPMux(nil, cfg.UDP)
+		s.gate = &readGate{}
+		c, err := newGatedConn(cfg.UDP, s.gate)
+		if err != nil {
+			return nil, fmt.Errorf("peer: shared socket: %w", err)
+		}
+		s.mux = webrtc.NewICEUDPMux(nil, c)
 	}
 	return s, nil
 }
 
+// promptChanged counts a session that became prompt (on) or stopped
+// being prompt (closed or made a watcher): Config.UDP is read as
+// datagrams arrive while any session on it is prompt.
+func (s *Server) promptChanged(on bool) {
+	if s.gate == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if on {
+		s.prompts++
+	} else {
+		s.prompts--
+	}
+	s.gate.setPrompt(s.prompts > 0)
+}
+
+// picture is readGate.picture of Config.UDP, for any session's picture.
+func (s *Server) picture() {
+	if s.gate != nil {
+		s.gate.picture()
+	}
+}
+
 // Close closes every session (each sends a CodeClosed error first) and
-// refuses new ones. It does not close Config.UDP.
+// refuses new ones. It closes Config.UDP too: pion's mux, which owns it,
+// closes it.
 func (s *Server) Close() error {
 	s.mu.Lock()
 	s.closed = true
@@ -119,15 +151,16 @@ func (s *Server) release(ss *Session) {
 // estimator (GCC) with this package's pacer, the TWCC header extension,
 // this package's NACK responder (resender) and sender reports; the
 // sdes:mid header extension on every packet; counts of what was sent;
-// and the ICE settings. bwe receives the session's estimator; own holds
-// the session's interceptors.
+// and the ICE settings, with the session's own sockets gated by gate
+// (gate.go) unless Config.UDP is set. bwe receives the session's
+// estimator; own holds the session's interceptors.
 //
 // Only what a sender needs: no NACK generator, receiver reports or pion
 // statistics. Each of those ran for every session (the generator's
 // goroutine woke ten times a second, the receiver reports' every second;
 // the statistics cloned every header) and the page sends the console no
 // media.
-func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, own *sessionInterceptors) (*webrtc.API, error) {
+func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, own *sessionInterceptors, gate *readGate) (*webrtc.API, error) {
 	m := &webrtc.MediaEngine{}
 	fb := []webrtc.RTCPFeedback{
 		{Type: "nack"}, {Type: "nack", Parameter: "pli"}, {Type: "ccm", Parameter: "fir"},
@@ -154,6 +187,12 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, own *sessionIntercepto
 	se.SetNetworkTypes([]webrtc.NetworkType{webrtc.NetworkTypeUDP4, webrtc.NetworkTypeUDP6})
 	if s.mux != nil {
 		se.SetICEUDPMux(s.mux)
+	} else {
+		n, err := newGatedNet(gate)
+		if err != nil {
+			return nil, fmt.Errorf("peer: network: %w", err)
+		}
+		se.SetNet(n)
 	}
 	if c.IPFilter != nil {
 		se.SetIPFilter(c.IPFilter)

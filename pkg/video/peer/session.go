@@ -42,6 +42,7 @@ type Session struct {
 	pc     *webrtc.PeerConnection
 	bwe    chan cc.BandwidthEstimator
 	own    sessionInterceptors
+	gate   readGate // its ICE sockets, read after each picture unless prompt
 	wg     sync.WaitGroup
 	done   chan struct{}
 	timer  *time.Timer
@@ -147,7 +148,7 @@ func (s *Server) NewSession(cfg SessionConfig) (*Session, error) {
 }
 
 func (ss *Session) open() error {
-	api, err := ss.srv.newAPI(ss.bwe, &ss.own)
+	api, err := ss.srv.newAPI(ss.bwe, &ss.own, &ss.gate)
 	if err != nil {
 		return err
 	}
@@ -208,6 +209,29 @@ func (ss *Session) bindCommands(dc *webrtc.DataChannel) {
 	})
 }
 
+// SetPrompt makes the session read its sockets as datagrams arrive
+// (true), or after each picture it is handed while pictures come at least
+// every 40 ms (false, the default; see gate.go). The embedder makes the
+// operator's session prompt, whose commands and feedback must not wait
+// for a picture, and leaves watchers' sessions gated, so that each
+// watcher's feedback costs the console no wake-up of its own.
+func (ss *Session) SetPrompt(prompt bool) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.closed || ss.gate.prompt.Load() == prompt {
+		return
+	}
+	ss.gate.setPrompt(prompt)
+	ss.srv.promptChanged(prompt)
+}
+
+// picture is called by the session's cameras after each picture they are
+// handed (gate.go).
+func (ss *Session) picture() {
+	ss.gate.picture()
+	ss.srv.picture()
+}
+
 // ID is the session's number, unique within its Server.
 func (ss *Session) ID() uint64 { return ss.id }
 
@@ -253,6 +277,9 @@ func (ss *Session) shutdown(_ *ErrorBody) {
 		return
 	}
 	ss.closed = true
+	if ss.gate.prompt.Load() {
+		ss.srv.promptChanged(false) // no longer on Config.UDP
+	}
 	cams := make([]*camera, 0, len(ss.cams))
 	for _, c := range ss.cams {
 		cams = append(cams, c)

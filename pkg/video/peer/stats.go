@@ -20,6 +20,7 @@ type Stats struct {
 	Commands         uint64        // data-channel commands handed to OnCommand
 	CommandsDropped  uint64        // data-channel commands dropped (over the size limit or no OnCommand)
 	DataChannelsOpen int           // command channels open (0 or 1, 2 if the page opened its own too)
+	Prompt           bool          // its sockets are read as datagrams arrive (SetPrompt), not after each picture
 }
 
 // GCC is what a session's estimate is made of (estimator, from pion's
@@ -65,7 +66,7 @@ type CameraStats struct {
 func (ss *Session) Stats() Stats {
 	st := Stats{
 		ID: ss.id, State: ss.pc.ConnectionState().String(), BadMessages: ss.badMessages.Load(),
-		Commands: ss.commands.Load(), CommandsDropped: ss.commandsDropped.Load(),
+		Commands: ss.commands.Load(), CommandsDropped: ss.commandsDropped.Load(), Prompt: ss.gate.prompt.Load(),
 	}
 	ss.mu.Lock()
 	st.Estimate, st.GCC = ss.estimate, ss.gcc
