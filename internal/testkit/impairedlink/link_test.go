@@ -323,6 +323,13 @@ func TestImpairedLink(t *testing.T) {
 	}
 	t0 := time.Now()
 	t.Logf("video over WebRTC through the relay; chosen camera on the server: %s", chosen(srv))
+	// The operator's session reads its datagrams as they arrive (commands
+	// on its data channel must not wait for a picture), and with it the
+	// shared socket; the state update after the lease makes it so.
+	browsertest.WaitFor(t, 2*time.Second, "the operator's WebRTC session prompt", func() bool {
+		st := srv.WebRTCStats()
+		return len(st) == 1 && st[0].Prompt
+	})
 	for _, st := range s.qdiscStats(t) {
 		t.Logf("at the first picture: %s", st)
 	}
