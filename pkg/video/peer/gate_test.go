@@ -12,7 +12,7 @@ import (
 // socket's reader runs in its own goroutine and hands each datagram to
 // the returned channel, which it closes after the error that ended it
 // (in *readErr).
-func gatedPair(t *testing.T, hold time.Duration, readErr *error) (*readGate, *gatedConn, *net.UDPConn, <-chan string) {
+func gatedPair(t testing.TB, hold time.Duration, readErr *error) (*readGate, *gatedConn, *net.UDPConn, <-chan string) {
 	t.Helper()
 	g := &readGate{hold: hold}
 	n, err := newGatedNet(g)
@@ -204,16 +204,7 @@ func TestGatePictureAllocs(t *testing.T) {
 // BenchmarkGatePicture: the cost a watcher's socket adds to each picture
 // (one SIOCINQ and a timer reset).
 func BenchmarkGatePicture(b *testing.B) {
-	g := &readGate{hold: time.Hour}
-	n, err := newGatedNet(g)
-	if err != nil {
-		b.Fatal(err)
-	}
-	uc, err := n.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer uc.Close()
+	g, _, _, _ := gatedPair(b, time.Hour, nil)
 	b.ReportAllocs()
 	for b.Loop() {
 		g.picture()
