@@ -131,8 +131,9 @@ func newGatedConn(c *net.UDPConn, gate *readGate) (*gatedConn, error) {
 		hold = gateHold
 	}
 	g := &gatedConn{UDPConn: c, raw: raw, gate: gate, holdFor: hold, sig: make(chan struct{}, 1), done: make(chan struct{})}
-	g.queued = func(fd uintptr) { g.inq, _ = unix.IoctlGetInt(int(fd), unix.SIOCINQ) }
-	g.rqueued = func(fd uintptr) { g.rinq, _ = unix.IoctlGetInt(int(fd), unix.SIOCINQ) }
+	g.pfd[0].Events, g.rpfd[0].Events = unix.POLLIN, unix.POLLIN
+	g.queued = func(fd uintptr) { g.inq = readable(fd, &g.pfd) }
+	g.rqueued = func(fd uintptr) { g.rinq = readable(fd, &g.rpfd) }
 	g.hold = time.AfterFunc(time.Duration(1<<62), g.wake) // armed by the first picture
 	gate.add(g)
 	return g, nil
@@ -156,19 +157,31 @@ type gatedConn struct {
 	last    atomic.Int64 // the last picture [ns, wall clock]; 0: none yet
 	waiting atomic.Bool  // the reader waits for a picture (tests)
 
-	// How many bytes wait in the socket (SIOCINQ), asked without an
-	// allocation: queued and inq under gate.mu (picture), rqueued and
-	// rinq by the reader.
+	// Whether a datagram waits in the socket (poll with no timeout),
+	// asked without an allocation: queued, pfd and inq under gate.mu
+	// (picture), rqueued, rpfd and rinq by the reader.
 	queued, rqueued func(fd uintptr)
-	inq, rinq       int
+	pfd, rpfd       [1]unix.PollFd
+	inq, rinq       bool
+}
+
+// readable reports whether a datagram waits in socket fd, an empty one
+// too (SIOCINQ, the size of the next datagram, cannot tell an empty one
+// from none, and an empty datagram from anyone would then hold the
+// session's feedback back for good). An error, EINTR included, reports
+// true: the reader then reads, blocking until a datagram comes.
+func readable(fd uintptr, pfd *[1]unix.PollFd) bool {
+	pfd[0].Fd, pfd[0].Revents = int32(fd), 0
+	n, err := unix.Poll(pfd[:], 0)
+	return err != nil || n > 0
 }
 
 // picture is readGate.picture for one socket.
 func (c *gatedConn) picture(now int64) {
 	c.last.Store(now)
 	c.hold.Reset(c.holdFor)
-	c.inq = 0
-	if c.raw.Control(c.queued) == nil && c.inq > 0 {
+	c.inq = false
+	if c.raw.Control(c.queued) == nil && c.inq {
 		c.wake()
 	}
 }
@@ -192,8 +205,8 @@ func (c *gatedConn) gated() bool {
 // change).
 func (c *gatedConn) ReadFromAddrPort(b []byte) (int, netip.AddrPort, error) {
 	for c.gated() {
-		c.rinq = 0
-		if err := c.raw.Control(c.rqueued); err != nil || c.rinq > 0 {
+		c.rinq = false
+		if err := c.raw.Control(c.rqueued); err != nil || c.rinq {
 			break // a datagram is waiting (or the socket closed: the read says so)
 		}
 		c.waiting.Store(true)

@@ -130,6 +130,20 @@ func TestGateReadsAfterPicture(t *testing.T) {
 	expect(t, got, "three", "after the next picture")
 }
 
+// TestGateEmptyDatagram: an empty datagram (anyone may send one to the
+// socket) waits for the next picture like any other, and does not hold
+// back the one behind it.
+func TestGateEmptyDatagram(t *testing.T) {
+	g, c, tx, got := gatedPair(t, time.Hour, nil)
+	toWaiting(t, g, c, tx, got)
+	send(t, tx, "")
+	send(t, tx, "behind it")
+	expectNothing(t, got, "gated")
+	g.picture()
+	expect(t, got, "", "after the picture")
+	expect(t, got, "behind it", "after the picture")
+}
+
 // TestGateHoldExpires: when pictures stop for the hold time, a waiting
 // datagram is read without one.
 func TestGateHoldExpires(t *testing.T) {
@@ -202,7 +216,7 @@ func TestGatePictureAllocs(t *testing.T) {
 }
 
 // BenchmarkGatePicture: the cost a watcher's socket adds to each picture
-// (one SIOCINQ and a timer reset).
+// (one poll of the socket and a timer reset).
 func BenchmarkGatePicture(b *testing.B) {
 	g, _, _, _ := gatedPair(b, time.Hour, nil)
 	b.ReportAllocs()
