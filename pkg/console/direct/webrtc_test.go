@@ -175,6 +175,63 @@ func TestWebRTC(t *testing.T) {
 	}
 }
 
+// TestWebRTCWatcher: a second page, view only, plays every camera over
+// WebRTC in Chromium while its session reads the page's datagrams after
+// each picture (a watcher), and the operator's session reads them as they
+// arrive: the watcher's frame codes keep advancing and its getStats
+// figures show, and a held key on the operator's page still drives over
+// its data channel.
+func TestWebRTCWatcher(t *testing.T) {
+	r := webrtcRig(t, direct.Config{Furbot: "off", NoJog: true}, browsertest.AllowLoopbackWebRTC)
+	op, closeOp := r.inControl(browsertest.Desktop, "")
+	defer closeOp()
+	w, closeW := r.openOn(browsertest.Desktop, "")
+	defer closeW()
+	if role := browsertest.Role(t, w); !strings.HasPrefix(role, "VIEW ONLY") {
+		t.Fatalf("the second page: %q, want VIEW ONLY", role)
+	}
+	names := []string{"front", "rear", "arm", "gripper"}
+	read := func() map[string]code { return eval[map[string]code](r, w, `window.__codes`) }
+	waitFor(t, 20*time.Second, "every camera's frame code read from WebRTC video on the watcher", func() bool {
+		c := read()
+		for _, n := range names {
+			if c[n].Transport != "webrtc" || c[n].Frames < 10 {
+				return false
+			}
+		}
+		return true
+	})
+	// One session prompt (the operator's), one a watcher.
+	waitFor(t, 5*time.Second, "the operator's session prompt, the watcher's not", func() bool {
+		st := r.srv.WebRTCStats()
+		return len(st) == 2 && st[0].Prompt != st[1].Prompt
+	})
+	a := read()
+	waitFor(t, 15*time.Second, "every camera's frame code advancing on the watcher", func() bool {
+		b := read()
+		for _, n := range names {
+			if b[n].Transport != "webrtc" || b[n].Frames-a[n].Frames < 3 || b[n].Counter == a[n].Counter {
+				return false
+			}
+		}
+		return true
+	})
+	waitFor(t, 5*time.Second, "getStats figures on the watcher", func() bool {
+		txt := eval[string](r, w, `document.getElementById('dcam-tr-front').textContent`)
+		return strings.HasPrefix(txt, "WebRTC H.264 · ") && strings.Contains(txt, "fps") && strings.Contains(txt, "RTT")
+	})
+	t.Logf("watcher: %s; operator: %s", eval[string](r, w, `document.getElementById('dcam-tr-front').textContent`),
+		eval[string](r, op, `document.getElementById('dcam-tr-front').textContent`))
+
+	waitFor(t, 5*time.Second, "the operator's command channel open", func() bool { return eval[bool](r, op, `window.__video.state().dc`) })
+	before := dcCommands(r)
+	r.do(op, key("w", true))
+	r.drives("a held key over the operator's data channel, a watcher watching")
+	waitFor(t, 5*time.Second, "commands on the data channel", func() bool { return dcCommands(r)-before >= 3 })
+	r.do(op, key("w", false))
+	r.stoppedAt(5 * time.Second)
+}
+
 // chosenOnServer returns the camera the page's session has chosen.
 func chosenOnServer(r *rig) string {
 	for _, s := range r.srv.WebRTCStats() {
