@@ -55,31 +55,7 @@ func TestWebRTC(t *testing.T) {
 	p, closeP := r.inControl(browsertest.Desktop, "")
 	defer closeP()
 	names := []string{"front", "rear", "arm", "gripper"}
-	read := func() map[string]code {
-		return eval[map[string]code](r, p, `window.__codes`)
-	}
-	waitFor(t, 20*time.Second, "every camera's frame code read from WebRTC video", func() bool {
-		c := read()
-		for _, n := range names {
-			if c[n].Transport != "webrtc" || c[n].Frames < 10 {
-				return false
-			}
-		}
-		return true
-	})
-	// Each camera's code keeps advancing: three more pictures read (the
-	// chosen camera's are all read, the others' every 250 ms, video.js),
-	// each a new counter.
-	a := read()
-	waitFor(t, 15*time.Second, "every camera's frame code advancing over WebRTC", func() bool {
-		b := read()
-		for _, n := range names {
-			if b[n].Transport != "webrtc" || b[n].Frames-a[n].Frames < 3 || b[n].Counter == a[n].Counter {
-				return false
-			}
-		}
-		return true
-	})
+	webrtcPlaying(t, r, p, "")
 	// The large view (the drive screen's selected figure) is the tile's
 	// element, showing the camera's one stream; every view says WebRTC.
 	if got := eval[string](r, p, `(() => { const f = document.querySelector('#dcams figure.sel'); const v = f.querySelector('video');
@@ -175,6 +151,35 @@ func TestWebRTC(t *testing.T) {
 	}
 }
 
+// webrtcPlaying waits until page p reads every camera's frame code from
+// WebRTC video, and then until each code keeps advancing: three more
+// pictures read (the chosen camera's are all read, the others' every
+// 250 ms, video.js), each a new counter. where ends the waits' names.
+func webrtcPlaying(t *testing.T, r *rig, p context.Context, where string) {
+	t.Helper()
+	names := []string{"front", "rear", "arm", "gripper"}
+	read := func() map[string]code { return eval[map[string]code](r, p, `window.__codes`) }
+	waitFor(t, 20*time.Second, "every camera's frame code read from WebRTC video"+where, func() bool {
+		c := read()
+		for _, n := range names {
+			if c[n].Transport != "webrtc" || c[n].Frames < 10 {
+				return false
+			}
+		}
+		return true
+	})
+	a := read()
+	waitFor(t, 15*time.Second, "every camera's frame code advancing over WebRTC"+where, func() bool {
+		b := read()
+		for _, n := range names {
+			if b[n].Transport != "webrtc" || b[n].Frames-a[n].Frames < 3 || b[n].Counter == a[n].Counter {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 // TestWebRTCWatcher: a second page, view only, plays every camera over
 // WebRTC in Chromium while its session reads the page's datagrams after
 // each picture (a watcher), and the operator's session reads them as they
@@ -190,31 +195,11 @@ func TestWebRTCWatcher(t *testing.T) {
 	if role := browsertest.Role(t, w); !strings.HasPrefix(role, "VIEW ONLY") {
 		t.Fatalf("the second page: %q, want VIEW ONLY", role)
 	}
-	names := []string{"front", "rear", "arm", "gripper"}
-	read := func() map[string]code { return eval[map[string]code](r, w, `window.__codes`) }
-	waitFor(t, 20*time.Second, "every camera's frame code read from WebRTC video on the watcher", func() bool {
-		c := read()
-		for _, n := range names {
-			if c[n].Transport != "webrtc" || c[n].Frames < 10 {
-				return false
-			}
-		}
-		return true
-	})
+	webrtcPlaying(t, r, w, " on the watcher")
 	// One session prompt (the operator's), one a watcher.
 	waitFor(t, 5*time.Second, "the operator's session prompt, the watcher's not", func() bool {
 		st := r.srv.WebRTCStats()
 		return len(st) == 2 && st[0].Prompt != st[1].Prompt
-	})
-	a := read()
-	waitFor(t, 15*time.Second, "every camera's frame code advancing on the watcher", func() bool {
-		b := read()
-		for _, n := range names {
-			if b[n].Transport != "webrtc" || b[n].Frames-a[n].Frames < 3 || b[n].Counter == a[n].Counter {
-				return false
-			}
-		}
-		return true
 	})
 	waitFor(t, 5*time.Second, "getStats figures on the watcher", func() bool {
 		txt := eval[string](r, w, `document.getElementById('dcam-tr-front').textContent`)
