@@ -131,9 +131,8 @@ func newGatedConn(c *net.UDPConn, gate *readGate) (*gatedConn, error) {
 		hold = gateHold
 	}
 	g := &gatedConn{UDPConn: c, raw: raw, gate: gate, holdFor: hold, sig: make(chan struct{}, 1), done: make(chan struct{})}
-	g.pfd[0].Events, g.rpfd[0].Events = unix.POLLIN, unix.POLLIN
-	g.queued = func(fd uintptr) { g.inq = readable(fd, &g.pfd) }
-	g.rqueued = func(fd uintptr) { g.rinq = readable(fd, &g.rpfd) }
+	g.pic.init()
+	g.rd.init()
 	g.hold = time.AfterFunc(time.Duration(1<<62), g.wake) // armed by the first picture
 	gate.add(g)
 	return g, nil
@@ -157,31 +156,44 @@ type gatedConn struct {
 	last    atomic.Int64 // the last picture [ns, wall clock]; 0: none yet
 	waiting atomic.Bool  // the reader waits for a picture (tests)
 
-	// Whether a datagram waits in the socket (poll with no timeout),
-	// asked without an allocation: queued, pfd and inq under gate.mu
-	// (picture), rqueued, rpfd and rinq by the reader.
-	queued, rqueued func(fd uintptr)
-	pfd, rpfd       [1]unix.PollFd
-	inq, rinq       bool
+	pic probe // asks under gate.mu (picture)
+	rd  probe // asks for the reader
 }
 
-// readable reports whether a datagram waits in socket fd, an empty one
-// too (SIOCINQ, the size of the next datagram, cannot tell an empty one
-// from none, and an empty datagram from anyone would then hold the
-// session's feedback back for good). An error, EINTR included, reports
-// true: the reader then reads, blocking until a datagram comes.
-func readable(fd uintptr, pfd *[1]unix.PollFd) bool {
-	pfd[0].Fd, pfd[0].Revents = int32(fd), 0
-	n, err := unix.Poll(pfd[:], 0)
-	return err != nil || n > 0
+// probe asks a socket whether a datagram waits, without an allocation
+// (its func is built once). One goroutine at a time uses a probe.
+type probe struct {
+	f     func(fd uintptr)
+	pfd   [1]unix.PollFd
+	ready bool
+}
+
+func (p *probe) init() {
+	p.pfd[0].Events = unix.POLLIN
+	p.f = func(fd uintptr) {
+		p.pfd[0].Fd, p.pfd[0].Revents = int32(fd), 0
+		n, err := unix.Poll(p.pfd[:], 0)
+		p.ready = err != nil || n > 0
+	}
+}
+
+// ask reports whether a datagram waits in raw's socket, an empty one too
+// (poll with no timeout; SIOCINQ, the size of the next datagram, cannot
+// tell an empty one from none, and an empty datagram from anyone would
+// then hold the session's feedback back for good). A failed poll, EINTR
+// included, reports true: the reader then reads, blocking until a
+// datagram comes. err is raw.Control's (a closed socket).
+func (p *probe) ask(raw syscall.RawConn) (bool, error) {
+	p.ready = false
+	err := raw.Control(p.f)
+	return p.ready, err
 }
 
 // picture is readGate.picture for one socket.
 func (c *gatedConn) picture(now int64) {
 	c.last.Store(now)
 	c.hold.Reset(c.holdFor)
-	c.inq = false
-	if c.raw.Control(c.queued) == nil && c.inq {
+	if ready, err := c.pic.ask(c.raw); err == nil && ready {
 		c.wake()
 	}
 }
@@ -205,8 +217,7 @@ func (c *gatedConn) gated() bool {
 // change).
 func (c *gatedConn) ReadFromAddrPort(b []byte) (int, netip.AddrPort, error) {
 	for c.gated() {
-		c.rinq = false
-		if err := c.raw.Control(c.rqueued); err != nil || c.rinq {
+		if ready, err := c.rd.ask(c.raw); err != nil || ready {
 			break // a datagram is waiting (or the socket closed: the read says so)
 		}
 		c.waiting.Store(true)
