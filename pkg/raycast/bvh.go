@@ -1,0 +1,158 @@
+package raycast
+
+import (
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/spatial/r3"
+)
+
+// node is one node of a bounding-volume hierarchy: a leaf when count > 0
+// (prims[first:first+count]), else an inner node whose children are at
+// first and first+1.
+type node struct {
+	min, max     r3.Vec
+	first, count int32
+}
+
+// leafSize is the most primitives in a leaf.
+const leafSize = 4
+
+// stackDepth bounds traversal; a median split of up to 2^40 primitives
+// stays below it.
+const stackDepth = 64
+
+// bvh is a hierarchy over prims plus the unbounded planes.
+type bvh struct {
+	prims  []prim
+	nodes  []node
+	planes []prim
+	min    r3.Vec
+	max    r3.Vec
+}
+
+func vmin(a, b r3.Vec) r3.Vec {
+	return r3.Vec{X: math.Min(a.X, b.X), Y: math.Min(a.Y, b.Y), Z: math.Min(a.Z, b.Z)}
+}
+
+func vmax(a, b r3.Vec) r3.Vec {
+	return r3.Vec{X: math.Max(a.X, b.X), Y: math.Max(a.Y, b.Y), Z: math.Max(a.Z, b.Z)}
+}
+
+func axis(v r3.Vec, a int) float64 {
+	switch a {
+	case 0:
+		return v.X
+	case 1:
+		return v.Y
+	}
+	return v.Z
+}
+
+// build sorts prims into a hierarchy (median split on the widest axis of
+// the centres).
+func (b *bvh) build() {
+	b.nodes = b.nodes[:0]
+	if len(b.prims) == 0 {
+		return
+	}
+	b.nodes = append(b.nodes, node{})
+	b.split(0, 0, len(b.prims))
+	b.min, b.max = b.nodes[0].min, b.nodes[0].max
+}
+
+func (b *bvh) split(ni, lo, hi int) {
+	mn, mx := b.prims[lo].min, b.prims[lo].max
+	cmn, cmx := centre(&b.prims[lo]), centre(&b.prims[lo])
+	for i := lo + 1; i < hi; i++ {
+		mn, mx = vmin(mn, b.prims[i].min), vmax(mx, b.prims[i].max)
+		c := centre(&b.prims[i])
+		cmn, cmx = vmin(cmn, c), vmax(cmx, c)
+	}
+	b.nodes[ni].min, b.nodes[ni].max = mn, mx
+	if hi-lo <= leafSize {
+		b.nodes[ni].first, b.nodes[ni].count = int32(lo), int32(hi-lo)
+		return
+	}
+	ext := r3.Sub(cmx, cmn)
+	a := 0
+	if ext.Y > ext.X {
+		a = 1
+	}
+	if ext.Z > math.Max(ext.X, ext.Y) {
+		a = 2
+	}
+	part := b.prims[lo:hi]
+	sort.Slice(part, func(i, j int) bool { return axis(centre(&part[i]), a) < axis(centre(&part[j]), a) })
+	mid := (lo + hi) / 2
+	left := len(b.nodes)
+	b.nodes = append(b.nodes, node{}, node{})
+	b.nodes[ni].first, b.nodes[ni].count = int32(left), 0
+	b.split(left, lo, mid)
+	b.split(left+1, mid, hi)
+}
+
+func centre(p *prim) r3.Vec { return r3.Scale(0.5, r3.Add(p.min, p.max)) }
+
+// slab tests the ray (origin o, inverse direction inv) against a box and
+// returns whether it enters it before tmax.
+func slab(o, inv, mn, mx r3.Vec, tmax float64) bool {
+	t1, t2 := (mn.X-o.X)*inv.X, (mx.X-o.X)*inv.X
+	tn, tf := math.Min(t1, t2), math.Max(t1, t2)
+	t1, t2 = (mn.Y-o.Y)*inv.Y, (mx.Y-o.Y)*inv.Y
+	tn, tf = math.Max(tn, math.Min(t1, t2)), math.Min(tf, math.Max(t1, t2))
+	t1, t2 = (mn.Z-o.Z)*inv.Z, (mx.Z-o.Z)*inv.Z
+	tn, tf = math.Max(tn, math.Min(t1, t2)), math.Min(tf, math.Max(t1, t2))
+	return tf >= math.Max(tn, 0) && tn < tmax
+}
+
+// cast returns the nearest hit closer than tmax (index into prims or
+// planes, with isPlane), its distance and normal in the hierarchy's frame.
+func (b *bvh) cast(o, d r3.Vec, tmax float64) (hit *prim, t float64, n r3.Vec) {
+	t = tmax
+	for i := range b.planes {
+		if tt, nn, ok := b.planes[i].intersect(o, d, t); ok {
+			hit, t, n = &b.planes[i], tt, nn
+		}
+	}
+	if len(b.nodes) == 0 {
+		return hit, t, n
+	}
+	inv := r3.Vec{X: 1 / d.X, Y: 1 / d.Y, Z: 1 / d.Z}
+	var stack [stackDepth]int32
+	sp := 0
+	stack[sp] = 0
+	sp++
+	for sp > 0 {
+		sp--
+		nd := &b.nodes[stack[sp]]
+		if !slab(o, inv, nd.min, nd.max, t) {
+			continue
+		}
+		if nd.count > 0 {
+			for i := nd.first; i < nd.first+nd.count; i++ {
+				if tt, nn, ok := b.prims[i].intersect(o, d, t); ok {
+					hit, t, n = &b.prims[i], tt, nn
+				}
+			}
+			continue
+		}
+		if sp+2 > stackDepth {
+			continue // cannot happen with a median split; never overflow
+		}
+		// Visit the nearer child first so far ones are culled by t.
+		l, r := nd.first, nd.first+1
+		if axisNear(d, &b.nodes[l], &b.nodes[r]) {
+			l, r = r, l
+		}
+		stack[sp], stack[sp+1] = r, l
+		sp += 2
+	}
+	return hit, t, n
+}
+
+// axisNear reports whether node r lies before node l along d.
+func axisNear(d r3.Vec, l, r *node) bool {
+	cl, cr := r3.Add(l.min, l.max), r3.Add(r.min, r.max)
+	return r3.Dot(r3.Sub(cr, cl), d) < 0
+}
