@@ -95,15 +95,31 @@ func (b *bvh) split(ni, lo, hi int) {
 func centre(p *prim) r3.Vec { return r3.Scale(0.5, r3.Add(p.min, p.max)) }
 
 // slab tests the ray (origin o, inverse direction inv) against a box and
-// returns whether it enters it before tmax.
+// returns whether it enters it before tmax. An axis the ray is parallel to
+// (inv infinite) only asks whether the origin lies within the box's extent
+// on it: the plain formula would give 0*Inf = NaN for an origin on a face.
 func slab(o, inv, mn, mx r3.Vec, tmax float64) bool {
-	t1, t2 := (mn.X-o.X)*inv.X, (mx.X-o.X)*inv.X
-	tn, tf := math.Min(t1, t2), math.Max(t1, t2)
-	t1, t2 = (mn.Y-o.Y)*inv.Y, (mx.Y-o.Y)*inv.Y
-	tn, tf = math.Max(tn, math.Min(t1, t2)), math.Min(tf, math.Max(t1, t2))
-	t1, t2 = (mn.Z-o.Z)*inv.Z, (mx.Z-o.Z)*inv.Z
-	tn, tf = math.Max(tn, math.Min(t1, t2)), math.Min(tf, math.Max(t1, t2))
-	return tf >= math.Max(tn, 0) && tn < tmax
+	tn, tf := 0.0, tmax
+	return slab1(o.X, inv.X, mn.X, mx.X, &tn, &tf) &&
+		slab1(o.Y, inv.Y, mn.Y, mx.Y, &tn, &tf) &&
+		slab1(o.Z, inv.Z, mn.Z, mx.Z, &tn, &tf)
+}
+
+func slab1(o, inv, mn, mx float64, tn, tf *float64) bool {
+	if math.IsInf(inv, 0) {
+		return o >= mn && o <= mx
+	}
+	t1, t2 := (mn-o)*inv, (mx-o)*inv
+	if t1 > t2 {
+		t1, t2 = t2, t1
+	}
+	if t1 > *tn {
+		*tn = t1
+	}
+	if t2 < *tf {
+		*tf = t2
+	}
+	return *tn <= *tf
 }
 
 // cast returns the nearest hit closer than tmax (index into prims or

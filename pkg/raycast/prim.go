@@ -187,6 +187,11 @@ func cylinder(o, d r3.Vec, r, hz, tmax float64) (float64, r3.Vec, bool) {
 	return best, n, true
 }
 
+// baryEps widens each triangle by a hair in barycentric terms so a ray
+// through a shared edge or vertex of a mesh hits one of its triangles
+// instead of slipping between them by rounding.
+const baryEps = 1e-9
+
 // triangle is Moller-Trumbore, hit from either side; the normal faces the
 // ray's origin.
 func (p *prim) triangle(o, d r3.Vec, tmax float64) (float64, r3.Vec, bool) {
@@ -199,12 +204,12 @@ func (p *prim) triangle(o, d r3.Vec, tmax float64) (float64, r3.Vec, bool) {
 	inv := 1 / det
 	tv := r3.Sub(o, p.v0)
 	u := r3.Dot(tv, pv) * inv
-	if u < 0 || u > 1 {
+	if u < -baryEps || u > 1+baryEps {
 		return 0, r3.Vec{}, false
 	}
 	qv := r3.Cross(tv, p.e1)
 	v := r3.Dot(d, qv) * inv
-	if v < 0 || u+v > 1 {
+	if v < -baryEps || u+v > 1+baryEps {
 		return 0, r3.Vec{}, false
 	}
 	t := r3.Dot(p.e2, qv) * inv

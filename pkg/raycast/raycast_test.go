@@ -182,3 +182,32 @@ func TestDegenerateRays(t *testing.T) {
 		t.Error("zero max distance hit something")
 	}
 }
+
+// TestAxisParallelRayOnABound casts rays parallel to two axes whose origin
+// lies exactly on a bounding box's face (the cone's axis through its tip
+// vertex, a mesh edge at x = 0): they must still hit.
+func TestAxisParallelRayOnABound(t *testing.T) {
+	sq := &mesh.Mesh{
+		Vertices:  []r3.Vec{{X: 0, Y: 0, Z: 1}, {X: 1, Y: 0, Z: 1}, {X: 1, Y: 1, Z: 1}, {X: 0, Y: 1, Z: 1}},
+		Triangles: [][3]int32{{0, 1, 2}, {0, 2, 3}},
+	}
+	w := &sdf.World{Bodies: []sdf.Body{{Static: true, Pose: geom.Identity(), Collisions: []sdf.Shape{
+		{Pose: geom.Identity(), Geometry: sdf.Geometry{Kind: sdf.MeshGeom, Mesh: sq}},
+		{Pose: geom.Translation(5, 0, 0.5), Geometry: sdf.Geometry{Kind: sdf.Box, Size: r3.Vec{X: 1, Y: 1, Z: 1}}},
+	}}}}
+	s := New(w)
+	for _, c := range []struct {
+		o, d r3.Vec
+		want float64
+	}{
+		{r3.Vec{X: 0, Y: 0.5, Z: 3}, r3.Vec{Z: -1}, 2},   // on the mesh's x = 0 edge
+		{r3.Vec{X: 0, Y: 0, Z: 3}, r3.Vec{Z: -1}, 2},     // through a corner vertex
+		{r3.Vec{X: 0.5, Y: 0.5, Z: 3}, r3.Vec{Z: -1}, 2}, // through the shared diagonal
+		{r3.Vec{X: 2, Y: 0.5, Z: 1}, r3.Vec{X: 1}, 2.5},  // along the box's top face plane
+	} {
+		h, ok := s.Cast(c.o, c.d, 10)
+		if !ok || !near(h.Distance, c.want) {
+			t.Errorf("ray from %v along %v: %v %g, want %g", c.o, c.d, ok, h.Distance, c.want)
+		}
+	}
+}
