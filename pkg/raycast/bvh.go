@@ -49,19 +49,29 @@ func axis(v r3.Vec, a int) float64 {
 	return v.Z
 }
 
-// build sorts prims into a hierarchy (median split on the widest axis of
-// the centres).
+// build sorts prims into a hierarchy, splitting each node where the
+// surface area heuristic (binned into sahBins along each axis) says rays
+// will test the fewest primitives.
 func (b *bvh) build() {
 	b.nodes = b.nodes[:0]
 	if len(b.prims) == 0 {
 		return
 	}
 	b.nodes = append(b.nodes, node{})
-	b.split(0, 0, len(b.prims))
+	b.split(0, 0, len(b.prims), 0)
 	b.min, b.max = b.nodes[0].min, b.nodes[0].max
 }
 
-func (b *bvh) split(ni, lo, hi int) {
+// sahBins is the number of candidate split planes per axis, plus one.
+const sahBins = 16
+
+// area is half the surface of a box (the constant factor cancels).
+func area(mn, mx r3.Vec) float64 {
+	e := r3.Sub(mx, mn)
+	return e.X*e.Y + e.Y*e.Z + e.Z*e.X
+}
+
+func (b *bvh) split(ni, lo, hi, depth int) {
 	mn, mx := b.prims[lo].min, b.prims[lo].max
 	cmn, cmx := centre(&b.prims[lo]), centre(&b.prims[lo])
 	for i := lo + 1; i < hi; i++ {
@@ -70,26 +80,94 @@ func (b *bvh) split(ni, lo, hi int) {
 		cmn, cmx = vmin(cmn, c), vmax(cmx, c)
 	}
 	b.nodes[ni].min, b.nodes[ni].max = mn, mx
-	if hi-lo <= leafSize {
-		b.nodes[ni].first, b.nodes[ni].count = int32(lo), int32(hi-lo)
+	n := hi - lo
+	// The traversal stack holds at most depth+1 entries: stop well short.
+	if n <= leafSize || depth >= stackDepth-8 {
+		b.nodes[ni].first, b.nodes[ni].count = int32(lo), int32(n)
 		return
 	}
-	ext := r3.Sub(cmx, cmn)
-	a := 0
-	if ext.Y > ext.X {
-		a = 1
+	bestCost, bestAxis, bestBin := math.Inf(1), -1, 0
+	for a := range 3 {
+		c0, c1 := axis(cmn, a), axis(cmx, a)
+		if c1-c0 <= 0 {
+			continue
+		}
+		var cnt [sahBins]int
+		var bmn, bmx [sahBins]r3.Vec
+		for i := lo; i < hi; i++ {
+			k := binOf(axis(centre(&b.prims[i]), a), c0, c1)
+			if cnt[k] == 0 {
+				bmn[k], bmx[k] = b.prims[i].min, b.prims[i].max
+			} else {
+				bmn[k], bmx[k] = vmin(bmn[k], b.prims[i].min), vmax(bmx[k], b.prims[i].max)
+			}
+			cnt[k]++
+		}
+		// Sweep from the right, then from the left.
+		var rArea [sahBins]float64
+		var rCnt [sahBins]int
+		var amn, amx r3.Vec
+		acc := 0
+		for k := sahBins - 1; k > 0; k-- {
+			if cnt[k] > 0 {
+				if acc == 0 {
+					amn, amx = bmn[k], bmx[k]
+				} else {
+					amn, amx = vmin(amn, bmn[k]), vmax(amx, bmx[k])
+				}
+				acc += cnt[k]
+			}
+			rCnt[k], rArea[k] = acc, area(amn, amx)
+		}
+		acc = 0
+		for k := 0; k < sahBins-1; k++ {
+			if cnt[k] > 0 {
+				if acc == 0 {
+					amn, amx = bmn[k], bmx[k]
+				} else {
+					amn, amx = vmin(amn, bmn[k]), vmax(amx, bmx[k])
+				}
+				acc += cnt[k]
+			}
+			if acc == 0 || rCnt[k+1] == 0 {
+				continue
+			}
+			if cost := area(amn, amx)*float64(acc) + rArea[k+1]*float64(rCnt[k+1]); cost < bestCost {
+				bestCost, bestAxis, bestBin = cost, a, k
+			}
+		}
 	}
-	if ext.Z > math.Max(ext.X, ext.Y) {
-		a = 2
+	mid := lo
+	if bestAxis >= 0 {
+		c0, c1 := axis(cmn, bestAxis), axis(cmx, bestAxis)
+		for i := lo; i < hi; i++ {
+			if binOf(axis(centre(&b.prims[i]), bestAxis), c0, c1) <= bestBin {
+				b.prims[i], b.prims[mid] = b.prims[mid], b.prims[i]
+				mid++
+			}
+		}
 	}
-	part := b.prims[lo:hi]
-	sort.Slice(part, func(i, j int) bool { return axis(centre(&part[i]), a) < axis(centre(&part[j]), a) })
-	mid := (lo + hi) / 2
+	if mid == lo || mid == hi { // all centres in one bin: split by count
+		part := b.prims[lo:hi]
+		a := 0
+		if e := r3.Sub(cmx, cmn); e.Y > e.X && e.Y >= e.Z {
+			a = 1
+		} else if e.Z > e.X && e.Z > e.Y {
+			a = 2
+		}
+		sort.Slice(part, func(i, j int) bool { return axis(centre(&part[i]), a) < axis(centre(&part[j]), a) })
+		mid = (lo + hi) / 2
+	}
 	left := len(b.nodes)
 	b.nodes = append(b.nodes, node{}, node{})
 	b.nodes[ni].first, b.nodes[ni].count = int32(left), 0
-	b.split(left, lo, mid)
-	b.split(left+1, mid, hi)
+	b.split(left, lo, mid, depth+1)
+	b.split(left+1, mid, hi, depth+1)
+}
+
+func binOf(c, c0, c1 float64) int {
+	k := int(float64(sahBins) * (c - c0) / (c1 - c0))
+	return min(max(k, 0), sahBins-1)
 }
 
 func centre(p *prim) r3.Vec { return r3.Scale(0.5, r3.Add(p.min, p.max)) }
