@@ -2,6 +2,7 @@ package worlds
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -313,8 +314,10 @@ func TestScanCourseAllocatesNothing(t *testing.T) {
 func ExampleLoad() {
 	w, err := Load("course")
 	if err != nil {
-		panic(err)
+		fmt.Println(err)
+		return
 	}
 	b, _ := w.Body("box_2kg::box")
-	println(b.Mass)
+	fmt.Printf("%s: %g kg at %.2f m\n", b.Name, b.Mass, b.Pose.Translation)
+	// Output: box_2kg::box: 2 kg at {-2.00 2.20 0.07} m
 }
