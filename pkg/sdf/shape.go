@@ -211,7 +211,7 @@ func (l *loader) surface(sf *node) (Surface, error) {
 			if out.Mu, err = o.float("mu", 1); err != nil {
 				return out, err
 			}
-			if out.Mu2, err = o.float("mu2", out.Mu); err != nil {
+			if out.Mu2, err = o.float("mu2", 1); err != nil { // SDF's default, as Gazebo reads it
 				return out, err
 			}
 			if out.Mu < 0 || out.Mu2 < 0 {
