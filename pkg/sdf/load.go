@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -273,8 +272,4 @@ func (l *loader) modelFile(n *node, ms *source) (string, error) {
 		return "", n.errorf("model.config of %s names %q outside its folder", ms.name, best)
 	}
 	return best, nil
-}
-
-func finiteVec(v r3.Vec) bool {
-	return !math.IsNaN(v.X+v.Y+v.Z) && !math.IsInf(v.X+v.Y+v.Z, 0)
 }

@@ -51,14 +51,10 @@ func (l *loader) shape(n *node, src *source) (Shape, bool, error) {
 }
 
 func (l *loader) geometry(g *node, src *source, visual bool) (Geometry, bool, error) {
-	var kinds []*node
-	for _, k := range g.kids {
-		kinds = append(kinds, k)
+	if len(g.kids) != 1 {
+		return Geometry{}, false, g.errorf("<geometry> needs exactly one shape element, has %d", len(g.kids))
 	}
-	if len(kinds) != 1 {
-		return Geometry{}, false, g.errorf("<geometry> needs exactly one shape element, has %d", len(kinds))
-	}
-	k := kinds[0]
+	k := g.kids[0]
 	k.used = true
 	pos := func(name string, v float64) error {
 		if !(v > 0) {
