@@ -9,9 +9,16 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 )
 
-// warn records a warning at n and marks n (and so its subtree) handled.
+// warn records a warning at n and marks n handled (its children are
+// still checked).
 func (l *loader) warn(n *node, format string, a ...any) {
 	n.used = true
+	l.w.Warnings = append(l.w.Warnings, Warning{File: n.file, Line: n.line, Element: n.path(), Message: fmt.Sprintf(format, a...)})
+}
+
+// ignore records a warning that n and everything in it is skipped.
+func (l *loader) ignore(n *node, format string, a ...any) {
+	markAll(n)
 	l.w.Warnings = append(l.w.Warnings, Warning{File: n.file, Line: n.line, Element: n.path(), Message: fmt.Sprintf(format, a...)})
 }
 
@@ -39,7 +46,7 @@ func (l *loader) warnEach(n *node, msg string, names ...string) {
 	for _, name := range names {
 		for _, k := range n.kids {
 			if k.name == name {
-				l.warn(k, "%s", msg)
+				l.ignore(k, "%s", msg)
 			}
 		}
 	}
@@ -49,7 +56,7 @@ func (l *loader) warnEach(n *node, msg string, names ...string) {
 func (l *loader) unused(n *node) {
 	for _, k := range n.kids {
 		if !k.used {
-			l.warn(k, "unknown or unsupported element, ignored")
+			l.ignore(k, "unknown or unsupported element, ignored")
 			continue
 		}
 		l.unused(k)
@@ -72,7 +79,7 @@ func (l *loader) world(root *node, src *source) (*World, error) {
 		return nil, root.errorf("no <world> (a model file is loaded by an <include> in a world)")
 	}
 	for _, extra := range worlds[1:] {
-		l.warn(extra, "a second <world> in one file, ignored")
+		l.ignore(extra, "a second <world> in one file, ignored")
 	}
 	wn := worlds[0]
 	l.w.Name = wn.attrs["name"]
@@ -107,7 +114,7 @@ func (l *loader) worldBody(wn *node, ws *scope, src *source) error {
 			}
 			l.w.Gravity = r3.Vec{X: v[0], Y: v[1], Z: v[2]}
 		}
-		l.warn(p, "physics engine settings ignored: the simulator steps at its own fixed 1 kHz with its own solver settings")
+		l.ignore(p, "physics engine settings ignored: the simulator steps at its own fixed 1 kHz with its own solver settings")
 	}
 	if s := wn.child("scene"); s != nil {
 		var err error

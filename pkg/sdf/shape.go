@@ -134,7 +134,7 @@ func (l *loader) geometry(g *node, src *source, visual bool) (Geometry, bool, er
 		m, err := l.loadMesh(u, u.text, scale, src)
 		if err != nil {
 			if visual {
-				l.warn(k, "visual left out: %v", err)
+				l.ignore(k, "visual left out: %v", err)
 				return Geometry{}, false, nil
 			}
 			return Geometry{}, false, err
@@ -144,7 +144,7 @@ func (l *loader) geometry(g *node, src *source, visual bool) (Geometry, bool, er
 		return Geometry{}, false, nil
 	}
 	if visual {
-		l.warn(k, "geometry <%s> is not supported: visual left out", k.name)
+		l.ignore(k, "geometry <%s> is not supported: visual left out", k.name)
 		return Geometry{}, false, nil
 	}
 	return Geometry{}, false, k.errorf("collision geometry <%s> is not supported (box, cylinder, sphere, plane, mesh)", k.name)
@@ -185,7 +185,7 @@ func (l *loader) material(m *node) (Material, error) {
 		case ok:
 			out.Ambient, out.Diffuse = c, c
 		default:
-			l.warn(s, "material script %q is not known: the default grey is drawn", name)
+			l.ignore(s, "material script %q is not known: the default grey is drawn", name)
 		}
 	}
 	switch {
@@ -229,7 +229,7 @@ func (l *loader) surface(sf *node) (Surface, error) {
 	}
 	if c := sf.child("contact"); c != nil {
 		for _, k := range c.kids {
-			l.warn(k, "ignored: contact stiffness, damping and masks are the simulator's own")
+			l.ignore(k, "ignored: contact stiffness, damping and masks are the simulator's own")
 		}
 	}
 	l.warnEach(sf, "ignored: soft contacts are not simulated", "soft_contact")
