@@ -10,6 +10,10 @@
 // naming the line (OBJ, ASCII STL) or triangle (binary STL), never a panic
 // and never an allocation much larger than the file itself.
 //
+// Box, Cylinder, Frustum and Sphere tessellate the SDF primitives (for a
+// renderer that draws triangles only), wound outwards like the readers'
+// closed meshes.
+//
 // A Mesh is a plain value once built; reading it from several goroutines is
 // safe, changing it is the owner's business.
 package mesh

@@ -9,7 +9,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 
@@ -40,31 +39,7 @@ const (
 )
 
 // cone returns a closed truncated cone, wound outwards.
-func cone() *mesh.Mesh {
-	m := &mesh.Mesh{}
-	// 0: base centre, 1: top centre, then base ring, then top ring.
-	m.Vertices = append(m.Vertices, r3.Vec{}, r3.Vec{Z: coneHeight})
-	for i := range coneSegments {
-		s, c := math.Sincos(2 * math.Pi * float64(i) / coneSegments)
-		m.Vertices = append(m.Vertices, r3.Vec{X: coneBase * c, Y: coneBase * s})
-	}
-	for i := range coneSegments {
-		s, c := math.Sincos(2 * math.Pi * float64(i) / coneSegments)
-		m.Vertices = append(m.Vertices, r3.Vec{X: coneTop * c, Y: coneTop * s, Z: coneHeight})
-	}
-	for i := range coneSegments {
-		j := (i + 1) % coneSegments
-		b0, b1 := int32(2+i), int32(2+j)
-		t0, t1 := int32(2+coneSegments+i), int32(2+coneSegments+j)
-		m.Triangles = append(m.Triangles,
-			[3]int32{0, b1, b0},  // base, facing -Z
-			[3]int32{1, t0, t1},  // top, facing +Z
-			[3]int32{b0, b1, t1}, // side
-			[3]int32{b0, t1, t0},
-		)
-	}
-	return m
-}
+func cone() *mesh.Mesh { return mesh.Frustum(coneBase, coneTop, coneHeight, coneSegments) }
 
 // wedge returns the closed loading ramp, wound outwards.
 func wedge() *mesh.Mesh {
