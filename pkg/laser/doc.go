@@ -6,7 +6,8 @@
 // in 0.25 degree steps (1081 rays, counter-clockwise from -135 degrees,
 // 0 along the sensor's +X), 40 Hz, 0.1-30 m. Ranges follow REP 117: a ray
 // with no return within RangeMax reads +Inf, one that hits closer than
-// RangeMin reads -Inf. Ranges are [m], angles [rad], times [s]; the sensor
+// RangeMin reads -Inf. Config.NoiseStdDev adds seeded Gaussian noise to
+// the returns (none by default). Ranges are [m], angles [rad], times [s]; the sensor
 // frame is REP 103's (X forward, Y left, Z up).
 //
 // A Scanner is immutable after New and may be shared; Scan writes only

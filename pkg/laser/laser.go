@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"github.com/telebridge/telebridge/pkg/geom"
 	"github.com/telebridge/telebridge/pkg/raycast"
@@ -24,6 +25,13 @@ type Config struct {
 	// TimeIncrement is the time between beams [s]; default ScanTime/1440
 	// (the UTM-30LX's mirror turns a full circle of 1440 steps a scan).
 	TimeIncrement float64
+	// NoiseStdDev is the standard deviation of Gaussian noise added to
+	// every return [m]; default 0, exact ranges. The UTM-30LX's datasheet
+	// gives a repeatability under 0.01 m (1 sigma, 0.1-10 m).
+	NoiseStdDev float64
+	// Seed starts the noise of each Scan made by NewScan: the same seed
+	// and the same scenes give the same ranges.
+	Seed uint64
 }
 
 // UTM30LX returns the Hokuyo UTM-30LX-EW of seed 000.
@@ -55,6 +63,8 @@ type Scan struct {
 	Ranges []float32
 	// Intensities is empty: the simulation has no reflectivity.
 	Intensities []float32
+
+	noise *rand.Rand // this scan's noise stream, from Config.Seed
 }
 
 // Scanner casts the beams of one Config.
@@ -88,7 +98,7 @@ func New(cfg Config) (*Scanner, error) {
 	if cfg.TimeIncrement == 0 {
 		cfg.TimeIncrement = cfg.ScanTime / 1440
 	}
-	for _, v := range []float64{cfg.AngleMin, cfg.AngleMax, cfg.AngleIncrement, cfg.RangeMin, cfg.RangeMax, cfg.ScanTime, cfg.TimeIncrement} {
+	for _, v := range []float64{cfg.AngleMin, cfg.AngleMax, cfg.AngleIncrement, cfg.RangeMin, cfg.RangeMax, cfg.ScanTime, cfg.TimeIncrement, cfg.NoiseStdDev} {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("%w: a field is not finite (%+v)", ErrConfig, cfg)
 		}
@@ -100,6 +110,8 @@ func New(cfg Config) (*Scanner, error) {
 		return nil, fmt.Errorf("%w: angle increment %g rad", ErrConfig, cfg.AngleIncrement)
 	case !(cfg.RangeMin >= 0) || !(cfg.RangeMax > cfg.RangeMin):
 		return nil, fmt.Errorf("%w: ranges %g..%g m", ErrConfig, cfg.RangeMin, cfg.RangeMax)
+	case cfg.NoiseStdDev < 0:
+		return nil, fmt.Errorf("%w: noise %g m", ErrConfig, cfg.NoiseStdDev)
 	case !(cfg.ScanTime > 0) || !(cfg.TimeIncrement > 0):
 		return nil, fmt.Errorf("%w: scan time %g s, time increment %g s", ErrConfig, cfg.ScanTime, cfg.TimeIncrement)
 	}
@@ -132,18 +144,24 @@ func (s *Scanner) NewScan() *Scan {
 		RangeMin:       float32(s.cfg.RangeMin),
 		RangeMax:       float32(s.cfg.RangeMax),
 		Ranges:         make([]float32, len(s.dirs)),
+		noise:          rand.New(rand.NewPCG(s.cfg.Seed, 0x9e3779b97f4a7c15)),
 	}
 }
 
 // Scan casts every beam from the sensor frame at pose (the sensor in the
 // world frame) into scene and writes the ranges into dst, whose Ranges
 // must have Beams() elements (NewScan makes one). The whole sweep is taken
-// at one instant: the scene does not move during it.
+// at one instant: the scene does not move during it. With NoiseStdDev set,
+// each return gets Gaussian noise from dst's stream, kept within
+// [RangeMin, RangeMax]; a Scan not made by NewScan gets none.
 func (s *Scanner) Scan(scene *raycast.Scene, pose geom.Transform, dst *Scan) error {
 	if len(dst.Ranges) != len(s.dirs) {
 		return fmt.Errorf("laser: scan has %d ranges, the scanner %d beams", len(dst.Ranges), len(s.dirs))
 	}
-	rmin, rmax := s.cfg.RangeMin, s.cfg.RangeMax
+	rmin, rmax, sigma := s.cfg.RangeMin, s.cfg.RangeMax, s.cfg.NoiseStdDev
+	if dst.noise == nil {
+		sigma = 0
+	}
 	for i, d := range s.dirs {
 		h, ok := scene.Cast(pose.Translation, pose.Rotation.Rotate(d), rmax)
 		switch {
@@ -151,6 +169,8 @@ func (s *Scanner) Scan(scene *raycast.Scene, pose geom.Transform, dst *Scan) err
 			dst.Ranges[i] = float32(math.Inf(1))
 		case h.Distance < rmin:
 			dst.Ranges[i] = float32(math.Inf(-1))
+		case sigma > 0:
+			dst.Ranges[i] = float32(min(max(h.Distance+sigma*dst.noise.NormFloat64(), rmin), rmax))
 		default:
 			dst.Ranges[i] = float32(h.Distance)
 		}

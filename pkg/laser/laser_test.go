@@ -114,11 +114,13 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestScanAllocatesNothing(t *testing.T) {
-	s, _ := New(Config{})
-	sc, sceneW := s.NewScan(), scene(t)
-	pose := geom.Translation(0, 0, 0.5)
-	if n := testing.AllocsPerRun(20, func() { _ = s.Scan(sceneW, pose, sc) }); n != 0 {
-		t.Errorf("%g allocations per scan", n)
+	for _, sigma := range []float64{0, 0.01} {
+		s, _ := New(Config{NoiseStdDev: sigma})
+		sc, sceneW := s.NewScan(), scene(t)
+		pose := geom.Translation(0, 0, 0.5)
+		if n := testing.AllocsPerRun(20, func() { _ = s.Scan(sceneW, pose, sc) }); n != 0 {
+			t.Errorf("noise %g m: %g allocations per scan", sigma, n)
+		}
 	}
 }
 
@@ -129,4 +131,62 @@ func ExampleScanner_Scan() {
 	_ = s.Scan(raycast.New(w), geom.Translation(0, 0, 0.5), scan)
 	fmt.Println(len(scan.Ranges), "beams; straight ahead", scan.Ranges[len(scan.Ranges)/2], "m")
 	// Output: 1081 beams; straight ahead 2 m
+}
+
+// TestNoise checks the added noise has the configured spread, no bias, and
+// is the same for the same seed.
+func TestNoise(t *testing.T) {
+	sc := scene(t)
+	pose := geom.Translation(0, 0, 0.5)
+	run := func(seed uint64) []float32 {
+		s, err := New(Config{NoiseStdDev: 0.01, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		scan := s.NewScan()
+		var all []float32
+		for range 5 {
+			if err := s.Scan(sc, pose, scan); err != nil {
+				t.Fatal(err)
+			}
+			all = append(all, scan.Ranges...)
+		}
+		return all
+	}
+	exact, _ := New(Config{})
+	ref := exact.NewScan()
+	if err := exact.Scan(sc, pose, ref); err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := run(1), run(1), run(2)
+	var n, sum, sq float64
+	same, differ := true, false
+	for i := range a {
+		r := ref.Ranges[i%len(ref.Ranges)]
+		if a[i] != b[i] {
+			same = false
+		}
+		if a[i] != c[i] {
+			differ = true
+		}
+		if math.IsInf(float64(r), 0) || r < 1 {
+			if a[i] != r {
+				t.Fatalf("beam %d: %g, want %g untouched (no return, or a return clamped near the minimum)", i, a[i], r)
+			}
+			continue
+		}
+		e := float64(a[i] - r)
+		n, sum, sq = n+1, sum+e, sq+e*e
+	}
+	mean := sum / n
+	sd := math.Sqrt(sq/n - mean*mean)
+	if math.Abs(mean) > 0.002 || math.Abs(sd-0.01) > 0.001 {
+		t.Errorf("noise over %g returns: mean %g m, sd %g m; want 0 and 0.01", n, mean, sd)
+	}
+	if !same || !differ {
+		t.Errorf("same seed same ranges: %v; another seed other ranges: %v", same, differ)
+	}
+	if _, err := New(Config{NoiseStdDev: -1}); !errors.Is(err, ErrConfig) {
+		t.Errorf("negative noise: %v", err)
+	}
 }
