@@ -2,6 +2,8 @@ package sdf
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -87,5 +89,38 @@ func TestIncludeForms(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("warnings lack %q:\n%s", want, all)
 		}
+	}
+}
+
+// TestLoadFileRelativeUp reads a mesh one folder up from the world file,
+// as Gazebo allows for files on disk.
+func TestLoadFileRelativeUp(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "worlds"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "meshes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "meshes", "tri.obj"), []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := `<sdf version="1.9"><world name="w"><model name="m"><static>true</static><link name="l">
+	<collision name="c"><geometry><mesh><uri>../meshes/tri.obj</uri></mesh></geometry></collision></link></model></world></sdf>`
+	p := filepath.Join(dir, "worlds", "w.sdf")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := LoadFile(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := w.Bodies[0].Collisions[0].Geometry.Mesh; m == nil || len(m.Triangles) != 1 {
+		t.Errorf("mesh %+v", m)
+	}
+	// The same world from an fs.FS rooted at its folder cannot climb out.
+	_, err = Load(os.DirFS(filepath.Join(dir, "worlds")), "w.sdf", Options{})
+	if err == nil || !strings.Contains(err.Error(), "leaves the folder") {
+		t.Errorf("climbing out of an fs.FS: %v", err)
 	}
 }

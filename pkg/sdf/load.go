@@ -71,14 +71,21 @@ type source struct {
 }
 
 // LoadFile loads the world in the SDF file at path on disk; relative mesh
-// and include paths resolve against its folder.
+// and include paths resolve against its folder (and may climb out of it
+// with "..").
 func LoadFile(file string, opt Options) (*World, error) {
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return nil, fmt.Errorf("sdf: %w", err)
 	}
-	dir, base := filepath.Split(abs)
-	return load(&source{fsys: os.DirFS(dir), dir: ".", name: file, id: dir}, base, opt)
+	// Rooted at / so "../meshes/x.stl" from a world's folder works as it
+	// does in Gazebo.
+	dir, base := filepath.Split(filepath.ToSlash(abs))
+	rel := strings.Trim(dir, "/")
+	if rel == "" {
+		rel = "."
+	}
+	return load(&source{fsys: os.DirFS("/"), dir: rel, name: file, id: "abs:" + rel}, base, opt)
 }
 
 // Load loads the world in the SDF file name (a slash path) of fsys;
