@@ -211,3 +211,13 @@ func TestAxisParallelRayOnABound(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCast is one ray through the test world's clutter.
+func BenchmarkCast(b *testing.B) {
+	_, s := loadTest(b)
+	o, d := r3.Vec{Z: 0.5}, r3.Unit(r3.Vec{X: 1, Y: 0.3})
+	b.ReportAllocs()
+	for b.Loop() {
+		s.Cast(o, d, 30)
+	}
+}
