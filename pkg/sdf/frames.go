@@ -59,8 +59,17 @@ func (sc *scope) lookup(name string) *frame {
 	return nil
 }
 
+// maxChain bounds a chain of frames each relative to the next, so a
+// hostile file cannot recurse deeply.
+const maxChain = 1000
+
 // resolve composes f into the world frame.
-func (f *frame) resolve() error {
+func (f *frame) resolve() error { return f.resolveDepth(0) }
+
+func (f *frame) resolveDepth(depth int) error {
+	if depth > maxChain {
+		return f.at.errorf("a chain of more than %d frames each relative to the next", maxChain)
+	}
 	switch f.state {
 	case 2:
 		return nil
@@ -81,7 +90,7 @@ func (f *frame) resolve() error {
 	if parent == nil {
 		parent = worldFrame
 	}
-	if err := parent.resolve(); err != nil {
+	if err := parent.resolveDepth(depth + 1); err != nil {
 		return err
 	}
 	f.world = parent.world.Mul(f.local)

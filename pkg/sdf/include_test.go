@@ -1,6 +1,7 @@
 package sdf
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -122,5 +123,18 @@ func TestLoadFileRelativeUp(t *testing.T) {
 	_, err = Load(os.DirFS(filepath.Join(dir, "worlds")), "w.sdf", Options{})
 	if err == nil || !strings.Contains(err.Error(), "leaves the folder") {
 		t.Errorf("climbing out of an fs.FS: %v", err)
+	}
+}
+
+func TestLongFrameChain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<sdf version="1.9"><world name="w"><model name="m"><static>true</static>`)
+	for i := range 1500 {
+		fmt.Fprintf(&b, `<link name="l%d"><pose relative_to="l%d">0 0 0.001 0 0 0</pose></link>`, i, i+1)
+	}
+	b.WriteString(`<link name="l1500"/></model></world></sdf>`)
+	_, err := Parse([]byte(b.String()), "chain.sdf", Options{})
+	if err == nil || !strings.Contains(err.Error(), "more than 1000 frames") {
+		t.Errorf("error %v", err)
 	}
 }
