@@ -25,6 +25,11 @@ type device struct {
 	targets                                      []target
 	draws                                        []draw
 
+	// args holds a frame's call arguments: purego.SyscallN would move a
+	// variadic argument list to the heap on every call (it is marked
+	// go:uintptrescapes); a slice of this array is already there.
+	args [8]uintptr
+
 	// Uniform values handed to GL by pointer: fields of this heap object,
 	// so no per-call allocation and no pointer to a moving stack.
 	mvp, model [16]float32
@@ -375,20 +380,20 @@ func (d *device) deleteTarget(t *target) {
 func (d *device) render(ti int, vp *[4][4]float64, l *Lighting, dst []byte) error {
 	g := d.g
 	t := &d.targets[ti]
-	purego.SyscallN(g.BindFramebuffer, glFramebuffer, uintptr(t.fbo))
-	purego.SyscallN(g.Viewport, 0, 0, uintptr(t.width), uintptr(t.height))
+	d.c(g.BindFramebuffer, glFramebuffer, uintptr(t.fbo))
+	d.c(g.Viewport, 0, 0, uintptr(t.width), uintptr(t.height))
 	bg := l.Background
-	purego.SyscallN(g.ClearColor, f32(bg[0]), f32(bg[1]), f32(bg[2]), f32(bg[3]))
-	purego.SyscallN(g.DepthMask, 1)
-	purego.SyscallN(g.Clear, glColorBufferBit|glDepthBufferBit)
-	purego.SyscallN(g.Enable, glDepthTest)
+	d.c(g.ClearColor, f32(bg[0]), f32(bg[1]), f32(bg[2]), f32(bg[3]))
+	d.c(g.DepthMask, 1)
+	d.c(g.Clear, glColorBufferBit|glDepthBufferBit)
+	d.c(g.Enable, glDepthTest)
 	// The optical frame's y points down the picture and GL's window y
 	// is the picture's row: a face counter-clockwise seen from outside is
 	// clockwise in window coordinates.
-	purego.SyscallN(g.Enable, glCullFace)
-	purego.SyscallN(g.CullFace, glBack)
-	purego.SyscallN(g.FrontFace, glCW)
-	purego.SyscallN(g.UseProgram, uintptr(d.prog))
+	d.c(g.Enable, glCullFace)
+	d.c(g.CullFace, glBack)
+	d.c(g.FrontFace, glCW)
+	d.c(g.UseProgram, uintptr(d.prog))
 
 	toSun := r3.Scale(-1, r3.Unit(l.SunDirection))
 	sun := l.Sun
@@ -396,24 +401,24 @@ func (d *device) render(ti int, vp *[4][4]float64, l *Lighting, dst []byte) erro
 		toSun, sun = r3.Vec{Z: 1}, [3]float32{}
 	}
 	d.vec = [3]float32{float32(toSun.X), float32(toSun.Y), float32(toSun.Z)}
-	purego.SyscallN(g.Uniform3fv, uintptr(d.uToSun), 1, uintptr(unsafe.Pointer(&d.vec[0])))
+	d.c(g.Uniform3fv, uintptr(d.uToSun), 1, uintptr(unsafe.Pointer(&d.vec[0])))
 	d.vec = sun
-	purego.SyscallN(g.Uniform3fv, uintptr(d.uSun), 1, uintptr(unsafe.Pointer(&d.vec[0])))
+	d.c(g.Uniform3fv, uintptr(d.uSun), 1, uintptr(unsafe.Pointer(&d.vec[0])))
 	d.vec = l.Ambient
-	purego.SyscallN(g.Uniform3fv, uintptr(d.uAmbient), 1, uintptr(unsafe.Pointer(&d.vec[0])))
+	d.c(g.Uniform3fv, uintptr(d.uAmbient), 1, uintptr(unsafe.Pointer(&d.vec[0])))
 
 	// Opaque bodies first, then the translucent ones blended over them
 	// without writing depth (not sorted among themselves).
 	d.drawAll(vp, false)
-	purego.SyscallN(g.Enable, glBlend)
-	purego.SyscallN(g.BlendFuncSeparate, glSrcAlpha, glOneMinusSrcAlpha, glZero, glOne)
-	purego.SyscallN(g.DepthMask, 0)
+	d.c(g.Enable, glBlend)
+	d.c(g.BlendFuncSeparate, glSrcAlpha, glOneMinusSrcAlpha, glZero, glOne)
+	d.c(g.DepthMask, 0)
 	d.drawAll(vp, true)
-	purego.SyscallN(g.DepthMask, 1)
-	purego.SyscallN(g.Disable, glBlend)
-	purego.SyscallN(g.BindVertexArray, 0)
+	d.c(g.DepthMask, 1)
+	d.c(g.Disable, glBlend)
+	d.c(g.BindVertexArray, 0)
 
-	purego.SyscallN(g.ReadPixels, 0, 0, uintptr(t.width), uintptr(t.height), glRGBA, glUnsignedByte, uintptr(unsafe.Pointer(&dst[0])))
+	d.c(g.ReadPixels, 0, 0, uintptr(t.width), uintptr(t.height), glRGBA, glUnsignedByte, uintptr(unsafe.Pointer(unsafe.SliceData(dst))))
 	return d.glError("rendering a frame")
 }
 
@@ -430,10 +435,18 @@ func (d *device) drawAll(vp *[4][4]float64, translucent bool) {
 		columnMajor(&d.mvp, &mvp)
 		columnMajor(&d.model, &b.model)
 		d.color = b.color
-		purego.SyscallN(g.UniformMatrix4fv, uintptr(d.uMVP), 1, 0, uintptr(unsafe.Pointer(&d.mvp[0])))
-		purego.SyscallN(g.UniformMatrix4fv, uintptr(d.uModel), 1, 0, uintptr(unsafe.Pointer(&d.model[0])))
-		purego.SyscallN(g.Uniform4fv, uintptr(d.uColor), 1, uintptr(unsafe.Pointer(&d.color[0])))
-		purego.SyscallN(g.BindVertexArray, uintptr(m.vao))
-		purego.SyscallN(g.DrawElements, glTriangles, uintptr(m.count), glUnsignedInt, 0)
+		d.c(g.UniformMatrix4fv, uintptr(d.uMVP), 1, 0, uintptr(unsafe.Pointer(&d.mvp[0])))
+		d.c(g.UniformMatrix4fv, uintptr(d.uModel), 1, 0, uintptr(unsafe.Pointer(&d.model[0])))
+		d.c(g.Uniform4fv, uintptr(d.uColor), 1, uintptr(unsafe.Pointer(&d.color[0])))
+		d.c(g.BindVertexArray, uintptr(m.vao))
+		d.c(g.DrawElements, glTriangles, uintptr(m.count), glUnsignedInt, 0)
 	}
+}
+
+// c calls fn with a (integers, or pointers to memory that stays reachable
+// through d or the caller) without allocating; see device.args.
+func (d *device) c(fn uintptr, a ...uintptr) uintptr {
+	n := copy(d.args[:], a)
+	r, _, _ := purego.SyscallN(fn, d.args[:n]...)
+	return r
 }
