@@ -18,9 +18,12 @@ type device struct {
 	g                 *gles
 	dpy, ctx, surface uintptr
 	info              string
+	software          bool // a CPU rasteriser (llvmpipe, softpipe, SwiftShader)
 
 	prog                                         uint32
 	uMVP, uModel, uColor, uToSun, uSun, uAmbient int32
+	packProg                                     uint32
+	uOrder                                       int32
 	meshes                                       []gpuMesh
 	targets                                      []target
 	draws                                        []draw
@@ -42,11 +45,23 @@ type gpuMesh struct {
 	count         int32 // indices
 }
 
+// target is a camera's framebuffers: fbo draws the scene into a colour
+// texture and a depth renderbuffer; packFBO, half as wide, receives the
+// texture packed into 4:2:2 (two pixels in one RGBA texel) for YUYV and
+// UYVY read-back.
 type target struct {
-	fbo, color, depth uint32
-	width, height     int
-	free              bool
+	fbo, tex, depth    uint32
+	packFBO, packColor uint32
+	width, height      int
+	free               bool
 }
+
+// Packings of the read-back (device.render).
+const (
+	packNone = iota // RGBA as drawn
+	packYUYV
+	packUYVY
+)
 
 // Vertex and fragment shaders: Lambert shading per vertex (flat faces
 // carry flat normals), colour interpolated. Poses are rigid, so the
@@ -75,6 +90,36 @@ in vec4 shade;
 out vec4 outColor;
 void main() {
 	outColor = shade;
+}
+`
+
+// The packing pass: a triangle covering the half-width framebuffer; each
+// fragment reads two neighbouring pixels of the picture and writes
+// Y0 U Y1 V (order 0) or U Y0 V Y1 (order 1) with the integer BT.601
+// arithmetic of format.go, so GPU and CPU give the same bytes.
+const packVertexShader = `#version 300 es
+void main() {
+	vec2 p = vec2(float((gl_VertexID & 1) * 4 - 1), float((gl_VertexID & 2) * 2 - 1));
+	gl_Position = vec4(p, 0.0, 1.0);
+}
+`
+
+const packFragmentShader = `#version 300 es
+precision highp float;
+precision highp int;
+uniform highp sampler2D picture;
+uniform int order;
+out vec4 outColor;
+int luma(ivec3 c) { return ((66 * c.r + 129 * c.g + 25 * c.b + 128) >> 8) + 16; }
+void main() {
+	ivec2 p = ivec2(gl_FragCoord.xy);
+	ivec3 a = ivec3(texelFetch(picture, ivec2(2 * p.x, p.y), 0).rgb * 255.0 + 0.5);
+	ivec3 b = ivec3(texelFetch(picture, ivec2(2 * p.x + 1, p.y), 0).rgb * 255.0 + 0.5);
+	ivec3 m = (a + b + 1) >> 1;
+	int u = ((-38 * m.r - 74 * m.g + 112 * m.b + 128) >> 8) + 128;
+	int v = ((112 * m.r - 94 * m.g - 18 * m.b + 128) >> 8) + 128;
+	vec4 yuyv = vec4(float(luma(a)), float(u), float(luma(b)), float(v)) / 255.0;
+	outColor = order == 0 ? yuyv : yuyv.yxwz;
 }
 `
 
@@ -127,7 +172,10 @@ func (d *device) open() error {
 			continue
 		}
 		r, _, _ := purego.SyscallN(g.eglQueryString, d.dpy, eglVendor)
-		d.info = fmt.Sprintf("EGL %s (%s), %s, %s", c.name, gostr(r), d.glString(glVersion), d.glString(glRenderer))
+		renderer := d.glString(glRenderer)
+		d.info = fmt.Sprintf("EGL %s (%s), %s, %s", c.name, gostr(r), d.glString(glVersion), renderer)
+		lr := strings.ToLower(renderer)
+		d.software = strings.Contains(lr, "llvmpipe") || strings.Contains(lr, "softpipe") || strings.Contains(lr, "swiftshader") || strings.Contains(lr, "swrast")
 		return nil
 	}
 	return fmt.Errorf("%w: no EGL display gives an OpenGL ES 3.0 context (%s): %s", ErrUnavailable, strings.Join(errs, "; "), Install)
@@ -228,13 +276,57 @@ func (d *device) close() {
 // compile builds the shader program and finds its uniforms.
 func (d *device) compile() error {
 	g := d.g
-	vs, err := d.shader(glVertexShader, vertexShader)
+	p, err := d.program(vertexShader, fragmentShader)
 	if err != nil {
 		return err
 	}
-	fs, err := d.shader(glFragmentShader, fragmentShader)
+	d.prog = uint32(p)
+	for _, u := range []struct {
+		name string
+		loc  *int32
+	}{{"mvp", &d.uMVP}, {"model", &d.uModel}, {"color", &d.uColor}, {"toSun", &d.uToSun}, {"sun", &d.uSun}, {"ambient", &d.uAmbient}} {
+		if *u.loc, err = d.uniform(p, u.name); err != nil {
+			return err
+		}
+	}
+	if p, err = d.program(packVertexShader, packFragmentShader); err != nil {
+		return err
+	}
+	d.packProg = uint32(p)
+	if d.uOrder, err = d.uniform(p, "order"); err != nil {
+		return err
+	}
+	pic, err := d.uniform(p, "picture")
 	if err != nil {
 		return err
+	}
+	purego.SyscallN(g.UseProgram, p)
+	purego.SyscallN(g.Uniform1i, uintptr(pic), 0) // texture unit 0
+	purego.SyscallN(g.PixelStorei, glPackAlignment, 1)
+	return d.glError("compiling the shaders")
+}
+
+// uniform returns the location of a program's uniform.
+func (d *device) uniform(p uintptr, name string) (int32, error) {
+	b := cstr(name)
+	r, _, _ := purego.SyscallN(d.g.GetUniformLocation, p, uintptr(unsafe.Pointer(&b[0])))
+	if int32(r) < 0 {
+		return 0, fmt.Errorf("render: shader has no uniform %q", name)
+	}
+	return int32(r), nil
+}
+
+// program compiles and links a vertex and a fragment shader.
+func (d *device) program(vsrc, fsrc string) (uintptr, error) {
+	g := d.g
+	vs, err := d.shader(glVertexShader, vsrc)
+	if err != nil {
+		return 0, err
+	}
+	fs, err := d.shader(glFragmentShader, fsrc)
+	if err != nil {
+		purego.SyscallN(g.DeleteShader, vs)
+		return 0, err
 	}
 	p, _, _ := purego.SyscallN(g.CreateProgram)
 	purego.SyscallN(g.AttachShader, p, vs)
@@ -247,21 +339,9 @@ func (d *device) compile() error {
 	if ok == 0 {
 		log := d.infoLog(g.GetProgramiv, g.GetProgramInfoLog, p)
 		purego.SyscallN(g.DeleteProgram, p)
-		return fmt.Errorf("render: linking the shaders: %s", log)
+		return 0, fmt.Errorf("render: linking the shaders: %s", log)
 	}
-	d.prog = uint32(p)
-	for _, u := range []struct {
-		name string
-		loc  *int32
-	}{{"mvp", &d.uMVP}, {"model", &d.uModel}, {"color", &d.uColor}, {"toSun", &d.uToSun}, {"sun", &d.uSun}, {"ambient", &d.uAmbient}} {
-		b := cstr(u.name)
-		r, _, _ := purego.SyscallN(g.GetUniformLocation, p, uintptr(unsafe.Pointer(&b[0])))
-		if *u.loc = int32(r); *u.loc < 0 {
-			return fmt.Errorf("render: shader has no uniform %q", u.name)
-		}
-	}
-	purego.SyscallN(g.PixelStorei, glPackAlignment, 1)
-	return d.glError("compiling the shaders")
+	return p, nil
 }
 
 func (d *device) shader(kind uintptr, src string) (uintptr, error) {
@@ -330,17 +410,24 @@ func (d *device) upload(m *Mesh) (int, error) {
 func (d *device) newTarget(width, height int) (int, error) {
 	g := d.g
 	t := target{width: width, height: height}
+	t.tex = d.texture(width, height)
 	purego.SyscallN(g.GenFramebuffers, 1, uintptr(unsafe.Pointer(&t.fbo)))
 	purego.SyscallN(g.BindFramebuffer, glFramebuffer, uintptr(t.fbo))
-	purego.SyscallN(g.GenRenderbuffers, 1, uintptr(unsafe.Pointer(&t.color)))
-	purego.SyscallN(g.BindRenderbuffer, glRenderbuffer, uintptr(t.color))
-	purego.SyscallN(g.RenderbufferStorage, glRenderbuffer, glRGBA8, uintptr(width), uintptr(height))
-	purego.SyscallN(g.FramebufferRenderbuffer, glFramebuffer, glColorAttachment0, glRenderbuffer, uintptr(t.color))
+	purego.SyscallN(g.FramebufferTexture2D, glFramebuffer, glColorAttachment0, glTexture2D, uintptr(t.tex), 0)
 	purego.SyscallN(g.GenRenderbuffers, 1, uintptr(unsafe.Pointer(&t.depth)))
 	purego.SyscallN(g.BindRenderbuffer, glRenderbuffer, uintptr(t.depth))
 	purego.SyscallN(g.RenderbufferStorage, glRenderbuffer, glDepthComponent24, uintptr(width), uintptr(height))
 	purego.SyscallN(g.FramebufferRenderbuffer, glFramebuffer, glDepthAttachment, glRenderbuffer, uintptr(t.depth))
 	st, _, _ := purego.SyscallN(g.CheckFramebufferStatus, glFramebuffer)
+	if st == glFramebufferComplete {
+		purego.SyscallN(g.GenFramebuffers, 1, uintptr(unsafe.Pointer(&t.packFBO)))
+		purego.SyscallN(g.BindFramebuffer, glFramebuffer, uintptr(t.packFBO))
+		purego.SyscallN(g.GenRenderbuffers, 1, uintptr(unsafe.Pointer(&t.packColor)))
+		purego.SyscallN(g.BindRenderbuffer, glRenderbuffer, uintptr(t.packColor))
+		purego.SyscallN(g.RenderbufferStorage, glRenderbuffer, glRGBA8, uintptr(width/2), uintptr(height))
+		purego.SyscallN(g.FramebufferRenderbuffer, glFramebuffer, glColorAttachment0, glRenderbuffer, uintptr(t.packColor))
+		st, _, _ = purego.SyscallN(g.CheckFramebufferStatus, glFramebuffer)
+	}
 	if err := d.glError("creating a framebuffer"); err != nil || st != glFramebufferComplete {
 		d.deleteTarget(&t)
 		if err == nil {
@@ -369,15 +456,34 @@ func (d *device) deleteTarget(t *target) {
 	g := d.g
 	purego.SyscallN(g.BindFramebuffer, glFramebuffer, 0)
 	purego.SyscallN(g.DeleteFramebuffers, 1, uintptr(unsafe.Pointer(&t.fbo)))
-	purego.SyscallN(g.DeleteRenderbuffers, 1, uintptr(unsafe.Pointer(&t.color)))
+	purego.SyscallN(g.DeleteTextures, 1, uintptr(unsafe.Pointer(&t.tex)))
 	purego.SyscallN(g.DeleteRenderbuffers, 1, uintptr(unsafe.Pointer(&t.depth)))
+	if t.packFBO != 0 {
+		purego.SyscallN(g.DeleteFramebuffers, 1, uintptr(unsafe.Pointer(&t.packFBO)))
+		purego.SyscallN(g.DeleteRenderbuffers, 1, uintptr(unsafe.Pointer(&t.packColor)))
+	}
+}
+
+// texture makes an RGBA8 texture of width x height, sampled texel for
+// texel.
+func (d *device) texture(width, height int) uint32 {
+	g := d.g
+	var tex uint32
+	purego.SyscallN(g.GenTextures, 1, uintptr(unsafe.Pointer(&tex)))
+	purego.SyscallN(g.BindTexture, glTexture2D, uintptr(tex))
+	purego.SyscallN(g.TexStorage2D, glTexture2D, 1, glRGBA8, uintptr(width), uintptr(height))
+	purego.SyscallN(g.TexParameteri, glTexture2D, glTextureMinFilter, glNearest)
+	purego.SyscallN(g.TexParameteri, glTexture2D, glTextureMagFilter, glNearest)
+	purego.SyscallN(g.BindTexture, glTexture2D, 0)
+	return tex
 }
 
 // render draws d.draws into target ti with view-projection vp and lights
-// l, then reads the picture into dst (RGBA, width*height*4 bytes). The
-// projection flips nothing: GL's row 0 is the picture's top row, so
+// l, then reads the picture into dst: RGBA (width*height*4 bytes) for
+// packNone, else packed 4:2:2 by a second pass (width*height*2 bytes).
+// The projection puts the picture's top row in GL's row 0, so
 // glReadPixels returns it top row first. It allocates nothing.
-func (d *device) render(ti int, vp *[4][4]float64, l *Lighting, dst []byte) error {
+func (d *device) render(ti int, vp *[4][4]float64, l *Lighting, dst []byte, pack int) error {
 	g := d.g
 	t := &d.targets[ti]
 	d.c(g.BindFramebuffer, glFramebuffer, uintptr(t.fbo))
@@ -418,7 +524,21 @@ func (d *device) render(ti int, vp *[4][4]float64, l *Lighting, dst []byte) erro
 	d.c(g.Disable, glBlend)
 	d.c(g.BindVertexArray, 0)
 
-	d.c(g.ReadPixels, 0, 0, uintptr(t.width), uintptr(t.height), glRGBA, glUnsignedByte, uintptr(unsafe.Pointer(unsafe.SliceData(dst))))
+	if pack == packNone {
+		d.c(g.ReadPixels, 0, 0, uintptr(t.width), uintptr(t.height), glRGBA, glUnsignedByte, uintptr(unsafe.Pointer(unsafe.SliceData(dst))))
+		return d.glError("rendering a frame")
+	}
+	d.c(g.BindFramebuffer, glFramebuffer, uintptr(t.packFBO))
+	d.c(g.Viewport, 0, 0, uintptr(t.width/2), uintptr(t.height))
+	d.c(g.Disable, glDepthTest)
+	d.c(g.Disable, glCullFace)
+	d.c(g.UseProgram, uintptr(d.packProg))
+	d.c(g.Uniform1i, uintptr(d.uOrder), uintptr(pack-packYUYV))
+	d.c(g.ActiveTexture, glTexture0)
+	d.c(g.BindTexture, glTexture2D, uintptr(t.tex))
+	d.c(g.DrawArrays, glTriangles, 0, 3)
+	d.c(g.BindTexture, glTexture2D, 0)
+	d.c(g.ReadPixels, 0, 0, uintptr(t.width/2), uintptr(t.height), glRGBA, glUnsignedByte, uintptr(unsafe.Pointer(unsafe.SliceData(dst))))
 	return d.glError("rendering a frame")
 }
 

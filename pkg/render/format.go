@@ -72,14 +72,15 @@ func convert(dst, src []byte, f wire.FourCC, width, height int) {
 		if f == wire.FmtBGR24 {
 			ri, bi = 2, 0
 		}
-		d := dst[:3*n]
-		for i, j := 0, 0; i < len(d); i, j = i+3, j+4 {
-			d[i+ri], d[i+1], d[i+bi] = src[j], src[j+1], src[j+2]
+		for k := range n {
+			s := (*[4]byte)(src[4*k:])
+			q := (*[3]byte)(dst[3*k:])
+			q[ri], q[1], q[bi] = s[0], s[1], s[2]
 		}
 	case wire.FmtGrey:
 		d := dst[:n]
 		for i := range d {
-			s := src[4*i : 4*i+3]
+			s := (*[4]byte)(src[4*i:])
 			d[i] = luma(int(s[0]), int(s[1]), int(s[2]))
 		}
 	case wire.FmtYUYV, wire.FmtUYVY:
@@ -87,13 +88,12 @@ func convert(dst, src []byte, f wire.FourCC, width, height int) {
 		if f == wire.FmtUYVY {
 			y0, u0, y1, v0 = 1, 0, 3, 2
 		}
-		d := dst[:2*n]
-		for i, j := 0, 0; i < len(d); i, j = i+4, j+8 {
-			s := src[j : j+8]
+		for k := range n / 2 { // array pointers: one bounds check per pair
+			s := (*[8]byte)(src[8*k:])
+			q := (*[4]byte)(dst[4*k:])
 			r0, g0, b0 := int(s[0]), int(s[1]), int(s[2])
 			r1, g1, b1 := int(s[4]), int(s[5]), int(s[6])
 			u, v := chroma((r0+r1+1)>>1, (g0+g1+1)>>1, (b0+b1+1)>>1)
-			q := d[i : i+4]
 			q[y0], q[u0], q[y1], q[v0] = luma(r0, g0, b0), u, luma(r1, g1, b1), v
 		}
 	case wire.FmtBGGR8, wire.FmtGBRG8, wire.FmtGRBG8, wire.FmtRGGB8:

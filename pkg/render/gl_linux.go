@@ -79,6 +79,11 @@ const (
 	glRGBA                = 0x1908
 	glPackAlignment       = 0x0D05
 	glNoError             = 0
+	glTexture2D           = 0x0DE1
+	glTexture0            = 0x84C0
+	glTextureMinFilter    = 0x2801
+	glTextureMagFilter    = 0x2800
+	glNearest             = 0x2600
 )
 
 // gles holds the entry points, loaded once per Renderer. Every call goes
@@ -103,7 +108,9 @@ type gles struct {
 	EnableVertexAttribArray, DrawElements, CreateShader, ShaderSource, CompileShader        uintptr
 	GetShaderiv, GetShaderInfoLog, DeleteShader, CreateProgram, AttachShader, LinkProgram   uintptr
 	GetProgramiv, GetProgramInfoLog, UseProgram, DeleteProgram, GetUniformLocation          uintptr
-	BindAttribLocation, UniformMatrix4fv, Uniform4fv, Uniform3fv                            uintptr
+	GenTextures, BindTexture, TexStorage2D, TexParameteri, FramebufferTexture2D             uintptr
+	DeleteTextures, ActiveTexture, DrawArrays                                               uintptr
+	UniformMatrix4fv, Uniform4fv, Uniform3fv, Uniform1i                                     uintptr
 }
 
 // load opens libEGL and libGLESv2 and resolves every entry point, or says
@@ -177,7 +184,10 @@ func (g *gles) entries() []struct {
 		{"glGetProgramiv", &g.GetProgramiv}, {"glGetProgramInfoLog", &g.GetProgramInfoLog},
 		{"glUseProgram", &g.UseProgram}, {"glDeleteProgram", &g.DeleteProgram},
 		{"glGetUniformLocation", &g.GetUniformLocation}, {"glUniformMatrix4fv", &g.UniformMatrix4fv},
-		{"glUniform4fv", &g.Uniform4fv}, {"glUniform3fv", &g.Uniform3fv},
+		{"glUniform4fv", &g.Uniform4fv}, {"glUniform3fv", &g.Uniform3fv}, {"glUniform1i", &g.Uniform1i},
+		{"glGenTextures", &g.GenTextures}, {"glBindTexture", &g.BindTexture}, {"glTexStorage2D", &g.TexStorage2D},
+		{"glTexParameteri", &g.TexParameteri}, {"glFramebufferTexture2D", &g.FramebufferTexture2D},
+		{"glDeleteTextures", &g.DeleteTextures}, {"glActiveTexture", &g.ActiveTexture}, {"glDrawArrays", &g.DrawArrays},
 	}
 }
 

@@ -309,8 +309,18 @@ func TestFormatsAgree(t *testing.T) {
 	if os.Getenv("RENDER_IMAGE") != "" { // the picture in docs/render.md
 		savePNG(t, os.Getenv("RENDER_IMAGE"), rgba, in.Width, in.Height)
 	}
-	for _, f := range Formats() {
-		t.Run(f.String(), func(t *testing.T) {
+	for _, tc := range []struct {
+		f   wire.FourCC
+		gpu bool
+	}{
+		{FmtRGBA, false}, {wire.FmtYUYV, false}, {wire.FmtUYVY, false}, {wire.FmtGrey, false},
+		{wire.FmtRGB24, false}, {wire.FmtBGR24, false}, {wire.FmtBGGR8, false}, {wire.FmtGBRG8, false},
+		{wire.FmtGRBG8, false}, {wire.FmtRGGB8, false},
+		{wire.FmtYUYV, true}, {wire.FmtUYVY, true}, // packed by the GPU pass
+	} {
+		f := tc.f
+		r.packOnGPU = tc.gpu
+		t.Run(fmt.Sprintf("%s/gpu=%v", f, tc.gpu), func(t *testing.T) {
 			n, err := cam.FrameSize(f)
 			if err != nil {
 				t.Fatal(err)

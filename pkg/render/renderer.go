@@ -69,6 +69,10 @@ type Renderer struct {
 	done      chan struct{} // closed when the GL goroutine has returned
 	closeOnce sync.Once
 	info      string
+	// packOnGPU: YUYV and UYVY are packed by a second GPU pass, not
+	// converted on the CPU. True on hardware; on a software rasteriser
+	// the pass costs more CPU than the Go conversion (docs/render.md).
+	packOnGPU bool
 
 	mu       sync.Mutex // guards the fields below
 	meshes   []meshInfo
@@ -131,6 +135,7 @@ func (r *Renderer) loop(ready chan<- error) {
 	}
 	defer d.close()
 	r.info = d.info
+	r.packOnGPU = !d.software
 	ready <- nil
 	for {
 		select {
@@ -371,7 +376,8 @@ type Camera struct {
 	closed bool
 	target int           // the framebuffer's index in the device
 	view   [4][4]float64 // of the frame being rendered
-	pixels []byte        // where the GL goroutine reads the picture to (RGBA)
+	pixels []byte        // where the GL goroutine reads the picture to
+	pack   int           // and how (packNone: RGBA)
 	rgba   []byte        // the camera's own RGBA picture, for converted formats
 }
 
@@ -427,21 +433,38 @@ func (c *Camera) Render(pose geom.Transform, dst []byte, f wire.FourCC) error {
 		return ErrClosed
 	}
 	c.view = inverseRigid(m)
-	if f == FmtRGBA {
+	c.pack = packNone
+	switch f {
+	case FmtRGBA:
 		c.pixels = dst
-	} else {
-		if c.rgba == nil {
-			c.rgba = make([]byte, 4*c.in.Width*c.in.Height)
+	case wire.FmtYUYV, wire.FmtUYVY:
+		if !c.r.packOnGPU {
+			c.pixels = c.scratch()
+			break
 		}
-		c.pixels = c.rgba
+		c.pixels, c.pack = dst, packYUYV
+		if f == wire.FmtUYVY {
+			c.pack = packUYVY
+		}
+	default:
+		c.pixels = c.scratch()
 	}
 	err = c.r.send(&c.req)
 	c.pixels = nil
-	if err != nil || f == FmtRGBA {
+	if err != nil || c.pack != packNone || f == FmtRGBA {
 		return err
 	}
 	convert(dst, c.rgba, f, c.in.Width, c.in.Height)
 	return nil
+}
+
+// scratch returns the camera's RGBA picture for formats converted on the
+// CPU, allocated on first use.
+func (c *Camera) scratch() []byte {
+	if c.rgba == nil {
+		c.rgba = make([]byte, 4*c.in.Width*c.in.Height)
+	}
+	return c.rgba
 }
 
 // Close frees the camera's framebuffer; Render returns ErrClosed
@@ -470,7 +493,7 @@ func (r *Renderer) frame(d *device, cam *Camera) error {
 		d.draws = append(d.draws, draw{mesh: int(b.mesh), color: b.color, model: b.model})
 	}
 	r.mu.Unlock()
-	return d.render(cam.target, &vp, &l, cam.pixels)
+	return d.render(cam.target, &vp, &l, cam.pixels, cam.pack)
 }
 
 // draw is one body as the GL goroutine draws it.
