@@ -17,7 +17,8 @@ const Install = "install the Debian packages libegl1 libgles2 libgl1-mesa-dri (s
 
 // The shared objects, by their sonames (the runtime packages install
 // these; the unversioned names come only with the -dev packages).
-const (
+// Variables so that a test can name a library that is not there.
+var (
 	libEGL    = "libEGL.so.1"
 	libGLESv2 = "libGLESv2.so.2"
 )

@@ -296,6 +296,7 @@ func TestSetPoseMoves(t *testing.T) {
 // same frame's RGBA (rendering twice gives the same picture).
 func TestFormatsAgree(t *testing.T) {
 	r := newRenderer(t)
+	t.Log("renderer:", r.Info())
 	testScene(t, r)
 	in, pose := sceneCamera()
 	cam, err := r.NewCamera(in)
