@@ -43,6 +43,7 @@ type device struct {
 type gpuMesh struct {
 	vao, vbo, ibo uint32
 	count         int32 // indices
+	doubleSided   bool
 }
 
 // target is a camera's framebuffers: fbo draws the scene into a colour
@@ -398,6 +399,7 @@ func (d *device) upload(m *Mesh) (int, error) {
 	purego.SyscallN(g.EnableVertexAttribArray, 1)
 	purego.SyscallN(g.BindVertexArray, 0)
 	gm.count = int32(len(m.Indices))
+	gm.doubleSided = m.DoubleSided
 	if err := d.glError("uploading a mesh"); err != nil {
 		return 0, err
 	}
@@ -545,12 +547,26 @@ func (d *device) render(ti int, vp *[4][4]float64, l *Lighting, dst []byte, pack
 // drawAll draws the opaque (translucent false) or translucent bodies.
 func (d *device) drawAll(vp *[4][4]float64, translucent bool) {
 	g := d.g
+	culling := true // as render left it
+	defer func() {
+		if !culling {
+			d.c(g.Enable, glCullFace)
+		}
+	}()
 	for i := range d.draws {
 		b := &d.draws[i]
 		if (b.color[3] < 1) != translucent || b.color[3] == 0 || b.mesh >= len(d.meshes) {
 			continue
 		}
 		m := &d.meshes[b.mesh]
+		if m.doubleSided == culling {
+			culling = !m.doubleSided
+			if culling {
+				d.c(g.Enable, glCullFace)
+			} else {
+				d.c(g.Disable, glCullFace)
+			}
+		}
 		mvp := mul(vp, &b.model)
 		columnMajor(&d.mvp, &mvp)
 		columnMajor(&d.model, &b.model)

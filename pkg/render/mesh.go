@@ -13,6 +13,10 @@ type Mesh struct {
 	Positions []float32 // x, y, z per vertex [m]
 	Normals   []float32 // x, y, z per vertex, unit length
 	Indices   []uint32  // three per triangle, into the vertices
+	// DoubleSided draws the back of each triangle too (it is otherwise
+	// culled): for open surfaces seen from both sides and for mesh files
+	// whose winding cannot be trusted. A back face is lit as its front.
+	DoubleSided bool
 }
 
 // ErrMesh is wrapped by Mesh.Validate.
@@ -89,7 +93,8 @@ func Box(sx, sy, sz float64) *Mesh {
 
 // Plane returns a flat rectangle sx by sy [m] in its frame's x-y plane,
 // centred on the origin, facing +z (SDF <plane> with normal 0 0 1; turn it
-// with the body's pose for another normal): 4 vertices, 2 triangles.
+// with the body's pose for another normal): 4 vertices, 2 triangles. It
+// is seen from the front only unless DoubleSided is set.
 func Plane(sx, sy float64) *Mesh {
 	m := &Mesh{}
 	m.quad([3]float64{-sx / 2, -sy / 2, 0}, [3]float64{sx, 0, 0}, [3]float64{0, sy, 0})

@@ -247,6 +247,40 @@ func TestLightingFacesTowardTheSun(t *testing.T) {
 	}
 }
 
+// TestDoubleSided: a plane seen from behind is culled unless its mesh is
+// double-sided.
+func TestDoubleSided(t *testing.T) {
+	r := newRenderer(t)
+	r.SetLighting(flat)
+	in := FromFOV(64, 48, 1.0)
+	cam, err := r.NewCamera(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Planes at x = 3 facing +x (away from the camera at the origin).
+	away := geom.Transform{Translation: r3.Vec{X: 3, Z: 1}, Rotation: geom.FromRPY(0, math.Pi/2, 0)}
+	one := addBody(t, r, Plane(2, 2), [4]float32{1, 0, 0, 1}, away)
+	pic := make([]byte, 4*in.Width*in.Height)
+	if err := cam.Render(lookingAlongX(0, 0, 1), pic, FmtRGBA); err != nil {
+		t.Fatal(err)
+	}
+	if c := rgbaAt(pic, in.Width, 32, 24); c.R != 0 {
+		t.Errorf("single-sided plane seen from behind: %v, want nothing", c)
+	}
+	if err := r.RemoveBody(one); err != nil {
+		t.Fatal(err)
+	}
+	m := Plane(2, 2)
+	m.DoubleSided = true
+	addBody(t, r, m, [4]float32{0, 1, 0, 1}, away)
+	if err := cam.Render(lookingAlongX(0, 0, 1), pic, FmtRGBA); err != nil {
+		t.Fatal(err)
+	}
+	if c := rgbaAt(pic, in.Width, 32, 24); c.G != 255 {
+		t.Errorf("double-sided plane seen from behind: %v, want green", c)
+	}
+}
+
 // TestSetPoseMoves: a moved body is drawn where it was moved to, and
 // RemoveBody takes it out.
 func TestSetPoseMoves(t *testing.T) {
