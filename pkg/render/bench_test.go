@@ -122,3 +122,31 @@ func BenchmarkConvertYUYV(b *testing.B) {
 	}
 	b.ReportMetric(float64(cpuTime(b)-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 }
+
+// BenchmarkIdle: a renderer with the test scene and four cameras that
+// nobody asks for pictures; one op is 100 ms of doing nothing, and
+// cpu-us/s is what the process spent meanwhile (GL goroutine, llvmpipe's
+// threads, the Go runtime).
+//
+//	go test -run '^$' -bench BenchmarkIdle -benchtime 20x ./pkg/render/
+func BenchmarkIdle(b *testing.B) {
+	r := newRenderer(b)
+	testScene(b, r)
+	in, pose := sceneCamera()
+	buf := make([]byte, 4*in.Width*in.Height)
+	for range 4 {
+		c, err := r.NewCamera(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := c.Render(pose, buf, FmtRGBA); err != nil { // llvmpipe's threads started
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	cpu0, t0 := cpuTime(b), time.Now()
+	for b.Loop() {
+		time.Sleep(100 * time.Millisecond)
+	}
+	b.ReportMetric(float64(cpuTime(b)-cpu0)/1e3/time.Since(t0).Seconds(), "cpu-us/s")
+}
