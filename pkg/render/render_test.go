@@ -507,3 +507,29 @@ func TestRenderAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoRenderers: closing one Renderer (eglTerminate of the display
+// both share) leaves the other drawing and creating cameras and meshes.
+func TestTwoRenderers(t *testing.T) {
+	a := newRenderer(t)
+	b := newRenderer(t)
+	b.SetLighting(flat)
+	addBody(t, b, Box(1, 1, 1), [4]float32{1, 0, 0, 1}, geom.Translation(3, 0, 1))
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.UploadMesh(Box(1, 1, 1)); err != nil {
+		t.Fatalf("upload after the other renderer closed: %v", err)
+	}
+	cam, err := b.NewCamera(FromFOV(64, 48, 1))
+	if err != nil {
+		t.Fatalf("camera after the other renderer closed: %v", err)
+	}
+	buf := make([]byte, 64*48*4)
+	if err := cam.Render(lookingAlongX(0, 0, 1), buf, FmtRGBA); err != nil {
+		t.Fatal(err)
+	}
+	if c := rgbaAt(buf, 64, 32, 24); c.R != 255 || c.G != 0 {
+		t.Errorf("centre %v, want the red box", c)
+	}
+}
