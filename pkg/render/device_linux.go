@@ -5,6 +5,7 @@ package render
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -27,6 +28,10 @@ type device struct {
 	meshes                                       []gpuMesh
 	targets                                      []target
 	draws                                        []draw
+
+	// split, when set (BenchmarkReadback), times the rasterisation
+	// (glFinish) apart from the read-back of RGBA frames.
+	split *frameSplit
 
 	// args holds a frame's call arguments: purego.SyscallN would move a
 	// variadic argument list to the heap on every call (it is marked
@@ -527,7 +532,15 @@ func (d *device) render(ti int, vp *[4][4]float64, l *Lighting, dst []byte, pack
 	d.c(g.BindVertexArray, 0)
 
 	if pack == packNone {
+		if d.split != nil {
+			d.split.start()
+			d.c(g.Finish)
+			d.split.finished()
+		}
 		d.c(g.ReadPixels, 0, 0, uintptr(t.width), uintptr(t.height), glRGBA, glUnsignedByte, uintptr(unsafe.Pointer(unsafe.SliceData(dst))))
+		if d.split != nil {
+			d.split.read()
+		}
 		return d.glError("rendering a frame")
 	}
 	d.c(g.BindFramebuffer, glFramebuffer, uintptr(t.packFBO))
@@ -586,3 +599,15 @@ func (d *device) c(fn uintptr, a ...uintptr) uintptr {
 	r, _, _ := purego.SyscallN(fn, d.args[:n]...)
 	return r
 }
+
+// frameSplit accumulates the time of glFinish (the rasteriser finishing
+// the frame) and of glReadPixels after it.
+type frameSplit struct {
+	t0, t1         time.Time
+	finish, readNs time.Duration
+	frames         int
+}
+
+func (s *frameSplit) start()    { s.t0 = time.Now() }
+func (s *frameSplit) finished() { s.t1 = time.Now(); s.finish += s.t1.Sub(s.t0) }
+func (s *frameSplit) read()     { s.readNs += time.Since(s.t1); s.frames++ }
