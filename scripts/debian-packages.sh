@@ -6,11 +6,15 @@
 #                -tags nox264 (no H.264: the console falls back to MJPEG)
 #   pkg-config   how cgo finds libx264
 #   ffmpeg       the video tests decode RTP and H.264 with it
+#   libegl1, libgles2, libgl1-mesa-dri
+#                headless EGL, OpenGL ES and Mesa's llvmpipe for the rendered
+#                cameras (pkg/render, loaded at run time: without them the
+#                build works and the cameras fall back to test patterns)
 #
 # need_debian_packages prints what it does. It returns 0 when every package
 # is there (or was installed), 1 with the reason on stderr when some are
 # missing and cannot be installed (not root, no apt-get, apt-get failed).
-TELEBRIDGE_DEBIAN_PACKAGES="libx264-dev pkg-config ffmpeg"
+TELEBRIDGE_DEBIAN_PACKAGES="libx264-dev pkg-config ffmpeg libegl1 libgles2 libgl1-mesa-dri"
 
 need_debian_packages() {
 	local missing=() p log
