@@ -6,11 +6,14 @@
 #                -tags nox264 (no H.264: the console falls back to MJPEG)
 #   pkg-config   how cgo finds libx264
 #   ffmpeg       the video tests decode RTP and H.264 with it
+#   libode-dev   the training world's physics (ODE 0.16, pkg/physics):
+#                loaded at run time (purego), so the build does not need
+#                it; its tests skip without it
 #
 # need_debian_packages prints what it does. It returns 0 when every package
 # is there (or was installed), 1 with the reason on stderr when some are
 # missing and cannot be installed (not root, no apt-get, apt-get failed).
-TELEBRIDGE_DEBIAN_PACKAGES="libx264-dev pkg-config ffmpeg"
+TELEBRIDGE_DEBIAN_PACKAGES="libx264-dev pkg-config ffmpeg libode-dev"
 
 need_debian_packages() {
 	local missing=() p log
