@@ -27,7 +27,7 @@ type BodySpec struct {
 	Pose     Pose     // of the link frame in the world
 	Shapes   []BodyShape
 	// Group: bodies with the same non-zero group do not collide with
-	// each other (the links of one robot).
+	// each other (the links of one robot). 1..MaxGroup.
 	Group int
 }
 
@@ -49,6 +49,9 @@ func (w *World) AddBody(spec BodySpec) (*Body, error) {
 	}
 	if err := poseOK(spec.Pose); err != nil {
 		return nil, fmt.Errorf("body %q: %w", spec.Name, err)
+	}
+	if spec.Group < 0 || spec.Group > MaxGroup {
+		return nil, fmt.Errorf("body %q: group %d: want 0..%d", spec.Name, spec.Group, MaxGroup)
 	}
 	for i, s := range spec.Shapes {
 		if s.Shape.Kind == ShapePlane {
@@ -92,6 +95,14 @@ func (w *World) AddBody(spec BodySpec) (*Body, error) {
 		off := s.Pose.Pos.Sub(in.CoM)
 		l.GeomSetOffsetPosition(g, off[0], off[1], off[2])
 		l.GeomSetOffsetQuaternion(g, s.Pose.Rot.norm())
+		if spec.Group != 0 {
+			// ODE skips the pairs of one group before calling back.
+			bit := groupBit(spec.Group)
+			l.GeomSetCategoryBits(g, bit)
+			l.GeomSetCollideBits(g, ^bit)
+		} else {
+			l.GeomSetCategoryBits(g, 1)
+		}
 		gi := &geomInfo{body: b, mat: s.Material, belt: s.Belt}
 		if s.Belt != nil {
 			gi.axis = s.BeltAxis.Scale(1 / s.BeltAxis.Norm())
@@ -172,3 +183,9 @@ func (b *Body) SetVelocity(lin, ang Vec3) error {
 	b.w.l.BodySetAngularVel(b.b, ang[0], ang[1], ang[2])
 	return nil
 }
+
+// MaxGroup is the largest collision group (one category bit each, bit 0
+// being the bodies without a group).
+const MaxGroup = 63
+
+func groupBit(g int) uint64 { return 1 << uint(g) }

@@ -30,6 +30,13 @@ type HingeSpec struct {
 	// MaxVelocity caps the target velocity [rad/s] (URDF velocity); zero:
 	// no cap.
 	MaxVelocity float64
+	// HoldGain [1/s] makes the motor a servo, as a robot's joint
+	// controllers are: it tracks the commanded velocity's integral (a
+	// reference angle) by adding HoldGain times the angle error to the
+	// velocity it asks of ODE, so a joint commanded to stop stays where
+	// it stopped instead of creeping under load (ODE's motors act on
+	// velocity only). Default 10; negative: pure velocity motor.
+	HoldGain float64
 }
 
 // Hinge is a revolute joint.
@@ -39,9 +46,12 @@ type Hinge struct {
 	name   string
 	spec   HingeSpec
 	fb     *ode.Feedback
-	axis   Vec3 // in the child's link frame
-	anchor Vec3 // in the child's link frame
-	vel    float64
+	axis   Vec3    // in the child's link frame
+	anchor Vec3    // in the child's link frame
+	vel    float64 // commanded velocity [rad/s]
+	ref    float64 // servo reference angle [rad]
+	gain   float64 // HoldGain in force (0: none)
+	asked  float64 // the velocity last given to ODE
 }
 
 // AddHinge adds a hinge joint.
@@ -64,7 +74,15 @@ func (w *World) AddHinge(s HingeSpec) (*Hinge, error) {
 		return nil, ErrClosed
 	}
 	l := w.l
-	h := &Hinge{w: w, name: s.Name, spec: s, fb: new(ode.Feedback)}
+	h := &Hinge{w: w, name: s.Name, spec: s, fb: new(ode.Feedback), ref: s.Angle}
+	if s.MaxTorque > 0 {
+		switch {
+		case s.HoldGain == 0:
+			h.gain = 10
+		case s.HoldGain > 0:
+			h.gain = s.HoldGain
+		}
+	}
 	h.j = l.JointCreateHinge(w.world)
 	var parent ode.Body
 	if s.Parent != nil {
@@ -124,9 +142,34 @@ func (h *Hinge) SetVelocity(v float64) error {
 	}
 	if v != h.vel {
 		h.vel = v
-		h.w.l.JointSetHingeParam(h.j, ode.ParamVel, v)
+		if h.gain == 0 {
+			h.asked = v
+			h.w.l.JointSetHingeParam(h.j, ode.ParamVel, v)
+		}
 	}
 	return nil
+}
+
+// servo advances the reference angle by one step of the commanded
+// velocity and asks ODE for the velocity that closes the error (under
+// lock, before a step).
+func (h *Hinge) servo(dt float64) {
+	if h.gain == 0 {
+		return
+	}
+	h.ref += h.vel * dt
+	if lo, hi := h.spec.Lower, h.spec.Upper; lo != 0 || hi != 0 {
+		h.ref = math.Max(lo, math.Min(hi, h.ref))
+	}
+	a := h.w.l.JointHingeAngle(h.j)
+	v := h.vel + h.gain*math.Remainder(h.ref-a, 2*math.Pi)
+	if m := h.spec.MaxVelocity; m > 0 {
+		v = math.Max(-2*m, math.Min(2*m, v))
+	}
+	if v != h.asked {
+		h.asked = v
+		h.w.l.JointSetHingeParam(h.j, ode.ParamVel, v)
+	}
 }
 
 // Target returns the motor's target velocity [rad/s] in force.

@@ -97,11 +97,24 @@ type Material struct {
 	SideFriction float64
 	// Bounce is the restitution 0..1.
 	Bounce float64
+	// Slip and SideSlip are a belt shape's force-dependent slip along and
+	// across the belt [m/s per N, per contact point] (ODE's slip1 and
+	// slip2): the grip yields at a speed proportional to the force the
+	// contact carries, as a track's rubber and the ground shear under
+	// load. 0: rigid (Coulomb only). Ignored for shapes without a belt.
+	// Slip fades out below SlipFade of belt speed: a stopped belt is
+	// braked and holds as far as friction allows.
+	Slip, SideSlip float64
 }
 
+// SlipFade is the belt speed [m/s] under which a belt's Slip is scaled
+// down in proportion (to zero for a stopped belt).
+const SlipFade = 0.05
+
 func (m Material) validate() error {
-	if !(m.Friction >= 0 && m.Friction <= 100) || !(m.SideFriction >= 0 && m.SideFriction <= 100) || !(m.Bounce >= 0 && m.Bounce <= 1) {
-		return fmt.Errorf("physics: material %+v: friction 0..100, bounce 0..1", m)
+	if !(m.Friction >= 0 && m.Friction <= 100) || !(m.SideFriction >= 0 && m.SideFriction <= 100) || !(m.Bounce >= 0 && m.Bounce <= 1) ||
+		!(m.Slip >= 0 && m.Slip <= 10) || !(m.SideSlip >= 0 && m.SideSlip <= 10) {
+		return fmt.Errorf("physics: material %+v: friction 0..100, bounce 0..1, slip 0..10", m)
 	}
 	return nil
 }
@@ -236,6 +249,9 @@ func (w *World) Step(n int) error {
 	}
 	l := w.l
 	for range n {
+		for _, h := range w.hinges {
+			h.servo(w.dt)
+		}
 		l.SetRandSeed(w.seed)
 		current = w
 		w.nContacts = 0
@@ -345,6 +361,16 @@ func (w *World) belt(c *ode.Contact, bi, other *geomInfo, s float64) {
 	c.Surface.Mu = math.Min(bi.mat.Friction, other.mat.Friction)
 	c.Surface.Mu2 = math.Min(side, other.mat.Friction)
 	c.Surface.Mode |= ode.ContactFDir1 | ode.ContactMotion1 | ode.ContactMu2
+	// A driven belt slips; a stopped one is braked (holds as friction
+	// allows): the slip fades in over the first SlipFade of belt speed.
+	if v := math.Abs(bi.belt.speed); bi.mat.Slip > 0 && v > 0 {
+		c.Surface.Mode |= ode.ContactSlip1
+		c.Surface.Slip1 = bi.mat.Slip * math.Min(1, v/SlipFade)
+	}
+	if bi.mat.SideSlip > 0 {
+		c.Surface.Mode |= ode.ContactSlip2
+		c.Surface.Slip2 = bi.mat.SideSlip
+	}
 	// The belt's material at the contact moves backwards relative to the
 	// body at its speed, so the body's point there moves at +speed along
 	// t relative to the other surface when nothing slips.

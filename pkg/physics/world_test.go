@@ -144,8 +144,14 @@ func TestHingeMotorAndLimits(t *testing.T) {
 func TestBadInputIsAnError(t *testing.T) {
 	w := newWorld(t, physics.Config{})
 	cases := []func() error{
-		func() error { _, err := w.AddStatic(physics.Box(-1, 1, 1), physics.Pose{}, physics.Material{}); return err },
-		func() error { _, err := w.AddStatic(physics.Sphere(math.NaN()), physics.Pose{}, physics.Material{}); return err },
+		func() error {
+			_, err := w.AddStatic(physics.Box(-1, 1, 1), physics.Pose{}, physics.Material{})
+			return err
+		},
+		func() error {
+			_, err := w.AddStatic(physics.Sphere(math.NaN()), physics.Pose{}, physics.Material{})
+			return err
+		},
 		func() error {
 			_, err := w.AddStatic(physics.Shape{Kind: physics.ShapeMesh, Vertices: []physics.Vec3{{}, {}, {}}, Triangles: [][3]uint32{{0, 1, 7}}}, physics.Pose{}, physics.Material{})
 			return err
@@ -154,7 +160,10 @@ func TestBadInputIsAnError(t *testing.T) {
 			_, err := w.AddStatic(physics.Box(1, 1, 1), physics.Pose{Rot: physics.Quat{2, 0, 0, 0}}, physics.Material{})
 			return err
 		},
-		func() error { _, err := w.AddStatic(physics.Box(1, 1, 1), physics.Pose{}, physics.Material{Friction: -1}); return err },
+		func() error {
+			_, err := w.AddStatic(physics.Box(1, 1, 1), physics.Pose{}, physics.Material{Friction: -1})
+			return err
+		},
 		func() error { _, err := w.AddBody(physics.BodySpec{Inertial: physics.Inertial{Mass: 0}}); return err },
 		func() error {
 			_, err := w.AddBody(physics.BodySpec{Inertial: physics.Inertial{Mass: 1, I: [6]float64{1, 1, 5}}})
