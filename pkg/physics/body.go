@@ -8,9 +8,9 @@ import (
 
 // BodyShape is a collision shape on a body.
 type BodyShape struct {
-	Shape    Shape
-	Pose     Pose // in the body's link frame
-	Material Material
+	Shape    Shape    // the geometry [m]
+	Pose     Pose     // in the body's link frame
+	Material Material // friction, bounce, belt slip
 	// Belt, when set, makes the shape a moving surface (a track): see
 	// Belt. BeltAxis is the belt's lateral axis (its pulleys' axle) in
 	// the link frame; the belt runs forward along BeltAxis x n, n the
@@ -22,10 +22,10 @@ type BodyShape struct {
 
 // BodySpec describes a dynamic rigid body.
 type BodySpec struct {
-	Name     string   // for errors and lookups
-	Inertial Inertial // mass, centre and inertia in the link frame
-	Pose     Pose     // of the link frame in the world
-	Shapes   []BodyShape
+	Name     string      // for errors and lookups
+	Inertial Inertial    // mass, centre and inertia in the link frame
+	Pose     Pose        // of the link frame in the world
+	Shapes   []BodyShape // collision shapes (none: the body touches nothing)
 	// Group: bodies with the same non-zero group do not collide with
 	// each other (the links of one robot). 1..MaxGroup.
 	Group int

@@ -10,10 +10,10 @@ import (
 // HingeSpec describes a revolute joint with an optional motor and limits.
 // The bodies must already be placed at the joint's present Angle.
 type HingeSpec struct {
-	Name   string
-	Parent *Body // nil: the world (the child is hinged to a fixed point)
-	Child  *Body
-	Anchor Vec3 // a point on the axis [m, world]
+	Name   string // for errors
+	Parent *Body  // nil: the world (the child is hinged to a fixed point)
+	Child  *Body  // the body the joint turns
+	Anchor Vec3   // a point on the axis [m, world]
 	// Axis [world]: a positive angle turns the child about it relative to
 	// the parent (right hand).
 	Axis Vec3

@@ -21,10 +21,10 @@ const (
 
 // Shape is a collision shape, centred on its frame.
 type Shape struct {
-	Kind   ShapeKind
-	Size   Vec3    // box side lengths [m]
-	Radius float64 // sphere and cylinder radius [m]
-	Length float64 // cylinder length along z [m]
+	Kind   ShapeKind // which of the fields below apply
+	Size   Vec3      // box side lengths [m]
+	Radius float64   // sphere and cylinder radius [m]
+	Length float64   // cylinder length along z [m]
 	// Vertices and Triangles are a mesh: points [m] in the shape frame and
 	// counter-clockwise (outward normal) index triples into Vertices.
 	Vertices  []Vec3

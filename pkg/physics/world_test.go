@@ -28,13 +28,6 @@ func newWorld(t testing.TB, cfg physics.Config) *physics.World {
 	return w
 }
 
-func ground(t testing.TB, w *physics.World, mu float64) {
-	t.Helper()
-	if _, err := w.AddStatic(physics.Plane(), physics.Pose{}, physics.Material{Friction: mu}); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func boxInertial(m, x, y, z float64) physics.Inertial {
 	return physics.Inertial{Mass: m, I: [6]float64{m / 12 * (y*y + z*z), m / 12 * (x*x + z*z), m / 12 * (x*x + y*y)}}
 }

@@ -329,5 +329,8 @@ func (l *Lib) JointSetFeedback(j Joint, fb *Feedback) { l.jointSetFeedback(j, un
 // Feedback is ODE's dJointFeedback: the force [N] and torque [N m] the
 // joint applies to its first and second body, world frame.
 type Feedback struct {
-	F1, T1, F2, T2 [4]float64
+	F1 [4]float64 // force on body 1 [N, world]
+	T1 [4]float64 // torque on body 1 about its centre of mass [N m, world]
+	F2 [4]float64 // force on body 2 [N, world]
+	T2 [4]float64 // torque on body 2 about its centre of mass [N m, world]
 }

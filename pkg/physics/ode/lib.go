@@ -9,17 +9,26 @@ import (
 	"github.com/ebitengine/purego"
 )
 
-// Handles: ODE's opaque pointers (0 is "none", e.g. the static world as a
-// body).
-type (
-	World       uintptr // dWorldID
-	Space       uintptr // dSpaceID (also usable as a Geom)
-	Body        uintptr // dBodyID
-	Geom        uintptr // dGeomID
-	Joint       uintptr // dJointID
-	JointGroup  uintptr // dJointGroupID
-	TriMeshData uintptr // dTriMeshDataID
-)
+// World is a dWorldID.
+type World uintptr
+
+// Space is a dSpaceID (also usable as a Geom).
+type Space uintptr
+
+// Body is a dBodyID; 0 is the static world.
+type Body uintptr
+
+// Geom is a dGeomID.
+type Geom uintptr
+
+// Joint is a dJointID.
+type Joint uintptr
+
+// JointGroup is a dJointGroupID.
+type JointGroup uintptr
+
+// TriMeshData is a dTriMeshDataID.
+type TriMeshData uintptr
 
 // Library is the file Load opens, as Debian's libode8 installs it.
 const Library = "libode.so.8"
@@ -115,8 +124,10 @@ func Load() (*Lib, error) {
 	return loaded, loadErr
 }
 
-func load() (l *Lib, err error) {
-	h, err := purego.Dlopen(Library, purego.RTLD_NOW|purego.RTLD_LOCAL)
+func load() (*Lib, error) { return loadFrom(Library) }
+
+func loadFrom(path string) (l *Lib, err error) {
+	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
 	if err != nil {
 		return nil, fmt.Errorf("%w (%v)", ErrMissing, err)
 	}
@@ -124,7 +135,7 @@ func load() (l *Lib, err error) {
 	// (an older or foreign libode), never a crash.
 	defer func() {
 		if r := recover(); r != nil {
-			l, err = nil, fmt.Errorf("ode: %s lacks a symbol this binding needs (ODE 0.16 expected): %v", Library, r)
+			l, err = nil, fmt.Errorf("ode: %s lacks a symbol this binding needs (ODE 0.16 expected): %v", path, r)
 		}
 	}()
 	sym := func(name string) uintptr {
@@ -145,7 +156,7 @@ func load() (l *Lib, err error) {
 	purego.RegisterLibFunc(&allocData, h, "dAllocateODEDataForThread")
 	l.Config = getConfig()
 	if checkConfig("ODE_double_precision") != 1 {
-		return nil, fmt.Errorf("ode: %s is not built with double precision (configuration %q); this binding needs Debian's libode8", Library, l.Config)
+		return nil, fmt.Errorf("ode: %s is not built with double precision (configuration %q); this binding needs Debian's libode8", path, l.Config)
 	}
 	if initODE(0) == 0 {
 		return nil, errors.New("ode: dInitODE2 failed")
