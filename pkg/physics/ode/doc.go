@@ -15,9 +15,10 @@
 // caller sets gravity (0, 0, -9.81).
 //
 // Functions with floating-point arguments or results go through
-// purego.RegisterFunc (a reflect call: a few allocations each); the
+// purego.RegisterFunc (a reflect call: about four allocations each); the
 // integer-only functions used on every step (collision, contact joints,
-// body state pointers) go through purego.SyscallN and allocate nothing.
+// body state pointers) go through purego.SyscallN (one small allocation,
+// its argument slice).
 //
 // ODE keeps global state (the random generator of dWorldQuickStep, the
 // collider tables); this package does not lock: the caller serialises

@@ -39,6 +39,7 @@ func TestLayout(t *testing.T) {
 		{"sizeof dContactGeom", unsafe.Sizeof(g), 96},
 		{"sizeof dContact", unsafe.Sizeof(c), 248},
 		{"sizeof dMass", unsafe.Sizeof(ode.Mass{}), 136},
+		{"sizeof dJointFeedback", unsafe.Sizeof(ode.Feedback{}), 128},
 		{"mu", unsafe.Offsetof(s.Mu), 8},
 		{"mu2", unsafe.Offsetof(s.Mu2), 16},
 		{"rho", unsafe.Offsetof(s.Rho), 24},
