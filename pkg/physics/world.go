@@ -343,7 +343,10 @@ func near(_, a, b uintptr) {
 // with the normal out of the other surface), Motion1 the belt speed. s is
 // +1 when the belt's geom is the contact's first geom (ODE's normal then
 // points into it; the constraint is v1 - v2 = Motion1 along FDir1), -1
-// when it is the second.
+// when it is the second. (Flipping s flips both FDir1 and Motion1, which
+// is the same constraint: the order does not matter, as
+// TestBeltDrivesBody checks with both orders; s keeps FDir1 pointing the
+// belt's way for whoever reads the contact.)
 func (w *World) belt(c *ode.Contact, bi, other *geomInfo, s float64) {
 	n := Vec3{c.Geom.Normal[0], c.Geom.Normal[1], c.Geom.Normal[2]}.Scale(s) // out of the other surface, into the belt
 	axis := bi.body.rot().Rotate(bi.axis)
