@@ -135,7 +135,8 @@ type Robot struct {
 // limits) and velocities. Shapes: the URDF's collision boxes (visual boxes
 // for links without a collision element), except the tracks, which are
 // belts of the URDF's track box with rounded ends (sprockets), and the
-// flippers, belts on the same tracks.
+// flippers, belts on the same tracks. On an error the world may hold part
+// of the robot: close it.
 func New(w *physics.World, cfg Config) (*Robot, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
