@@ -10,14 +10,10 @@ import (
 	"github.com/telebridge/telebridge/pkg/urdf"
 )
 
-// Geometry of the tracks not written as numbers in the URDF's elements
-// but in its comments (all assumed there): sprocket radius and the axle
-// distance (belt 1.15 m around two 0.08 m wheels).
-const (
-	SprocketRadius = 0.08   // [m]
-	AxleDistance   = 0.3237 // [m], front axle at +x/2, rear at -x/2 of base_link
-	TrackWidth     = 0.10   // [m]
-)
+// SprocketRadius is the radius of the track pulleys [m] (the URDF's
+// comment, assumed there; its track boxes are twice as high): base_link
+// is this high above flat ground.
+const SprocketRadius = 0.08
 
 // Stowed is the default arm pose [rad] (waist, shoulder, elbow, neck):
 // upper arm raised, forearm folded down, head level and above the body,
