@@ -10,11 +10,14 @@
 #                headless EGL, OpenGL ES and Mesa's llvmpipe for the rendered
 #                cameras (pkg/render, loaded at run time: without them the
 #                build works and the cameras fall back to test patterns)
+#   libode-dev   the training world's physics (ODE 0.16, pkg/physics):
+#                loaded at run time (purego), so the build does not need
+#                it; its tests skip without it
 #
 # need_debian_packages prints what it does. It returns 0 when every package
 # is there (or was installed), 1 with the reason on stderr when some are
 # missing and cannot be installed (not root, no apt-get, apt-get failed).
-TELEBRIDGE_DEBIAN_PACKAGES="libx264-dev pkg-config ffmpeg libegl1 libgles2 libgl1-mesa-dri"
+TELEBRIDGE_DEBIAN_PACKAGES="libx264-dev pkg-config ffmpeg libegl1 libgles2 libgl1-mesa-dri libode-dev"
 
 need_debian_packages() {
 	local missing=() p log
