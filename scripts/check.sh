@@ -20,7 +20,7 @@ export GONOSUMDB=github.com/tiiuae
 
 step() { printf '\n=== %s\n' "$*"; }
 
-step "Debian packages (libx264-dev, pkg-config, ffmpeg)"
+step "Debian packages (scripts/debian-packages.sh)"
 # The default build links libx264 (H.264, pkg/video) and the video tests
 # decode with ffmpeg: both must be there before go vet.
 . scripts/debian-packages.sh
@@ -49,8 +49,11 @@ go test -count=1 -tags nox264 ./pkg/video/...
 
 step "go test -race"
 # The console's browser tests run once, in scripts/check.d/console.sh (which
-# installs Chromium where it can and makes them mandatory there).
-TELEBRIDGE_BROWSER_TESTS=elsewhere go test -race -count=1 ./...
+# installs Chromium where it can and makes them mandatory there). The
+# training world's physics (libode) and renderer (EGL) were installed
+# above, so their tests must run here: a missing library is a failure.
+TELEBRIDGE_BROWSER_TESTS=elsewhere TELEBRIDGE_PHYSICS_TESTS=required TELEBRIDGE_RENDER_TESTS=required \
+	go test -race -count=1 ./...
 
 step "benchmarks compile and run once"
 # The output is kept in a file and printed in full when a benchmark fails, so
