@@ -102,12 +102,18 @@ type Info struct {
 	// limits [rad] (position targets must lie within them).
 	ServosilaLower [NumArmJoints]float64 `json:"servosila_lower"`
 	ServosilaUpper [NumArmJoints]float64 `json:"servosila_upper"`
-	// ServosilaStartSpeed is the robot's start speed [m/s for the linear,
-	// rad/s for the angular velocity]: the driver raises a non-zero
-	// chassis twist whose parts are both below it to it
-	// (servosila.Config.MinStartVelocity); the console refuses such a
-	// twist instead. 0: none.
+	// ServosilaStartSpeed is the start speed of the robot's tracks [m/s
+	// for the linear, rad/s for the angular velocity]: the driver raises
+	// or stops a track asked to move below it
+	// (servosila.Config.MinStartVelocity, control.ChassisLimits.Apply);
+	// the console refuses a twist whose parts are both below it, and
+	// scales down one the robot would execute over the operator's maxima.
+	// 0: none.
 	ServosilaStartSpeed float64 `json:"servosila_start_speed"`
+	// ServosilaHalfTrack is the speed of a track per yaw rate [m/s per
+	// rad/s] (control.ChassisLimits.HalfTrack): with the start speed, what
+	// the console predicts the robot executes per track.
+	ServosilaHalfTrack float64 `json:"servosila_half_track"`
 	// ServosilaGripperSpeed is the gripper's one speed [rad/s]: the
 	// driver opens or closes it by a button, whatever the magnitude
 	// asked; the console refuses a smaller non-zero gripper velocity.

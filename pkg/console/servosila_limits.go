@@ -2,6 +2,7 @@ package console
 
 import (
 	"github.com/telebridge/telebridge/pkg/servosila"
+	"github.com/telebridge/telebridge/pkg/servosila/control"
 	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
 )
 
@@ -10,8 +11,9 @@ import (
 // is the one place the console reads them, through the driver's exported
 // API; the direct and the ROS backends both call it:
 //
-//   - the chassis start speed (Config.MinStartVelocity): a non-zero twist
-//     with both parts below it is raised to it (Config.Chassis);
+//   - the chassis start speed (Config.MinStartVelocity) and the half
+//     track of the calibration's mixing: a track asked to move below its
+//     start is raised to it or stopped (Config.ChassisLimits, Apply);
 //   - the gripper's one speed: Convert then Mapping.Encode turn any
 //     non-zero gripper velocity into the open or close button, which the
 //     robot executes at full scale (Mapping.Decode,
@@ -24,6 +26,7 @@ import (
 // default).
 func SetServosilaLimits(in *Info, c servosila.Config) {
 	in.ServosilaStartSpeed = max(c.MinStartVelocity, 0)
+	in.ServosilaHalfTrack = c.ChassisLimits().HalfTrack
 	in.ServosilaGripperSpeed = 0
 	// A button-driven gripper answers a small velocity with its full one.
 	if g := executedGripper(c, 0.01); g > 0.01*1.01 {
@@ -49,4 +52,12 @@ func executedGripper(c servosila.Config, v float64) float64 {
 	var out servosilawire.Channels
 	c.Mapping.Decode(&out, &rc)
 	return c.Calibration.Velocities(&out).Joints[servosilawire.Gripper]
+}
+
+// servosilaChassis returns the driver's chassis rule as the console knows
+// it from in: the driver's limits [m/s, rad/s], the start speed and the
+// half track.
+func servosilaChassis(in Info) control.ChassisLimits {
+	return control.ChassisLimits{MaxLinear: in.ServosilaMaxLinear, MaxAngular: in.ServosilaMaxAngular,
+		MinStart: in.ServosilaStartSpeed, HalfTrack: in.ServosilaHalfTrack}
 }

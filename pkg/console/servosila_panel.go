@@ -113,6 +113,9 @@ func (p *servosilaPanel) Handle(ctx context.Context, c *call, typ string, raw []
 			}
 		}
 		refused := p.belowStart(lin, ang)
+		if refused == nil {
+			lin, ang, refused = p.fitMaxima(lin, ang)
+		}
 		if refused != nil {
 			lin, ang = 0, 0
 		}
@@ -208,6 +211,23 @@ func (p *servosilaPanel) belowStart(lin, ang float64) error {
 		return fmt.Errorf("%w: %.2f rad/s is below the robot's %.2g rad/s start speed: nothing sent (raise the maximum to at least %.2g rad/s)", ErrFaster, aa, m, m)
 	}
 	return fmt.Errorf("%w: %.2f m/s and %.2f rad/s are both below the robot's start speed (%.2g m/s or rad/s): nothing sent", ErrFaster, al, aa, m)
+}
+
+// fitMaxima returns the twist [m/s, rad/s] to send for the asked one so
+// that what the robot executes, per track, stays within the operator's
+// maxima: the driver starts or stops a track asked to move below its start
+// speed (control.ChassisLimits.Apply), which can turn or drive the robot
+// faster than asked (0.1 m/s with 0.2 rad/s turns at 0.222 rad/s). Such a
+// twist is scaled down to the largest fraction whose executed twist fits
+// (Fit), and the executed twist itself is sent (the driver passes it
+// unchanged); when no fraction fits, the twist is refused with ErrFaster.
+func (p *servosilaPanel) fitMaxima(lin, ang float64) (float64, float64, error) {
+	l := servosilaChassis(p.info)
+	v, w, ok := l.Fit(lin, ang, p.maxLin, p.maxAng)
+	if ok {
+		return v, w, nil
+	}
+	return 0, 0, fmt.Errorf("%w: %.2f m/s with %.2f rad/s: a track below the robot's start speed (%.2g) would run it at %.2f m/s, %.2f rad/s, above your maxima of %.2f m/s, %.2f rad/s: nothing sent", ErrFaster, lin, ang, l.MinStart, v, w, p.maxLin, p.maxAng)
 }
 
 // gripperTooSlow refuses a gripper velocity [rad/s] below the gripper's

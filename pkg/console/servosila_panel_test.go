@@ -2,6 +2,7 @@ package console
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -37,6 +38,9 @@ func TestServosilaLimitsRead(t *testing.T) {
 	in := be.Info()
 	if in.ServosilaStartSpeed != 0.2 || math.Abs(in.ServosilaGripperSpeed-32767.0/65534) > 1e-12 || math.Abs(in.EStopInterval-0.02) > 1e-12 {
 		t.Fatalf("start %g, gripper %g, e-stop interval %g", in.ServosilaStartSpeed, in.ServosilaGripperSpeed, in.EStopInterval)
+	}
+	if k := c.Calibration.Angular / c.Calibration.Linear; in.ServosilaHalfTrack != k {
+		t.Fatalf("half track %g, want %g", in.ServosilaHalfTrack, k)
 	}
 	// The driver's own rules, which the panel must not let through.
 	if v, w := c.ChassisLimits().Apply(0.1, 0); v != 0.2 || w != 0 {
@@ -104,6 +108,56 @@ func TestFasterSpeedRefused(t *testing.T) {
 			t.Fatalf("%s: %v", c.msg, err)
 		}
 		check(t, be, c.call)
+	}
+}
+
+// TestTwistFitsMaxima: the operator's maxima hold on what the robot
+// executes per track (the driver starts or stops a track asked to move
+// below its start speed): a twist the robot would run over them is scaled
+// down and the executed twist is sent, which the driver passes unchanged.
+// The issue's probes: 0.1 m/s with 0.2 rad/s under an angular maximum of
+// 0.2 (executed before as 0.242 rad/s), 0.05 m/s with 0.2 rad/s under a
+// linear maximum of 0.05 (0.060 m/s).
+func TestTwistFitsMaxima(t *testing.T) {
+	h, be, _, c := realServosila(t)
+	p, _ := join(h)
+	k := c.Calibration.Angular / c.Calibration.Linear
+	for _, tc := range []struct {
+		name                 string
+		maxLin, maxAng, v, w float64
+		wantV, wantW         float64
+	}{
+		{"within the maxima: unchanged", 0.45, 1.3, 0.3, 0.05, 0.3, 0.05},
+		{"angular maximum 0.2: a pivot about the left track at 0.2 rad/s", 0.45, 0.2, 0.1, 0.2, 0.2 * k, 0.2},
+		{"linear maximum 0.05: a turn in place", 0.05, 1.3, 0.05, 0.2, 0, 0.2},
+		{"the diagonal under maxima of 0.2: a pivot at 0.2 rad/s", 0.2, 0.2, 0.2, 0.2, 0.2 * k, 0.2},
+		{"backwards right under maxima of 0.2", 0.2, 0.2, -0.2, -0.2, -0.2 * k, -0.2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, m := range []string{fmt.Sprintf(`{"type":"max_velocity","joint":"linear","value":%g}`, tc.maxLin),
+				fmt.Sprintf(`{"type":"max_velocity","joint":"angular","value":%g}`, tc.maxAng),
+				fmt.Sprintf(`{"type":"servosila_drive","linear":%g,"angular":%g}`, tc.v, tc.w)} {
+				if err := h.handle(ctx, p, []byte(m), at(0)); err != nil {
+					t.Fatalf("%s: %v", m, err)
+				}
+			}
+			calls := be.take()
+			var v, w float64
+			if len(calls) != 1 {
+				t.Fatalf("backend calls %q", calls)
+			}
+			if _, err := fmt.Sscanf(calls[0], "drive %g %g", &v, &w); err != nil {
+				t.Fatalf("%q: %v", calls[0], err)
+			}
+			if math.Abs(v-tc.wantV) > 1e-6 || math.Abs(w-tc.wantW) > 1e-6 {
+				t.Fatalf("sent %g, %g; want %g, %g", v, w, tc.wantV, tc.wantW)
+			}
+			// What the driver sends for it is what was sent: the robot
+			// executes it.
+			if dv, dw := c.ChassisLimits().Apply(v, w); math.Abs(dv-v) > 1e-9 || math.Abs(dw-w) > 1e-9 {
+				t.Fatalf("the driver sends %g, %g for %g, %g", dv, dw, v, w)
+			}
+		})
 	}
 }
 

@@ -25,7 +25,13 @@ func (c *Config) Convert(cmd *wire.Command) wire.Channels {
 }
 
 // ChassisLimits returns the chassis limits of c: MaxLinear [m/s],
-// MaxAngular [rad/s] and MinStartVelocity [m/s, rad/s].
+// MaxAngular [rad/s], MinStartVelocity [m/s, rad/s] and the half track
+// [m/s per rad/s] of the calibration's mixing (Calibration.Angular /
+// Calibration.Linear; 0 without a calibration).
 func (c *Config) ChassisLimits() control.ChassisLimits {
-	return control.ChassisLimits{MaxLinear: c.MaxLinear, MaxAngular: c.MaxAngular, MinStart: c.MinStartVelocity}
+	l := control.ChassisLimits{MaxLinear: c.MaxLinear, MaxAngular: c.MaxAngular, MinStart: c.MinStartVelocity}
+	if cal := c.Calibration; cal != nil && cal.Linear > 0 {
+		l.HalfTrack = cal.Angular / cal.Linear
+	}
+	return l
 }

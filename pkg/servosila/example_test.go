@@ -50,15 +50,23 @@ func ExampleDriver() {
 	<-done
 }
 
-// The chassis rule: a small twist from standstill is raised keeping its
-// curvature; a limited one is scaled keeping its curvature.
+// The chassis rule: the start speed per track (a track below it is
+// raised to it, or stopped when that is nearer); a limited twist is
+// scaled keeping its curvature.
 func ExampleConfig_ChassisLimits() {
 	cfg, _ := servosila.Config{}.WithDefaults()
-	fmt.Println(cfg.ChassisLimits().Apply(0.1, 0.05))  // both below 0.2: raised, radius 2 m kept
-	fmt.Println(cfg.ChassisLimits().Apply(0.45, 0.12)) // driving: the yaw rate passes
-	fmt.Println(cfg.ChassisLimits().Apply(0.5, 0.25))  // over max_linear 0.45: radius 2 m kept
+	l := cfg.ChassisLimits()
+	fmt.Println(l.Apply(0.1, 0))     // both tracks below 0.2: raised
+	fmt.Println(l.Apply(0.45, 0.12)) // driving: the yaw rate passes
+	fmt.Println(l.Apply(0.5, 0.25))  // over max_linear 0.45: radius 2 m kept
+	v, w := l.Apply(0.1, 0.2)        // left drive -0.1: stopped, a pivot about it
+	fmt.Printf("%.3f %.3f\n", v, w)
+	v, w, ok := l.Fit(0.1, 0.2, 0.45, 0.2) // within an operator's 0.2 rad/s
+	fmt.Printf("%.3f %.3f %v\n", v, w, ok)
 	// Output:
-	// 0.2 0.1
+	// 0.2 0
 	// 0.45 0.12
 	// 0.45 0.225
+	// 0.078 0.222
+	// 0.070 0.200 true
 }

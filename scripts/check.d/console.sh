@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # console.sh: the operator console's browser tests (pkg/console/direct,
 # TestBrowser*, among them TestBrowserTLS, TestBrowserCookiePerPort,
-# TestBrowserRoles and TestBrowserLogBound, TestDriveScreen, TestWebRTC*)
+# TestBrowserRoles and TestBrowserLogBound, TestDriveScreen, TestPhone*
+# (the phone layout: time to first picture, overlays, the 3-D inset),
+# TestWebRTC*)
 # in a real headless Chromium, and its figures (key-down to
 # UDP packet latency, CPU with four cameras and nobody watching, glass-to-glass
 # video latency over WebRTC and MJPEG: TestVideoLatency).
@@ -14,7 +16,8 @@
 #
 # Timing on the 2-core build machine: about 40 s of browser tests (and 30 s
 # of the drive screen's, TestDriveScreen, 30 s of the TLS, cookie, role and
-# log-bound probes, TestBrowser{TLS,CookiePerPort,Roles,LogBound}, 40 s of
+# log-bound probes, TestBrowser{TLS,CookiePerPort,Roles,LogBound}, 2 min of
+# the phone layout's, TestPhone* (two 21 s waits), 40 s of
 # WebRTC's, TestWebRTC*), 15 s of
 # latency measurement, 30 s of video latency, 10 s of CPU figures (plus ~1 min for the first
 # chromium install).
@@ -41,7 +44,7 @@ fi
 art=${CONSOLE_ARTIFACTS:-$(mktemp -d)}
 echo "console.sh: browser tests, screenshots and figures in $art"
 TELEBRIDGE_BROWSER_TESTS=required CONSOLE_FIGURES=1 CONSOLE_ARTIFACTS=$art \
-	go test -count=1 -timeout 5m -run 'TestBrowser|TestDriveScreen|TestWebRTC|TestKeyLatency|TestFigures|TestVideoLatency' -v ./pkg/console/direct/ 2>&1 |
+	go test -count=1 -timeout 8m -run 'TestBrowser|TestDriveScreen|TestPhone|TestWebRTC|TestKeyLatency|TestFigures|TestVideoLatency' -v ./pkg/console/direct/ 2>&1 |
 	grep -v -E ' (INFO|WARN) console: '
 # Without H.264 (-tags nox264) every camera falls back to MJPEG and says why.
 TELEBRIDGE_BROWSER_TESTS=required \

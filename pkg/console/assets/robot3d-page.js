@@ -3,6 +3,10 @@
 // WebSocket to the console, the URDF from /robot/MACHINE.
 //   /robot3d.html                  the Servosila: arm joints, odometry, static balance
 //   /robot3d.html?machine=furbot   the Furbot: steered front wheels, odometry
+// Both join to watch (/ws?watch=1): opened first, the page does not take
+// control from the operator's page. The Servosila's page may take control
+// (to enter the slope of the balance readout); every 3-D page shows the
+// E-STOP, and Space presses it, as on the console's page.
 import { mount } from './robot3d.js';
 import { balanceReadout } from './balance-view.js';
 import { stateReader } from './js/patch.js';
@@ -10,12 +14,26 @@ import { stateReader } from './js/patch.js';
 const $ = (id) => document.getElementById(id);
 const JOINTS = ['waist', 'shoulder', 'elbow', 'neck', 'flippers', 'gripper'];
 const machine = new URLSearchParams(location.search).get('machine') === 'furbot' ? 'furbot' : 'servosila';
-let ws = null, me = 0, view = null, steering = null;
+let ws = null, me = 0, view = null, steering = null, roles = '';
 
 function showError(t) { $('msg').textContent = t; }
 function send(m) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(m)); }
 const readout = balanceReadout($('balance'), send);
 $('take').addEventListener('click', () => send({ type: 'take_control' }));
+$('leave').addEventListener('click', () => send({ type: 'release_control' }));
+
+// The E-STOP acts on the press (a finger on a touch screen may make no
+// click); Space presses it from anywhere on the page, also while typing.
+function estop() {
+  send({ type: 'estop' });
+  document.body.dataset.estop = String(Date.now()); // for the browser test
+}
+let pressed = 0;
+$('estop').addEventListener('pointerdown', (e) => { e.preventDefault(); pressed = Date.now(); estop(); });
+$('estop').addEventListener('click', () => { if (Date.now() - pressed > 1000) estop(); });
+document.addEventListener('keydown', (e) => {
+  if (e.key === ' ' || e.code === 'Space') { e.preventDefault(); estop(); }
+});
 
 async function start() {
   if (machine === 'furbot') {
@@ -23,7 +41,6 @@ async function start() {
     $('title').textContent = 'Furbot in 3-D';
     $('what').textContent = 'URDF, steered front wheels, odometry trail; drag to orbit, wheel to zoom';
     $('balcard').hidden = true; // the balance model is the Servosila's
-    $('take').hidden = true; // nothing on this page sends a command
   } else {
     $('title').textContent = 'Servosila in 3-D';
   }
@@ -56,16 +73,16 @@ function furbotSteering(robot) {
 }
 
 function connect() {
-  // The Furbot's page sends no command: it joins to watch, so that,
-  // opened first, it does not take control from the operator's page.
-  ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws' + (machine === 'furbot' ? '?watch=1' : ''));
+  // A view: it joins to watch, so that, opened first, it does not take
+  // control from the operator's page.
+  ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws?watch=1');
   ws.onopen = () => { $('link').textContent = 'connected'; $('link').className = 'pill ok'; };
   ws.onclose = () => { $('link').textContent = 'disconnected: reconnecting'; $('link').className = 'pill bad'; me = 0; setTimeout(connect, 1000); };
   const readState = stateReader(); // a new socket starts with a whole state
   ws.onmessage = (ev) => {
     const m = readState(JSON.parse(ev.data));
     if (!m) return;
-    if (m.type === 'hello') me = m.page;
+    if (m.type === 'hello') { me = m.page; roles = m.roles || ''; }
     else if (m.type === 'error') showError(m.error);
     else if (m.type === 'state') state(m);
   };
@@ -75,6 +92,15 @@ function state(m) {
   const control = m.holder === me && me !== 0;
   $('role').textContent = control ? 'IN CONTROL' : 'VIEW ONLY';
   $('role').className = 'pill ' + (control ? 'ok' : 'warn');
+  // Take control only where something here needs it (the Servosila's
+  // slope) and the operator may move a machine; never with control held.
+  const may = machine === 'servosila' && (roles === '' || /drive|arm|admin/.test(roles));
+  $('take').classList.toggle('hidden', control || !may);
+  $('leave').classList.toggle('hidden', !control);
+  const s0 = m.snap && m.snap.servosila, f0 = m.snap && m.snap.furbot;
+  const es = (s0 && s0.estopped) || (f0 && f0.estopped);
+  $('estate').textContent = es ? 'E-STOP LATCHED' : 'e-stop: clear';
+  $('estate').className = 'pill ' + (es ? 'latched' : 'ok');
   if (machine === 'furbot') {
     const f = m.snap && m.snap.furbot;
     window.robot3dFurbot = f; // for the browser test

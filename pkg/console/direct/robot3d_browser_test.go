@@ -3,6 +3,7 @@ package direct_test
 import (
 	"context"
 	"fmt"
+	"github.com/chromedp/chromedp"
 	"math"
 	"os"
 	"strconv"
@@ -55,11 +56,35 @@ func TestBrowserRobot3D(t *testing.T) {
 	p, closeP := browsertest.Page(t, r.browser, r.url+"robot3d.html")
 	defer closeP()
 	waitFor(t, 15*time.Second, "the 3-D view drawn with the robot's state", func() bool {
-		return eval[bool](r, p, `!!(window.robot3d && window.robot3d.frames > 0 && document.getElementById('role').textContent === 'IN CONTROL' && document.getElementById('balmargin').textContent.endsWith('cm'))`)
+		return eval[bool](r, p, `!!(window.robot3d && window.robot3d.frames > 0 && document.getElementById('role').textContent !== '–' && document.getElementById('balmargin').textContent.endsWith('cm'))`)
 	})
 	if e := eval[string](r, p, `document.getElementById('msg').textContent`); e != "" {
 		t.Fatalf("page error: %s", e)
 	}
+	// Opened first, it joined to watch (issue 29: it took the lease and
+	// showed IN CONTROL and Take control at once); the operator's page,
+	// opened next, gets control, and both show the E-STOP.
+	if role := browsertest.Role(t, p); role != "VIEW ONLY" {
+		t.Errorf("the 3-D page, the first page, shows %q: want VIEW ONLY (it joins to watch)", role)
+	}
+	estopShown(t, r, p, "the 3-D page, view-only")
+	main, closeMain := r.page()
+	waitFor(t, 10*time.Second, "the operator's page, opened after the 3-D page, in control", func() bool {
+		return browsertest.Role(t, main) == "IN CONTROL"
+	})
+	estopShown(t, r, main, "the operator's page")
+	closeMain()
+	// The slope needs control: the 3-D page takes it, and then offers to
+	// release it, not to take it.
+	waitFor(t, 5*time.Second, "Take control offered on the view-only 3-D page", func() bool {
+		return eval[bool](r, p, `getComputedStyle(document.getElementById('take')).display !== 'none'`)
+	})
+	r.click(p, "#take")
+	waitFor(t, 10*time.Second, "the 3-D page in control", func() bool {
+		return browsertest.Role(t, p) == "IN CONTROL" &&
+			eval[bool](r, p, `getComputedStyle(document.getElementById('take')).display === 'none' && getComputedStyle(document.getElementById('leave')).display !== 'none'`)
+	})
+	estopShown(t, r, p, "the 3-D page in control")
 	t.Logf("WebGL renderer: %s", eval[string](r, p, `(()=>{const g=document.createElement('canvas').getContext('webgl2');const x=g&&g.getExtension('WEBGL_debug_renderer_info');return g?(x?g.getParameter(x.UNMASKED_RENDERER_WEBGL):g.getParameter(g.RENDERER)):'none'})()`))
 	if n := eval[int](r, p, `window.robot3d.frustums.length`); n != 4 {
 		t.Errorf("%d camera frustums, want the URDF's 4 cameras", n)
@@ -176,6 +201,22 @@ func TestBrowserRobot3D(t *testing.T) {
 	if warned() {
 		t.Fatal("the warning stays on flat ground")
 	}
+	// Space on the page that holds control latches the e-stop.
+	r.do(p, chromedp.KeyEvent(" "))
+	waitFor(t, 5*time.Second, "the e-stop latched by Space on the 3-D page", r.latched)
+	waitFor(t, 5*time.Second, "the page shows the latch", func() bool {
+		return eval[string](r, p, `document.getElementById('estate').textContent`) == "E-STOP LATCHED"
+	})
+}
+
+// estopShown fails the test unless page p shows its E-STOP button within
+// the viewport.
+func estopShown(t *testing.T, r *rig, p context.Context, what string) {
+	t.Helper()
+	if !eval[bool](r, p, `(() => { const b = document.getElementById('estop'); if (!b || getComputedStyle(b).display === 'none') return false;
+		const q = b.getBoundingClientRect(); return q.width > 0 && q.height > 0 && q.top >= 0 && q.left >= 0 && q.bottom <= innerHeight && q.right <= innerWidth; })()`) {
+		t.Errorf("%s shows no E-STOP in its viewport", what)
+	}
 }
 
 // servosilaBalance is the balance model of the Servosila's URDF.
@@ -226,6 +267,7 @@ func TestBrowserFurbot3D(t *testing.T) {
 	if role := browsertest.Role(t, p); role != "VIEW ONLY" {
 		t.Errorf("the Furbot's 3-D page, the first page, shows %q: want VIEW ONLY (it joins to watch)", role)
 	}
+	estopShown(t, r, p, "the Furbot's 3-D page")
 	main, closeMain := r.page()
 	defer closeMain()
 	waitFor(t, 10*time.Second, "the operator's page, opened after the 3-D page, in control", func() bool {
@@ -340,4 +382,10 @@ func TestBrowserFurbot3D(t *testing.T) {
 	t.Logf("steering %.3f rad (simulator %.3f): front wheels %.3f / %.3f rad; stopped: view at (%.2f, %.2f) m, %.2f rad; simulator at (%.2f, %.2f) m, %.2f rad",
 		s.Steer, steerTruth, s.FL, s.FR, at.X, at.Y, at.Yaw, tr.X, tr.Y, tr.Yaw)
 	r.shot(p, "robot3d-furbot-stopped")
+	// Space on the view-only 3-D page latches the e-stop (from any page).
+	r.do(p, chromedp.KeyEvent(" "))
+	waitFor(t, 5*time.Second, "the Furbot's e-stop latched by Space on its 3-D page", func() bool {
+		s, err := r.be.Snapshot(context.Background())
+		return err == nil && s.Furbot != nil && s.Furbot.EStopped
+	})
 }

@@ -56,7 +56,7 @@ func DriverBindings() rosparam.Bindings[servosila.Config] {
 		frame("frame_type.video", "frame type id of video frames (ignored)", func(c *servosila.Config) *uint8 { return &c.Frames.Video }),
 		num("calibration.linear", "1/(m/s)", "protocol units per m/s of the chassis (English paper; Russian paper 72021.739)", 1, 1e7, true, func(c *servosila.Config) *float64 { return &cal(c).Linear }),
 		num("calibration.angular", "1/(rad/s)", "protocol units per rad/s of chassis yaw (English paper; Russian paper 24000)", 1, 1e7, true, func(c *servosila.Config) *float64 { return &cal(c).Angular }),
-		num("min_start_velocity", "m/s", "chassis start speed (also in rad/s): a twist with both parts below it is raised to it, sign and curvature kept; negative disables", -1, 1, false, func(c *servosila.Config) *float64 { return &c.MinStartVelocity }),
+		num("min_start_velocity", "m/s", "start speed of a track (m/s driving straight, rad/s turning in place): a track asked to move below it is raised to it, or stopped when that is nearer (control.ChassisLimits.Apply); negative disables", -1, 1, false, func(c *servosila.Config) *float64 { return &c.MinStartVelocity }),
 		num("max_linear", "m/s", "chassis speed limit (yaw rate scaled with it, curvature kept)", 0.01, 10, false, func(c *servosila.Config) *float64 { return &c.MaxLinear }),
 		num("max_angular", "rad/s", "chassis yaw rate limit (speed scaled with it, curvature kept)", 0.01, 10, false, func(c *servosila.Config) *float64 { return &c.MaxAngular }),
 		num("send_rate", "Hz", "keep-alive rate of remote-control packets (sent at least this often)", 0.5, 100, true, func(c *servosila.Config) *float64 { return &c.SendRate }),

@@ -205,6 +205,11 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, own *sessionIntercepto
 		}
 	}
 	se.SetICETimeouts(c.ICEDisconnected, c.ICEFailed, min(2*time.Second, c.ICEDisconnected/2)) // keepalives within the disconnect time
+	// A browser's checks reach the console before its candidates (they
+	// come over the WebSocket after its answer; behind mDNS names they
+	// never resolve), so its pairs are peer-reflexive, which pion would
+	// nominate only after 1 s: the page's first picture waited for it.
+	se.SetPrflxAcceptanceMinWait(0)
 	if c.NoMDNS {
 		se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
 	}

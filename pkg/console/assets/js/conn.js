@@ -66,7 +66,10 @@ export function connect() {
     if (!m) return;
     for (const fn of handlers.get(m.type) || []) fn(m);
   };
-  ws.onopen = () => { for (const fn of statusFns) fn(true); };
+  ws.onopen = () => {
+    if (!performance.getEntriesByName('conn:open').length) performance.mark('conn:open');
+    for (const fn of statusFns) fn(true);
+  };
   ws.onclose = () => {
     for (const fn of statusFns) fn(false);
     setTimeout(connect, 1000);

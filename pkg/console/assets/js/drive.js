@@ -7,6 +7,7 @@
 import { $, el, fmt } from './util.js';
 import { ctx, held, showError } from './core.js';
 import { load3d } from './pose3d.js';
+import { settled } from './video.js';
 import { makeStick } from './input.js';
 import { BUTTONS, DEADMAN, padSpec, mapping, saveMapping, resetMapping, parseExpr } from './gamepad.js';
 import { cameraSet, caption } from '../panels/cameras.js';
@@ -32,6 +33,7 @@ export function setPoseView(view) {
   d.innerHTML = '';
   d.classList.add('three');
   view.mount(d);
+  performance.mark('drive:3d-mounted');
   if (ctx.st) render(ctx.st);
 }
 
@@ -114,8 +116,11 @@ function render(st) {
     // The 3-D robot replaces the side view once it is loaded (WebGL and
     // the robot's description permitting), the first time it is needed.
     if (!loading3d) {
+      // After the first picture (video.settled): on a phone, loading it
+      // delayed the first picture by seconds.
       loading3d = true;
-      load3d(showError).then((v) => { if (v) setPoseView(v); }).catch((e) => console.warn('3-D view:', e));
+      settled.then(() => { performance.mark('drive:3d-load'); return load3d(showError); })
+        .then((v) => { if (v) setPoseView(v); }).catch((e) => console.warn('3-D view:', e));
     }
   }
   if (cams) {
@@ -154,6 +159,7 @@ function showInput() {
   text('padstate', pad);
   cls('padstate', p && p.deadman && p.armed ? 'on' : '');
   text('hud-input', parts.length ? parts.join(' · ') : 'nothing held');
+  cls('hud-input', parts.length ? 'hudbox' : 'hudbox idle');
 }
 
 // The view's markup (app.js puts it in its <section> and adds its tab).

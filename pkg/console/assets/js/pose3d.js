@@ -31,7 +31,9 @@ export async function load3d(onError) {
   let view = null;
   return {
     mount(el) {
-      view = mount(el, { urdfText, onError });
+      // fit: framed on the robot and following its odometry, so that
+      // the inset keeps the robot in view however far it drives.
+      view = mount(el, { urdfText, onError, fit: true });
       window.drivePose3d = view; // for the browser test
     },
     update(st) {

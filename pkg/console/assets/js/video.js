@@ -38,6 +38,27 @@ const channelOpen = () => !!dc && dc.readyState === 'open';
 
 function sig(m) { send({ type: 'webrtc', signal: m }); }
 
+// mark records a step of the video's start in the page's performance
+// timeline (performance.getEntriesByType('mark'), names 'video:...'): the
+// browser tests' time-to-first-picture breakdown.
+const marked = new Set();
+function mark(what) {
+  if (marked.has(what)) return;
+  marked.add(what);
+  performance.mark('video:' + what);
+  if (what === 'picture') pictureDone();
+}
+
+// settled resolves once the page shows its first picture, or the video
+// cannot (no camera wanted, MJPEG chosen by the fallback), or after
+// SETTLE_MS at the latest: work that can wait (the drive screen's 3-D
+// inset: three.js and the robot's meshes, over a second of a phone's main
+// thread) waits for it, so that it does not hold up the WebRTC
+// handshake's candidates and the first decoded frame.
+const SETTLE_MS = 6000;
+let pictureDone = () => {};
+export const settled = new Promise((resolve) => { pictureDone = resolve; setTimeout(resolve, SETTLE_MS); });
+
 /** wanted is the cameras of every shown view, in first-shown order. */
 function wanted() { return [...new Set([...views].map((v) => v.name))]; }
 
@@ -52,6 +73,7 @@ let retry = 0;
 function fallback(why, final = false, fromServer = false) {
   if (failed) return;
   failed = why;
+  pictureDone(); // MJPEG from now on: nothing to wait for
   fellBack = true;
   // The server's session (when the page gave up first) needs not keep
   // its encoders until its own ICE timeout.
@@ -85,6 +107,7 @@ function ensurePC() {
     if (!s) return;
     streams.set(s.id, s);
     trackCam.set(e.track.id, s.id);
+    mark('track');
     refresh();
   };
   pc.ondatachannel = (e) => {
@@ -96,7 +119,7 @@ function ensurePC() {
   pc.onconnectionstatechange = () => {
     if (!pc) return;
     if (pc.connectionState === 'failed') fallback('ICE failed');
-    if (pc.connectionState === 'connected') clearTimeout(timer);
+    if (pc.connectionState === 'connected') { clearTimeout(timer); mark('connected'); }
   };
   clearTimeout(timer);
   timer = setTimeout(() => { if (pc && pc.connectionState !== 'connected') fallback(`ICE timeout (${CONNECT_MS / 1000} s)`); }, CONNECT_MS);
@@ -122,6 +145,7 @@ function updateNow() {
   if (key !== wantSent) {
     wantSent = key;
     sig(ch ? { type: 'want', cameras: names, chosen: ch } : { type: 'want', cameras: names });
+    if (names.length) mark('want');
   }
   sendCaps();
   refresh();
@@ -135,6 +159,7 @@ let early = [];
 
 async function onOffer(sdp) {
   if (!pc) return;
+  mark('offer');
   try {
     await pc.setRemoteDescription({ type: 'offer', sdp });
     const waiting = early;
@@ -143,6 +168,7 @@ async function onOffer(sdp) {
     const a = await pc.createAnswer();
     await pc.setLocalDescription(a);
     sig({ type: 'answer', sdp: pc.localDescription.sdp });
+    mark('answer');
   } catch (err) {
     fallback('negotiation: ' + err.message);
   }
@@ -171,6 +197,8 @@ const forceMJPEG = new URLSearchParams(location.search).get('transport') === 'mj
 on('hello', (m) => {
   closePC(); clearTimeout(retry);
   greeted = true;
+  mark('hello');
+  if (!(m.info && m.info.cameras && m.info.cameras.length)) pictureDone(); // no camera: no picture to wait for
   available = !!(m.webrtc && m.webrtc.available) && !forceMJPEG;
   failed = available ? '' : forceMJPEG ? 'chosen in the address (transport=mjpeg)' : 'WebRTC unavailable: ' + ((m.webrtc && m.webrtc.reason) || 'old server');
   cameraFailed.clear();
@@ -332,6 +360,7 @@ function probe(v) {
   v.probing = true;
   const onVideo = (now, meta) => {
     if (!views.has(v)) { v.probing = false; return; }
+    if (!v.video.hidden) mark('picture');
     if (!v.video.hidden && due(v)) {
       const code = readCode(v.video, v.video.videoWidth, v.video.videoHeight);
       if (code) record(v.name, 'webrtc', code, Date.now() + (meta.expectedDisplayTime - performance.now()));
@@ -343,6 +372,7 @@ function probe(v) {
   // frame and a new counter is a new picture (displayed at this frame).
   const onImg = () => {
     if (!views.has(v)) return;
+    if (!v.img.hidden && v.img.complete && v.img.naturalWidth) mark('picture');
     if (!v.img.hidden && v.img.complete && v.img.naturalWidth && due(v)) {
       const code = readCode(v.img, v.img.naturalWidth, v.img.naturalHeight);
       if (code) record(v.name, 'mjpeg', code, Date.now());
