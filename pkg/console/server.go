@@ -34,8 +34,9 @@ type Config struct {
 	Listen string
 	// Token is a single access token whose operator ("operator") has
 	// every role. Off loopback a token or Operators is required: with
-	// neither, New generates a token (see Server.Token). A token weaker
-	// than access.MinTokenBits is refused.
+	// neither, New generates a token (see Server.Token). Only tokens made
+	// by access.NewToken (`telebridge token new`) are accepted
+	// (access.CheckToken).
 	Token string
 	// Operators are the people allowed in, each with a token and roles
 	// (access.LoadOperators reads them from a tokens file). With Token, both
@@ -156,7 +157,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	for _, o := range cfg.Operators {
 		if err := access.CheckToken(o.Token); err != nil {
-			return nil, fmt.Errorf("operator %q: %w", o.Name, err)
+			return nil, fmt.Errorf("console: operator %q: %w", o.Name, err)
 		}
 		if o.Roles == 0 {
 			return nil, fmt.Errorf("console: operator %q has no role", o.Name)
