@@ -152,3 +152,15 @@ func (a *Gate) Sessions() int {
 	defer a.mu.Unlock()
 	return len(a.sessions)
 }
+
+// Open returns the number of requests in progress within sessions
+// (pages' WebSockets, camera streams, ...).
+func (a *Gate) Open() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n := 0
+	for _, s := range a.sessions {
+		n += s.open
+	}
+	return n
+}
