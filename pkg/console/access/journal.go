@@ -205,7 +205,8 @@ func (j *Journal) writeLocked(at time.Time, e Event, n uint64, upTo time.Time) {
 			r.AddAttrs(slog.String("detail", e.Detail))
 		}
 		if n > 1 {
-			r.AddAttrs(slog.Uint64("count", n), slog.Time("last", upTo))
+			// first too: a handler may stamp its own time (log.Logger's).
+			r.AddAttrs(slog.Uint64("count", n), slog.Time("first", at), slog.Time("last", upTo))
 		}
 		_ = h.Handle(context.Background(), r)
 	}
