@@ -50,9 +50,10 @@ type Config struct {
 	// Audit receives the audit log (JSON lines: lease changes, e-stops,
 	// releases, refused commands, logins); nil: none.
 	Audit io.Writer
-	// LogInterval is the interval of the log rate limit: per source and
-	// kind of event one line per interval, with the count of the ones
-	// suppressed. Default 10 s.
+	// LogInterval is the interval of the log's bound on noisy kinds of
+	// event (refusals, errors): per source, operator and kind one line
+	// per interval, the rest merged into a line with their count and
+	// first and last times (access.Journal). Default 10 s.
 	LogInterval time.Duration
 	// CommandTimeout is how long a held command from a page stays valid
 	// without being re-sent; then its axes go to zero. Default 300 ms.
