@@ -35,7 +35,7 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	listen := fs.String("listen", "127.0.0.1:8080", "address to serve the console on; off loopback a token and TLS are required (plain HTTP only with --insecure)")
 	robot := fs.String("servosila", "", "Servosila robot address HOST:PORT (e.g. 10.42.0.1:10000); empty: the embedded simulator; off: none")
 	vehicle := fs.String("furbot", "", "Furbot control address HOST:PORT; empty: the embedded simulator; off: none")
-	token := fs.String("token", "", "access token of an operator with every role, at least 128 bits (default $"+access.TokenEnv+"; generated and printed when listening off loopback without --tokens)")
+	token := fs.String("token", "", "access token of an operator with every role, made by `telebridge token new` (default $"+access.TokenEnv+"; generated and printed when listening off loopback without --tokens)")
 	var opts console.Options
 	fs.StringVar(&opts.TokensFile, "tokens", "", "tokens file (YAML, mode 0600): operators with name, token and roles (view, drive, arm, admin)")
 	fs.BoolVar(&opts.TLS, "tls", false, "serve HTTPS with a self-signed certificate made on first start in --state-dir (the default off loopback)")

@@ -77,12 +77,21 @@ func (o Options) Apply(cfg *Config) (*Setup, error) {
 		}
 		cfg.Token = o.Token
 	}
+	var notes []string
+	if o.Token != "" {
+		notes = append(notes, "access: the token of --token/$"+access.TokenEnv+" accepted: "+access.TokenAccepted)
+	}
 	if o.TokensFile != "" {
 		ops, err := access.LoadOperators(o.TokensFile)
 		if err != nil {
 			return nil, err
 		}
 		cfg.Operators = ops
+		who := make([]string, len(ops))
+		for i, op := range ops {
+			who[i] = op.Name + " (" + op.Roles.String() + ")"
+		}
+		notes = append(notes, fmt.Sprintf("access: %d operators from %s: %s; each token accepted: %s", len(ops), o.TokensFile, strings.Join(who, ", "), access.TokenAccepted))
 	}
 	for _, u := range o.ICEServers {
 		is, err := ParseICEServer(u)
@@ -94,7 +103,7 @@ func (o Options) Apply(cfg *Config) (*Setup, error) {
 	if o.NoWebRTC {
 		cfg.NoWebRTC = "turned off on this console (--no-webrtc)"
 	}
-	s := &Setup{}
+	s := &Setup{Notes: notes}
 	// Off loopback, TLS is the default.
 	self := o.TLS || (o.CertFile == "" && !o.Insecure && !access.IsLoopback(listen))
 	dir := o.StateDir

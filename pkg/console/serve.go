@@ -103,6 +103,7 @@ func (s *Server) run(ctx context.Context) {
 			s.hub.tick(ctx, s.cfg.Clock.Now())
 		case <-state.C:
 			s.journal.Flush(s.cfg.Clock.Now(), false)
+			s.gate.Sweep(s.cfg.Clock.Now()) // an expired session's pages close
 			if !s.broadcast(ctx) {
 				// Last tick after the last page left: expire anything
 				// still held, then sleep.

@@ -34,8 +34,9 @@ type Config struct {
 	Listen string
 	// Token is a single access token whose operator ("operator") has
 	// every role. Off loopback a token or Operators is required: with
-	// neither, New generates a token (see Server.Token). A token weaker
-	// than access.MinTokenBits is refused.
+	// neither, New generates a token (see Server.Token). Only tokens made
+	// by access.NewToken (`telebridge token new`) are accepted
+	// (access.CheckToken).
 	Token string
 	// Operators are the people allowed in, each with a token and roles
 	// (access.LoadOperators reads them from a tokens file). With Token, both
@@ -49,9 +50,10 @@ type Config struct {
 	// Audit receives the audit log (JSON lines: lease changes, e-stops,
 	// releases, refused commands, logins); nil: none.
 	Audit io.Writer
-	// LogInterval is the interval of the log rate limit: per source and
-	// kind of event one line per interval, with the count of the ones
-	// suppressed. Default 10 s.
+	// LogInterval is the interval of the log's bound on noisy kinds of
+	// event (refusals, errors): per source, operator and kind one line
+	// per interval, the rest merged into a line with their count and
+	// first and last times (access.Journal). Default 10 s.
 	LogInterval time.Duration
 	// CommandTimeout is how long a held command from a page stays valid
 	// without being re-sent; then its axes go to zero. Default 300 ms.
@@ -156,7 +158,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	for _, o := range cfg.Operators {
 		if err := access.CheckToken(o.Token); err != nil {
-			return nil, fmt.Errorf("operator %q: %w", o.Name, err)
+			return nil, fmt.Errorf("console: operator %q: %w", o.Name, err)
 		}
 		if o.Roles == 0 {
 			return nil, fmt.Errorf("console: operator %q has no role", o.Name)

@@ -32,8 +32,14 @@ func newTestServer(t *testing.T, token string) (*Server, *fakeBackend, *httptest
 	return s, be, ts
 }
 
-// sesame is a test token of 128 bits.
-const sesame = "5e5a3e5e5a3e5e5a3e5e5a3e5e5a3e5e"
+// sesame is a test token (access.NewToken).
+var sesame = func() string {
+	t, err := access.NewToken()
+	if err != nil {
+		panic(err)
+	}
+	return t
+}()
 
 func noRedirect(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
@@ -46,8 +52,8 @@ func TestTokenRequiredOffLoopback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Token()) != 32 {
-		t.Fatalf("generated token %q", s.Token())
+	if err := access.CheckToken(s.Token()); err != nil {
+		t.Fatalf("generated token %q: %v", s.Token(), err)
 	}
 	s, be, ts := newTestServer(t, sesame)
 	c := &http.Client{CheckRedirect: noRedirect}
@@ -80,6 +86,9 @@ func TestTokenRequiredOffLoopback(t *testing.T) {
 	ck := resp.Cookies()
 	if len(ck) != 1 || ck[0].Name != access.CookieName(ts.Listener.Addr().(*net.TCPAddr).Port, false) || !ck[0].HttpOnly || ck[0].SameSite != http.SameSiteStrictMode {
 		t.Fatalf("cookie %+v", ck)
+	}
+	if strings.Contains(ck[0].Value, sesame) || strings.Contains(sesame, ck[0].Value) {
+		t.Fatalf("the cookie carries the token: %q", ck[0].Value)
 	}
 	for _, path := range []string{"/", "/app.js", "/camera/front"} {
 		req, _ := http.NewRequest("GET", ts.URL+path, nil)

@@ -1,6 +1,7 @@
 package access_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/telebridge/telebridge/pkg/console/access"
@@ -17,4 +18,27 @@ func ExampleIsLoopback() {
 	// 0.0.0.0:8080 false
 	// :8080 false
 	// 192.168.1.5:8080 false
+}
+
+// ExampleCheckToken shows which tokens the console accepts: only those
+// NewToken (`telebridge token new`) makes.
+func ExampleCheckToken() {
+	tok, err := access.NewToken()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(access.CheckToken(tok) == nil)
+	typo := tok[:len(tok)-1] + "a" // one character mistyped
+	if typo == tok {
+		typo = tok[:len(tok)-1] + "b"
+	}
+	for _, t := range []string{"00000000000000000000000000000000", "passwordpasswordpasswordpassword", typo} {
+		fmt.Println(errors.Is(access.CheckToken(t), access.ErrWeakToken))
+	}
+	// Output:
+	// true
+	// true
+	// true
+	// true
 }

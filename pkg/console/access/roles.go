@@ -60,48 +60,8 @@ func ParseRole(s string) (Role, error) {
 // audit), an access token and roles.
 type Operator struct {
 	Name  string // shown in the log and the audit
-	Token string // access token, at least MinTokenBits strong
+	Token string // access token, one NewToken made (CheckToken)
 	Roles Role   // permissions, a set of Role bits
-}
-
-// MinTokenBits is the least strength of an access token [bits].
-const MinTokenBits = 128
-
-// ErrWeakToken is wrapped when a token is shorter than MinTokenBits.
-var ErrWeakToken = errors.New("token too weak")
-
-// TokenBits estimates the strength of a token [bits] from its length and
-// alphabet: 4 bits a character for hexadecimal, 6 for base64url, 5 for
-// anything else printable (a deliberately low guess for chosen words).
-func TokenBits(t string) int {
-	hex, b64 := true, true
-	for _, c := range t {
-		isHex := c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-		isB64 := isHex || c >= 'g' && c <= 'z' || c >= 'G' && c <= 'Z' || c == '-' || c == '_'
-		hex, b64 = hex && isHex, b64 && isB64
-	}
-	n := len([]rune(t))
-	switch {
-	case hex:
-		return 4 * n
-	case b64:
-		return 6 * n
-	}
-	return 5 * n
-}
-
-// CheckToken refuses a token weaker than MinTokenBits or with characters
-// that a cookie cannot carry.
-func CheckToken(t string) error {
-	for _, c := range t {
-		if c <= ' ' || c >= 0x7f || c == '"' || c == ',' || c == ';' || c == '\\' {
-			return fmt.Errorf("console: token has a character a cookie cannot carry (%q): use letters, digits, - and _", c)
-		}
-	}
-	if b := TokenBits(t); b < MinTokenBits {
-		return fmt.Errorf("console: %w: about %d bits, at least %d needed (32 hex or 22 base64url characters; omit it to get a generated one)", ErrWeakToken, b, MinTokenBits)
-	}
-	return nil
 }
 
 // tokensFile is the YAML layout of a tokens file.
@@ -117,7 +77,7 @@ type tokensFile struct {
 //
 //	operators:
 //	  - name: alice
-//	    token: 3f1c...            # at least 128 bits
+//	    token: tb1_...            # from `telebridge token new`
 //	    roles: [drive, arm]
 //
 // Names and tokens must be unique; every operator needs a role.

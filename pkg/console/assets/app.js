@@ -99,6 +99,8 @@ for (const b of document.querySelectorAll('#tabs button')) b.addEventListener('c
 let built = false;
 on('hello', (m) => {
   ctx.me = m.page; ctx.info = m.info; ctx.who = { operator: m.operator || '', roles: m.roles || '' };
+  // A loopback console without tokens has no sessions: nothing to log out of.
+  document.getElementById('logout').classList.toggle('hidden', !ctx.who.operator || ctx.who.operator === 'local');
   if (built) return;
   built = true;
   for (const v of views) {

@@ -6,11 +6,15 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -35,8 +39,16 @@ import (
 // arm, no cameras): what these tests drive.
 var lean = direct.Config{Furbot: "off", NoJog: true, Cameras: []string{"off"}}
 
-// strongToken returns a token of 128 bits (32 hex digits) made of c.
-func strongToken(c string) string { return strings.Repeat(c, 32) }
+// newToken returns a fresh access token (access.NewToken: the only kind
+// the console accepts).
+func newToken(t *testing.T) string {
+	t.Helper()
+	tok, err := access.NewToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
 
 // base returns the console's address without the token: what an
 // operator types before logging in with the form.
@@ -65,7 +77,7 @@ func spkiHash(t *testing.T, der []byte) string {
 func TestBrowserTLS(t *testing.T) {
 	browsertest.Chromium(t) // skip before making anything
 	dir := filepath.Join(t.TempDir(), "state")
-	tok := strongToken("7")
+	tok := newToken(t)
 	ccfg := console.Config{Listen: "127.0.0.1:0"}
 	setup, err := console.Options{TLS: true, Token: tok, StateDir: dir, AuditFile: "off"}.Apply(&ccfg)
 	if err != nil {
@@ -155,18 +167,49 @@ func TestBrowserTLS(t *testing.T) {
 	t.Logf("a console with another certificate: %v", err)
 }
 
-// TestBrowserCookiePerPort is the issue's probe: two consoles on two ports
-// of 127.0.0.1 with different tokens, one Chromium logged in to both with
-// the form. Each login keeps its own cookie (named with its port, the
-// console's token in it, HttpOnly, SameSite=Strict: the second login no
-// longer overwrites the first) and both pages stay authorised through a
-// reload; a console's token does not open the other. Chromium 156 sends a
-// host's cookies to every port of it (cookies are not port-bound by
-// default): the console reads only its own, and with Chromium's
-// port-bound cookies (EnablePortBoundCookies) each console's cookie is
-// not sent to the other at all.
+// spy is a plain HTTP server on another port of 127.0.0.1, as any
+// program of the host may run: it keeps the Cookie header, the URL and
+// the Referer of every request it gets.
+type spy struct {
+	mu   sync.Mutex
+	seen []string
+	url  string
+}
+
+func newSpy(t *testing.T) *spy {
+	sp := &spy{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sp.mu.Lock()
+		sp.seen = append(sp.seen, "cookie: "+r.Header.Get("Cookie")+"\nurl: "+r.URL.String()+"\nreferer: "+r.Referer())
+		sp.mu.Unlock()
+		fmt.Fprint(w, "<!doctype html><title>spy</title><p>another program on this host</p>")
+	}))
+	t.Cleanup(srv.Close)
+	sp.url = srv.URL + "/"
+	return sp
+}
+
+func (sp *spy) requests() []string {
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	return slices.Clone(sp.seen)
+}
+
+// TestBrowserCookiePerPort is the issue's probe: two consoles on two
+// ports of 127.0.0.1 with different tokens, one Chromium logged in to
+// both (A with the printed ?token= URL, B with the form), and a plain
+// HTTP server on a third port of the host. Each console's cookie is named
+// with its port and carries a session identifier, never the token (the
+// address bar keeps no token either); both pages stay authorised through
+// a reload. Chromium sends a host's cookies to every port (cookies are
+// not port-bound by default): the other server gets both session
+// identifiers, and neither token, ever. The page's Log out button ends
+// A's session: the identifier the other server saw then opens nothing,
+// and B's session goes on. With Chromium's port-bound cookies
+// (EnablePortBoundCookies) the other server gets no console cookie at
+// all. A console's token does not open the other.
 func TestBrowserCookiePerPort(t *testing.T) {
-	tokA, tokB := strongToken("a"), strongToken("b")
+	tokA, tokB := newToken(t), newToken(t)
 	r := newRigWith(t, lean, console.Config{Token: tokA})
 	srvB, addrB := consoletest.Serve(t, context.Background(), console.Config{Backend: r.be, Token: tokB})
 	urlA, urlB := base(r.url), base(srvB.URL(addrB))
@@ -192,9 +235,17 @@ func TestBrowserCookiePerPort(t *testing.T) {
 			if c.portBound {
 				browser = browsertest.Start(t, context.Background(), chromedp.Flag("enable-features", "EnablePortBoundCookies"))
 			}
-			pA, closeA := browsertest.Login(t, browser, urlA, tokA, browsertest.Desktop)
+			profile := browsertest.Profile(t, browser)
+			sp := newSpy(t)
+			// A: the URL `telebridge console` prints; the token leaves the
+			// address bar at once.
+			pA, closeA := browsertest.OpenOn(t, profile, r.url, browsertest.Desktop, "")
 			defer closeA()
-			pB, closeB := browsertest.Login(t, browser, urlB, tokB, browsertest.Desktop)
+			r.do(pA, chromedp.WaitReady(chromedp.CSS(`#role`)))
+			if href := eval[string](r, pA, `location.href`); strings.Contains(href, "token") || strings.Contains(href, tokA) {
+				t.Fatalf("the address bar after the login: %s", href)
+			}
+			pB, closeB := browsertest.Login(t, profile, urlB, tokB, browsertest.Desktop)
 			defer closeB()
 			// The cookie jar, through CDP: what goes to each console.
 			sent := func(url string) map[string]*network.Cookie {
@@ -215,17 +266,11 @@ func TestBrowserCookiePerPort(t *testing.T) {
 				name, token string
 			}{{toA, nameA, tokA}, {toB, nameB, tokB}} {
 				k := w.to[w.name]
-				if k == nil || k.Value != w.token || !k.HTTPOnly || k.SameSite != network.CookieSameSiteStrict || k.Path != "/" {
-					t.Fatalf("cookie %s: %+v, want the console's token, HttpOnly, SameSite=Strict, Path=/", w.name, k)
+				if k == nil || len(k.Value) < 43 || strings.Contains(k.Value, w.token) || !k.HTTPOnly || k.SameSite != network.CookieSameSiteStrict || k.Path != "/" {
+					t.Fatalf("cookie %s: %+v, want a session identifier (not the token), HttpOnly, SameSite=Strict, Path=/", w.name, k)
 				}
 			}
-			if c.portBound {
-				if len(toA) != 1 || len(toB) != 1 {
-					t.Fatalf("with port-bound cookies A gets %d cookies and B %d, want its own only", len(toA), len(toB))
-				}
-			} else {
-				t.Logf("Chromium sends A %d cookies and B %d (a host's cookies go to all its ports); each console reads the one named with its port", len(toA), len(toB))
-			}
+			sessA := toA[nameA].Value
 			// Both pages stay authorised: a reload loads the page again
 			// and its socket connects (both need the console's cookie).
 			for _, p := range []context.Context{pA, pB} {
@@ -235,6 +280,54 @@ func TestBrowserCookiePerPort(t *testing.T) {
 					return role == "IN CONTROL" || strings.HasPrefix(role, "VIEW ONLY")
 				})
 			}
+			// Another program on the host: a tab of this profile opens it.
+			pS, closeS := browsertest.OpenOn(t, profile, sp.url, browsertest.Desktop, "")
+			defer closeS()
+			r.do(pS, chromedp.WaitReady(chromedp.CSS(`p`)))
+			got := sp.requests()
+			if len(got) == 0 {
+				t.Fatal("the other server got no request")
+			}
+			all := strings.Join(got, "\n")
+			for _, tok := range []string{tokA, tokB} {
+				if strings.Contains(all, tok) {
+					t.Fatalf("the other server received a console's token:\n%s", all)
+				}
+			}
+			if c.portBound {
+				if strings.Contains(all, access.CookiePrefix) {
+					t.Fatalf("with port-bound cookies the other server got a console's cookie:\n%s", all)
+				}
+			} else if !strings.Contains(all, nameA+"="+sessA) {
+				t.Fatalf("the other server did not get A's session cookie (Chromium no longer sends a host's cookies to its other ports?):\n%s", all)
+			}
+			t.Logf("the other server received:\n%s", all)
+
+			// The page's Log out button ends A's session: the login form
+			// comes back, and what the other server saw opens nothing.
+			r.do(pA, chromedp.Click(chromedp.CSS(`#logout button`)))
+			waitFor(t, 10*time.Second, "the login form after Log out", func() bool {
+				n, err := browsertest.TryEval[int](pA, `document.querySelectorAll('form input[name=token]').length`)
+				return err == nil && n == 1
+			})
+			req, _ := http.NewRequest("GET", urlA, nil)
+			req.AddCookie(&http.Cookie{Name: nameA, Value: sessA})
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusUnauthorized {
+				t.Fatalf("A's session identifier after Log out: %d", resp.StatusCode)
+			}
+			if _, ok := sent(urlA)[nameA]; ok {
+				t.Fatalf("the browser keeps A's cookie after Log out")
+			}
+			r.do(pB, chromedp.Reload())
+			waitFor(t, 10*time.Second, "B still logged in after A's logout", func() bool {
+				role := browsertest.Role(t, pB)
+				return role == "IN CONTROL" || strings.HasPrefix(role, "VIEW ONLY")
+			})
 		})
 	}
 	t.Run("a console's token does not open the other", func(t *testing.T) {

@@ -56,9 +56,9 @@ func (r *rig) latched() bool { return r.be.ServosilaDriver().Status().EStopped }
 // take-over while the e-stop is latched.
 func TestBrowserRoles(t *testing.T) {
 	ops := []access.Operator{
-		{Name: "watcher", Token: strongToken("1"), Roles: access.RoleView},
-		{Name: "driver", Token: strongToken("2"), Roles: access.RoleDrive},
-		{Name: "boss", Token: strongToken("3"), Roles: access.RoleAdmin},
+		{Name: "watcher", Token: newToken(t), Roles: access.RoleView},
+		{Name: "driver", Token: newToken(t), Roles: access.RoleDrive},
+		{Name: "boss", Token: newToken(t), Roles: access.RoleAdmin},
 	}
 	r := newRigWith(t, lean, console.Config{Operators: ops})
 	login := func(op access.Operator) (context.Context, context.CancelFunc) {

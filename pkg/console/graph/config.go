@@ -28,7 +28,7 @@ type NodeConfig struct {
 	// other address needs a token (see pkg/console).
 	Listen string
 	// Token is the console's access token (an operator with every role,
-	// at least 128 bits); empty off loopback without TokensFile makes the
+	// made by `telebridge token new`); empty off loopback without TokensFile makes the
 	// console generate one and log it. Default empty.
 	Token string
 	// TokensFile is a tokens file of operators with roles
@@ -135,7 +135,7 @@ func NodeBindings() rosparam.Bindings[NodeConfig] {
 	ro := rosparam.ReadOnly()
 	return rosparam.Bindings[NodeConfig]{
 		rosparam.BindString("listen", "address of the console (off loopback a token and TLS are required, plain HTTP only with insecure)", func(c *NodeConfig) *string { return &c.Listen }, ro),
-		rosparam.BindString("token", "access token of an operator with every role, at least 128 bits (empty: generated and logged off loopback without tokens_file)", func(c *NodeConfig) *string { return &c.Token }, ro),
+		rosparam.BindString("token", "access token of an operator with every role, made by `telebridge token new` (empty: generated and logged off loopback without tokens_file)", func(c *NodeConfig) *string { return &c.Token }, ro),
 		rosparam.BindString("tokens_file", "tokens file (YAML, mode 0600): operators with name, token and roles (view, drive, arm, admin)", func(c *NodeConfig) *string { return &c.TokensFile }, ro),
 		rosparam.BindBool("tls", "serve HTTPS with a self-signed certificate kept in state_dir (the default off loopback)", func(c *NodeConfig) *bool { return &c.TLS }, ro),
 		rosparam.BindString("cert_file", "serve HTTPS with this certificate (PEM, with key_file)", func(c *NodeConfig) *string { return &c.CertFile }, ro),
