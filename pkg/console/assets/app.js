@@ -17,7 +17,7 @@ import { connect, send, on } from './js/conn.js';
 import { initKeyboard, resetSticks } from './js/input.js';
 import { initGamepad, forgetPad } from './js/gamepad.js';
 import { flushJoy } from './js/joy.js';
-import { initBar, renderRole, renderEStop } from './js/bar.js';
+import { initBar, renderRole, renderEStop, renderLink } from './js/bar.js';
 import drive from './js/drive.js';
 import servosila from './panels/servosila.js';
 import schematic from './panels/schematic.js';
@@ -117,6 +117,7 @@ function render() {
   ctx.control = st.holder === ctx.me && ctx.me !== 0;
   renderRole();
   renderEStop(st);
+  renderLink(st);
   if (st.error) showError(st.error);
   for (const v of views) if (v.available(ctx.info) && (v === drive ? ctx.tab === 'drive' : true)) v.render(st);
 }

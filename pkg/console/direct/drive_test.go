@@ -269,6 +269,9 @@ func TestDriveScreen(t *testing.T) {
 		p, closeP := r.inControl(browsertest.Desktop, "")
 		defer closeP()
 		r.click(p, `#dmachines button[data-machine="furbot"]`)
+		// The choice is kept in this browser: the next tests drive the
+		// Servosila, also when this one fails.
+		defer r.click(p, `#dmachines button[data-machine="servosila"]`)
 		sim := r.be.FurbotSim()
 		x0 := sim.Truth().X
 		r.do(p, key("w", true))
@@ -283,14 +286,15 @@ func TestDriveScreen(t *testing.T) {
 		r.shot(p, "drive-furbot")
 		r.do(p, key("w", false))
 		waitFor(t, 15*time.Second, "the Furbot stopped", func() bool { return math.Abs(sim.Truth().V) < 0.01 })
-		// The choice is kept in this browser; the next tests drive the Servosila.
-		r.click(p, `#dmachines button[data-machine="servosila"]`)
 	})
 
 	t.Run("thumb stick drives on a touch screen, a second finger does not take it, release stops", func(t *testing.T) {
 		r.t = t
 		p, closeP := r.inControl(browsertest.Phone, "")
 		defer closeP()
+		// The stick drives the drive screen's machine: the Servosila, whatever
+		// a test before chose (kept in this browser).
+		r.click(p, `#dmachines button[data-machine="servosila"]`)
 		x, y := browsertest.Centre(t, p, "dstick", 0.5, 0.1)
 		_, y2 := browsertest.Centre(t, p, "dstick", 0.5, 0.9)
 		one := browsertest.Finger{ID: 1, X: x, Y: y}

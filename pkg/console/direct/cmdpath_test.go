@@ -1,0 +1,352 @@
+package direct_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/telebridge/telebridge/internal/testkit/consoletest"
+	"github.com/telebridge/telebridge/pkg/console"
+	"github.com/telebridge/telebridge/pkg/console/direct"
+	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
+	servosilawire "github.com/telebridge/telebridge/pkg/servosila/wire"
+)
+
+// busyLoops starts n busy loops (`sh -c 'while :; do :; done'`, normal
+// priority, the load of issue 32's probes) and stops them, by their
+// process ids, when tb ends.
+func busyLoops(tb testing.TB, n int) {
+	tb.Helper()
+	for range n {
+		cmd := exec.Command("sh", "-c", "while :; do :; done")
+		if err := cmd.Start(); err != nil {
+			tb.Fatalf("busy loop: %v", err)
+		}
+		tb.Cleanup(func() {
+			_ = cmd.Process.Signal(syscall.SIGKILL)
+			_ = cmd.Wait()
+		})
+	}
+}
+
+// loads returns the busy-loop counts of $CONSOLE_LOAD (comma separated,
+// e.g. "0,4,8"); def without it.
+func loads(tb testing.TB, def ...int) []int {
+	v := os.Getenv("CONSOLE_LOAD")
+	if v == "" {
+		return def
+	}
+	var out []int
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 {
+			tb.Fatalf("CONSOLE_LOAD=%q: want busy-loop counts like 0,4,8", v)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// cmdRig is the console with the direct backend (the Servosila simulated,
+// four pattern cameras each watched over MJPEG as the drive screen does)
+// and the operator's page as a WebSocket client.
+type cmdRig struct {
+	be   *direct.Backend
+	srv  *console.Server
+	addr string
+	ws   *websocket.Conn
+	sim  *servosilasim.Sim
+}
+
+func newCmdRig(tb testing.TB, ccfg console.Config) *cmdRig {
+	tb.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	tb.Cleanup(cancel)
+	be, err := direct.Start(ctx, direct.Config{Furbot: "off", NoJog: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		if err := be.Close(); err != nil {
+			tb.Errorf("backend: %v", err)
+		}
+	})
+	ccfg.Backend = be
+	if ccfg.Logger == nil {
+		ccfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	srv, addr := consoletest.Serve(tb, ctx, ccfg)
+	r := &cmdRig{be: be, srv: srv, addr: addr.String(), sim: be.ServosilaSim()}
+	for _, c := range be.Info().Cameras {
+		req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+r.addr+"/camera/"+c, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		go func() { defer resp.Body.Close(); _, _ = io.Copy(io.Discard, resp.Body) }()
+	}
+	r.ws = r.page(tb, ctx, "")
+	return r
+}
+
+// page opens a WebSocket that reads what the console sends (a live page).
+func (r *cmdRig) page(tb testing.TB, ctx context.Context, query string) *websocket.Conn {
+	tb.Helper()
+	ws, _, err := websocket.Dial(ctx, "ws://"+r.addr+"/ws"+query, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { ws.CloseNow() })
+	go func() {
+		for {
+			if _, _, err := ws.Read(ctx); err != nil {
+				return
+			}
+		}
+	}()
+	return ws
+}
+
+// holdStats is what one or more holds of a key measured at the simulator.
+type holdStats struct {
+	latency []time.Duration // press (the message written) to the first packet with it at the simulator
+	stops   int             // zero packets at the simulator while the key was held (stop-and-go)
+	expired uint64          // the console's deadman expiries meanwhile
+	maxGap  time.Duration   // the longest interval between two re-sends of the client: its own lateness
+	held    time.Duration   // time held in all
+}
+
+func (h *holdStats) add(o holdStats) {
+	h.latency = append(h.latency, o.latency...)
+	h.stops += o.stops
+	h.expired += o.expired
+	h.maxGap = max(h.maxGap, o.maxGap)
+	h.held += o.held
+}
+
+func (h *holdStats) quantile(q float64) time.Duration {
+	if len(h.latency) == 0 {
+		return 0
+	}
+	l := slices.Clone(h.latency)
+	slices.Sort(l)
+	return l[min(len(l)-1, int(q*float64(len(l))))]
+}
+
+func (h *holdStats) String() string {
+	return fmt.Sprintf("%d presses: key-to-packet p50 %v, p99 %v; %d stop-and-go (%d deadman expiries) in %v held; client's longest re-send gap %v",
+		len(h.latency), h.quantile(0.5).Round(100*time.Microsecond), h.quantile(0.99).Round(100*time.Microsecond), h.stops, h.expired, h.held.Round(time.Second), h.maxGap.Round(time.Millisecond))
+}
+
+// hold presses a drive key (servosila_drive at 0.3 m/s, re-sent every
+// console page's cadence, 100 ms) for d and releases it, judged at the
+// simulator: the press's latency to the first packet that carries it,
+// and every zero packet while it is held.
+func (r *cmdRig) hold(tb testing.TB, d time.Duration) holdStats {
+	tb.Helper()
+	ctx := context.Background()
+	const resend = 100 * time.Millisecond // pkg/console/assets/js/core.js RESEND_MS
+	msg := []byte(`{"type":"servosila_drive","linear":0.3,"angular":0}`)
+	zero := [servosilawire.NumAxes]int16{}
+	var st holdStats
+	exp0 := r.srv.Counters().Expired.Load()
+	t0 := time.Now()
+	if err := r.ws.Write(ctx, websocket.MessageText, msg); err != nil {
+		tb.Fatal(err)
+	}
+	// The simulator is watched every millisecond: a zero packet stays
+	// in force until the next command (tens of ms), so none is missed.
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		moving := false
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			s := r.sim.State()
+			switch nz := s.Last.Axes != zero; {
+			case nz && !moving && st.latency == nil:
+				st.latency = append(st.latency, s.LastAt.Sub(t0))
+				moving = true
+			case nz:
+				moving = true
+			case moving:
+				st.stops++
+				moving = false
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	tick := time.NewTicker(resend)
+	last := t0
+	for time.Since(t0) < d {
+		<-tick.C
+		now := time.Now()
+		st.maxGap = max(st.maxGap, now.Sub(last))
+		last = now
+		if err := r.ws.Write(ctx, websocket.MessageText, msg); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	tick.Stop()
+	close(done)
+	wg.Wait()
+	st.held = time.Since(t0)
+	st.expired = r.srv.Counters().Expired.Load() - exp0
+	if err := r.ws.Write(ctx, websocket.MessageText, []byte(`{"type":"servosila_drive","linear":0,"angular":0}`)); err != nil {
+		tb.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for r.sim.State().Last.Axes != zero {
+		if time.Now().After(deadline) {
+			tb.Fatal("the robot did not stop after the release")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if len(st.latency) == 0 {
+		tb.Fatalf("no packet with the command at the simulator in %v held", d)
+	}
+	return st
+}
+
+// waitLink waits until the driver has a link with the simulator (its
+// first packets answered) and the console shows the page in control.
+func (r *cmdRig) waitLink(tb testing.TB) {
+	tb.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for s := r.sim.State(); s.Packets == 0 || s.TelemetrySent == 0 || r.be.ServosilaDriver().Status().LinkState.Lost; s = r.sim.State() {
+		if time.Now().After(deadline) {
+			tb.Fatal("no link between the driver and the simulator")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// BenchmarkKeyToPacket measures the operator's command path under load:
+// one op is a drive key pressed, held for a second (re-sent every
+// 100 ms, as the page does) and released, through the real console and
+// Servosila driver, while four pattern cameras stream MJPEG. Reported:
+// key-to-packet p50 and p99 (the press's message written by the client
+// to the first UDP packet carrying it at the simulator) and stop-and-go
+// (zero packets at the simulator while held) per op. $CONSOLE_LOAD
+// (e.g. 0,4,8) runs it with as many busy loops; default 0 only.
+func BenchmarkKeyToPacket(b *testing.B) {
+	for _, n := range loads(b, 0) {
+		b.Run(fmt.Sprintf("loops=%d", n), func(b *testing.B) {
+			r := newCmdRig(b, console.Config{})
+			r.waitLink(b)
+			busyLoops(b, n)
+			var all holdStats
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				all.add(r.hold(b, time.Second))
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(all.quantile(0.5).Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(all.quantile(0.99).Microseconds())/1000, "p99-ms")
+			b.ReportMetric(float64(all.stops)/float64(b.N), "stopgo/op")
+			b.ReportMetric(float64(all.expired)/float64(b.N), "expired/op")
+			b.Logf("%d busy loops: %v", n, &all)
+		})
+	}
+}
+
+// TestCommandPathUnderLoad is the documented run of the command path
+// under load (docs/console.md): for each busy-loop count of
+// $CONSOLE_LOAD (default 0,4,8), 20 presses of a drive key each held
+// 1 s, the figures as BenchmarkKeyToPacket's. It reports and asserts
+// only that each press reached the robot. Set CONSOLE_FIGURES=1.
+func TestCommandPathUnderLoad(t *testing.T) {
+	if os.Getenv("CONSOLE_FIGURES") == "" {
+		t.Skip("figures: set CONSOLE_FIGURES=1 to measure")
+	}
+	for _, n := range loads(t, 0, 4, 8) {
+		t.Run(fmt.Sprintf("loops=%d", n), func(t *testing.T) {
+			r := newCmdRig(t, console.Config{})
+			r.waitLink(t)
+			busyLoops(t, n)
+			var all holdStats
+			for range 20 {
+				all.add(r.hold(t, time.Second))
+			}
+			t.Logf("%d busy loops: %v", n, &all)
+		})
+	}
+}
+
+// TestViewersDoNotStallCommands is issue 29's probe (item 10): while a
+// viewer opens a thousand WebSockets, the operator's held key keeps
+// driving without a stop, judged at the simulator, and every page over
+// the caps is refused.
+func TestViewersDoNotStallCommands(t *testing.T) {
+	r := newCmdRig(t, console.Config{})
+	r.waitLink(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	var opened, refused int
+	dialed := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for range 1000 {
+			if ctx.Err() != nil {
+				return
+			}
+			ws, resp, err := websocket.Dial(ctx, "ws://"+r.addr+"/ws?watch=1", nil)
+			switch {
+			case err == nil:
+				opened++
+				defer ws.CloseNow()
+				go func() {
+					for {
+						if _, _, err := ws.Read(ctx); err != nil {
+							return
+						}
+					}
+				}()
+			case resp != nil && resp.StatusCode == http.StatusTooManyRequests:
+				refused++
+			case ctx.Err() == nil:
+				t.Errorf("viewer's socket: %v", err)
+				return
+			}
+		}
+		close(dialed)
+		<-ctx.Done() // the viewers stay open while the operator drives
+	}()
+	st := r.hold(t, 5*time.Second)
+	<-dialed
+	cancel()
+	wg.Wait()
+	t.Logf("viewer sockets: %d opened, %d refused; operator: %v", opened, refused, &st)
+	// The operator's page is one of the 16 from this source.
+	if opened != console.DefaultMaxPagesPerSource-1 || refused != 1000-opened {
+		t.Errorf("%d viewer sockets opened, %d refused: want %d opened (the cap per source), the rest refused", opened, refused, console.DefaultMaxPagesPerSource-1)
+	}
+	if got := r.srv.Counters().PagesRefused.Load(); got != uint64(refused) {
+		t.Errorf("PagesRefused %d, want %d", got, refused)
+	}
+	if st.stops != 0 || st.expired != 0 {
+		t.Errorf("the operator's held key stopped the robot %d times (%d deadman expiries) while viewers connected; the client's longest re-send gap %v", st.stops, st.expired, st.maxGap)
+	}
+}
