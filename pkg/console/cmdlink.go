@@ -20,6 +20,7 @@ type cmdLink struct {
 	late     uint64        // re-sends later than slow, and expiries
 	lastLate time.Time     // when the last one came (or expired)
 	maxGap   time.Duration // the longest interval since the last report
+	lateGap  time.Duration // the interval of the last late re-send (an expiry: the timeout)
 }
 
 // linkHold is how long the page keeps showing "link slow" after the
@@ -31,14 +32,14 @@ func (l *cmdLink) arrived(gap time.Duration, now time.Time) {
 	l.maxGap = max(l.maxGap, gap)
 	if gap > l.slow {
 		l.late++
-		l.lastLate = now
+		l.lastLate, l.lateGap = now, gap
 	}
 }
 
 // expired records a held command stopped by the deadman.
 func (l *cmdLink) expired(now time.Time) {
 	l.late++
-	l.lastLate = now
+	l.lastLate, l.lateGap = now, l.slow*2
 	l.maxGap = max(l.maxGap, l.slow*2)
 }
 
@@ -49,12 +50,15 @@ type linkReport struct {
 	Late   uint64  `json:"late"`    // late re-sends and expiries since the console started
 	GapMS  float64 `json:"gap_ms"`  // the longest interval between re-sends since the last state [ms]
 	SlowMS float64 `json:"slow_ms"` // the interval over which a re-send is late [ms]
+	// LateGapMS is the interval of the last late re-send [ms] (the
+	// timeout for an expiry).
+	LateGapMS float64 `json:"late_gap_ms"`
 }
 
 // report returns the figures at now and starts a new interval.
 func (l *cmdLink) report(now time.Time) linkReport {
 	r := linkReport{Slow: !l.lastLate.IsZero() && now.Sub(l.lastLate) < linkHold, Late: l.late,
-		GapMS: float64(l.maxGap.Microseconds()) / 1000, SlowMS: float64(l.slow.Microseconds()) / 1000}
+		GapMS: float64(l.maxGap.Microseconds()) / 1000, SlowMS: float64(l.slow.Microseconds()) / 1000, LateGapMS: float64(l.lateGap.Microseconds()) / 1000}
 	l.maxGap = 0
 	return r
 }

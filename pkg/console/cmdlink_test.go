@@ -34,7 +34,7 @@ func TestCmdLinkReport(t *testing.T) {
 			l.expired(ms(s.at))
 		}
 		r := l.report(ms(s.at))
-		if r.Slow != s.slow || r.Late != s.late || r.GapMS != s.gapMS || r.SlowMS != 150 {
+		if r.Slow != s.slow || r.Late != s.late || r.GapMS != s.gapMS || r.SlowMS != 150 || (s.late > 0 && r.LateGapMS != map[uint64]float64{1: 170, 2: 300}[s.late]) {
 			t.Errorf("at %d ms: %+v, want slow %v, late %d, gap %g ms", s.at, r, s.slow, s.late, s.gapMS)
 		}
 	}

@@ -69,6 +69,8 @@ type cmdRig struct {
 	addr string
 	ws   *websocket.Conn
 	sim  *servosilasim.Sim
+	// presses made so far (the phase of the next)
+	presses int
 }
 
 func newCmdRig(tb testing.TB, ccfg console.Config) *cmdRig {
@@ -123,7 +125,7 @@ func (r *cmdRig) page(tb testing.TB, ctx context.Context, query string) *websock
 // holdStats is what one or more holds of a key measured at the simulator.
 type holdStats struct {
 	latency []time.Duration // press (the message written) to the first packet with it at the simulator
-	stops   int             // zero packets at the simulator while the key was held (stop-and-go)
+	stops   int             // zero packets at the simulator while the key was held (stop-and-go; a stop of 200 ms or more is two, with the 5 Hz keep-alive)
 	expired uint64          // the console's deadman expiries meanwhile
 	maxGap  time.Duration   // the longest interval between two re-sends of the client: its own lateness
 	held    time.Duration   // time held in all
@@ -162,35 +164,35 @@ func (r *cmdRig) hold(tb testing.TB, d time.Duration) holdStats {
 	msg := []byte(`{"type":"servosila_drive","linear":0.3,"angular":0}`)
 	zero := [servosilawire.NumAxes]int16{}
 	var st holdStats
+	// Presses spread over the driver's 200 ms keep-alive period, after the
+	// 20 ms it leaves between two packets (the release's zero went just
+	// before): the figure is the console's, not the driver's pacing.
+	r.presses++
+	time.Sleep(25*time.Millisecond + time.Duration(r.presses%10)*20*time.Millisecond) // a phase, not a synchronisation
 	exp0 := r.srv.Counters().Expired.Load()
 	t0 := time.Now()
 	if err := r.ws.Write(ctx, websocket.MessageText, msg); err != nil {
 		tb.Fatal(err)
 	}
-	// The simulator is watched every millisecond: a zero packet stays
-	// in force until the next command (tens of ms), so none is missed.
+	// The first packet with the command, at the simulator; from then on
+	// every zero packet it receives while the key is held is a stop
+	// (its own count, so none is missed however late this test runs).
+	var zeros0 uint64
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		moving := false
 		for {
 			select {
 			case <-done:
 				return
 			default:
 			}
-			s := r.sim.State()
-			switch nz := s.Last.Axes != zero; {
-			case nz && !moving && st.latency == nil:
+			if s := r.sim.State(); s.Last.Axes != zero {
 				st.latency = append(st.latency, s.LastAt.Sub(t0))
-				moving = true
-			case nz:
-				moving = true
-			case moving:
-				st.stops++
-				moving = false
+				zeros0 = s.ZeroPackets
+				return
 			}
 			time.Sleep(time.Millisecond)
 		}
@@ -209,6 +211,9 @@ func (r *cmdRig) hold(tb testing.TB, d time.Duration) holdStats {
 	tick.Stop()
 	close(done)
 	wg.Wait()
+	if len(st.latency) > 0 {
+		st.stops = int(r.sim.State().ZeroPackets - zeros0)
+	}
 	st.held = time.Since(t0)
 	st.expired = r.srv.Counters().Expired.Load() - exp0
 	if err := r.ws.Write(ctx, websocket.MessageText, []byte(`{"type":"servosila_drive","linear":0,"angular":0}`)); err != nil {

@@ -48,7 +48,7 @@ export function renderLink(st) {
   const slow = !!l.slow || own < 2000;
   if (slow) {
     setPill($('link'), 'LINK SLOW', 'warn');
-    $('link').title = 'commands arrive late: longest gap ' + Math.round(l.gap_ms || 0) + ' ms (late over ' + Math.round(l.slow_ms || 0) +
+    $('link').title = 'commands arrive late: the last late one after ' + Math.round(l.late_gap_ms || 0) + ' ms (late over ' + Math.round(l.slow_ms || 0) +
       ' ms, ' + (l.late || 0) + ' so far); the robot stops when one is ' + (2 * (l.slow_ms || 0)) + ' ms late';
   } else {
     setPill($('link'), 'connected', 'ok');
