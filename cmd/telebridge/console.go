@@ -49,6 +49,8 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	var ice stringsFlag
 	fs.Var(&ice, "ice-server", "STUN or TURN server for the cameras' WebRTC on routed networks: stun:HOST[:PORT] or turn:USER:SECRET@HOST[:PORT] (repeatable; default none: host candidates only)")
 	fs.BoolVar(&opts.NoWebRTC, "no-webrtc", false, "serve the cameras as MJPEG only (no WebRTC)")
+	fs.IntVar(&opts.MaxPagesPerOperator, "max-pages-per-operator", console.DefaultMaxPagesPerOperator, "most pages (WebSockets) one operator may have open; more get 429")
+	fs.IntVar(&opts.MaxPagesPerSource, "max-pages-per-source", console.DefaultMaxPagesPerSource, "most pages (WebSockets) open from one source address; more get 429")
 	var cams stringsFlag
 	fs.Var(&cams, "camera", "camera: a V4L2 device path or pattern:NAME (repeatable; default four pattern cameras; off: none)")
 	var lk livekitFlags

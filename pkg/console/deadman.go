@@ -26,13 +26,19 @@ func (d *deadman) add(n int) int {
 }
 
 // drive records a command of group g from page at now; a zero command
-// leaves the group idle.
-func (d *deadman) drive(g int, page uint64, now time.Time, nonzero bool) {
+// leaves the group idle. It returns the interval since the command before
+// when this one renews it (the same page's held command), else 0.
+func (d *deadman) drive(g int, page uint64, now time.Time, nonzero bool) time.Duration {
 	s := &d.g[g]
+	var gap time.Duration
+	if s.active && nonzero && s.page == page {
+		gap = now.Sub(s.at)
+	}
 	s.active, s.page, s.at = nonzero, page, now
 	if !nonzero {
 		s.page = 0
 	}
+	return gap
 }
 
 // driver returns the page whose command holds group g (0: none).

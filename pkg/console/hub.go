@@ -27,6 +27,9 @@ type Counters struct {
 	Throttled   atomic.Uint64 // requests refused because their source failed too many logins
 	EStopsHeld  atomic.Uint64 // e-stops not passed on again: the latch was set moments before
 	EStopsSent  atomic.Uint64 // e-stops passed on to the backend
+	// PagesRefused counts WebSockets refused over a page cap
+	// (Config.MaxPagesPerOperator, MaxPagesPerSource).
+	PagesRefused atomic.Uint64
 }
 
 // hubConfig configures a hub.
@@ -84,6 +87,7 @@ type hub struct {
 		at    time.Time
 	}
 	scratch []int
+	link    cmdLink // how the held commands arrive
 }
 
 type groupRef struct {
@@ -95,6 +99,7 @@ type groupRef struct {
 func newHub(be Backend, cfg hubConfig) *hub {
 	h := &hub{be: be, info: be.Info(), cfg: cfg, j: cfg.journal, cnt: cfg.cnt, pages: map[uint64]*pageState{}, routes: map[string]*slot{}}
 	h.dm.timeout = cfg.timeout
+	h.link.slow = cfg.timeout / 2
 	for _, mk := range panels {
 		p := mk(be, h.info)
 		s := &slot{p: p}
@@ -194,6 +199,7 @@ func (h *hub) tick(ctx context.Context, now time.Time) {
 	h.scratch = h.dm.expired(now, h.scratch[:0])
 	for _, g := range h.scratch {
 		h.cnt.Expired.Add(1)
+		h.link.expired(now)
 		h.j.Record(now, event{Kind: "expired", Level: slog.LevelWarn, Msg: "command timed out, stopping", Detail: h.groups[g].name})
 		h.zero(ctx, now, g)
 	}

@@ -39,6 +39,9 @@ type Options struct {
 	ICEServers []string
 	// NoWebRTC turns WebRTC off: the cameras are MJPEG only.
 	NoWebRTC bool
+	// MaxPagesPerOperator and MaxPagesPerSource cap the open pages
+	// (Config's fields of the same names); 0: the defaults.
+	MaxPagesPerOperator, MaxPagesPerSource int
 }
 
 // Setup is what Options.Apply prepared.
@@ -103,6 +106,7 @@ func (o Options) Apply(cfg *Config) (*Setup, error) {
 	if o.NoWebRTC {
 		cfg.NoWebRTC = "turned off on this console (--no-webrtc)"
 	}
+	cfg.MaxPagesPerOperator, cfg.MaxPagesPerSource = o.MaxPagesPerOperator, o.MaxPagesPerSource
 	s := &Setup{Notes: notes}
 	// Off loopback, TLS is the default.
 	self := o.TLS || (o.CertFile == "" && !o.Insecure && !access.IsLoopback(listen))

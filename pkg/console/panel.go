@@ -69,7 +69,11 @@ func (c *call) Need(r access.Role, what string) error {
 
 // Hold records a command of the panel's group g from this page: a
 // non-zero one starts its deadman, a zero one leaves it idle.
-func (c *call) Hold(g int, nonzero bool) { c.h.dm.drive(c.first+g, c.Page, c.Now, nonzero) }
+func (c *call) Hold(g int, nonzero bool) {
+	if gap := c.h.dm.drive(c.first+g, c.Page, c.Now, nonzero); gap > 0 {
+		c.h.link.arrived(gap, c.Now)
+	}
+}
 
 // Drives reports whether this page's command holds group g.
 func (c *call) Drives(g int) bool { return c.h.dm.driver(c.first+g) == c.Page }

@@ -91,16 +91,32 @@ func (s *Server) loop(ctx context.Context) {
 }
 
 func (s *Server) run(ctx context.Context) {
-	dead := time.NewTicker(s.cfg.TickPeriod)
-	defer dead.Stop()
+	// The deadman has its own goroutine: a state update being built
+	// (snapshot, JSON, patch) never delays an expiry.
+	dctx, dcancel := context.WithCancel(ctx)
+	var dwg sync.WaitGroup
+	dwg.Add(1)
+	go func() {
+		defer dwg.Done()
+		dead := time.NewTicker(s.cfg.TickPeriod)
+		defer dead.Stop()
+		for {
+			select {
+			case <-dctx.Done():
+				return
+			case <-dead.C:
+				s.hub.tick(dctx, s.cfg.Clock.Now())
+			}
+		}
+	}()
+	defer dwg.Wait()
+	defer dcancel()
 	state := time.NewTicker(time.Duration(float64(time.Second) / s.cfg.StateRate))
 	defer state.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-dead.C:
-			s.hub.tick(ctx, s.cfg.Clock.Now())
 		case <-state.C:
 			s.journal.Flush(s.cfg.Clock.Now(), false)
 			s.gate.Sweep(s.cfg.Clock.Now()) // an expired session's pages close
@@ -142,6 +158,7 @@ func (s *Server) broadcast(ctx context.Context) bool {
 		m["error"] = err.Error()
 	}
 	m["snap"] = snap
+	m["link"] = s.hub.linkState(s.cfg.Clock.Now())
 	s.hub.observe(ctx, s.cfg.Clock.Now(), &snap, func(k string, v any) { m[k] = v })
 	b, err := json.Marshal(m)
 	if err != nil {

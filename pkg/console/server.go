@@ -101,6 +101,11 @@ type Config struct {
 	// NoWebRTC, when not empty, turns WebRTC off; it is the reason the
 	// page shows with its MJPEG fallback.
 	NoWebRTC string
+	// MaxPagesPerOperator and MaxPagesPerSource cap the WebSockets (open
+	// pages) of one operator and from one source address; a page over
+	// either is refused with 429 Too Many Requests and a journal line.
+	// Defaults DefaultMaxPagesPerOperator and DefaultMaxPagesPerSource.
+	MaxPagesPerOperator, MaxPagesPerSource int
 }
 
 // Server is the operator console: an HTTP server for the page, its
@@ -123,6 +128,7 @@ type Server struct {
 	wsWG     sync.WaitGroup
 	peers    *peer.Server // WebRTC; nil when off
 	videoOff string       // why WebRTC is off ("" when on)
+	caps     *pageCaps    // open pages per operator and per source
 }
 
 // conn is one page's WebSocket. Only its writer goroutine writes
@@ -205,6 +211,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Burst == 0 {
 		cfg.Burst = 60
 	}
+	if cfg.MaxPagesPerOperator == 0 {
+		cfg.MaxPagesPerOperator = DefaultMaxPagesPerOperator
+	}
+	if cfg.MaxPagesPerSource == 0 {
+		cfg.MaxPagesPerSource = DefaultMaxPagesPerSource
+	}
+	if cfg.MaxPagesPerOperator < 0 || cfg.MaxPagesPerSource < 0 {
+		return nil, fmt.Errorf("console: page caps %d per operator, %d per source: want at least 1", cfg.MaxPagesPerOperator, cfg.MaxPagesPerSource)
+	}
 	if cfg.CommandTimeout < 0 || cfg.TickPeriod < 0 || cfg.PingPeriod < 0 || cfg.PongTimeout < 0 || cfg.LinkTimeout < 0 || cfg.LogInterval < 0 || cfg.ConfirmTimeout < 0 ||
 		!(cfg.StateRate > 0 && cfg.StateRate <= 100) || !(cfg.RateLimit > 0) || !(cfg.Burst >= 1) {
 		return nil, fmt.Errorf("console: bad timing configuration (timeout %v, tick %v, ping %v/%v, log interval %v, state rate %g Hz, rate limit %g/s, burst %g)",
@@ -219,7 +234,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	s := &Server{cfg: cfg, conns: map[uint64]*conn{}, wake: make(chan struct{}, 1), closing: make(chan struct{})}
+	s := &Server{cfg: cfg, conns: map[uint64]*conn{}, caps: newPageCaps(cfg.MaxPagesPerOperator, cfg.MaxPagesPerSource), wake: make(chan struct{}, 1), closing: make(chan struct{})}
 	s.journal = access.NewJournal(cfg.Logger, cfg.Audit, cfg.LogInterval)
 	info := cfg.Backend.Info()
 	repeat := time.Duration(info.EStopInterval * float64(time.Second))

@@ -21,6 +21,11 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "console: not authenticated", http.StatusUnauthorized)
 		return
 	}
+	release, ok := s.admitPage(w, who)
+	if !ok {
+		return
+	}
+	defer release()
 	// Accept checks that Origin names this host: another web site's page
 	// cannot open the socket.
 	ws, err := websocket.Accept(w, r, nil)

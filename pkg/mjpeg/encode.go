@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image/jpeg"
 	"time"
+
+	"github.com/telebridge/telebridge/pkg/bulkcpu"
 )
 
 // raw is a frame copied out of the camera's buffer for the encoder.
@@ -41,11 +43,16 @@ func (s *Stream) encodeOne(r *raw) {
 		s.publish(r.data, r.stamp, r.width, r.height, 0, true)
 		return
 	}
+	// Bulk work: it leaves a processor to latency-critical goroutines
+	// (pkg/bulkcpu).
+	bulkcpu.Acquire()
 	start := time.Now()
 	f, w, h := outSize(r.p, r.width, r.height, s.cfg.MaxWidth)
 	img := s.conv.convert(r.p, r.data, r.width, r.height, r.step, f, w, h)
 	s.enc.b = s.enc.b[:0]
-	if err := jpeg.Encode(&s.enc, img, &s.opts); err != nil {
+	err := jpeg.Encode(&s.enc, img, &s.opts)
+	bulkcpu.Release()
+	if err != nil {
 		// image/jpeg fails only on images larger than 65535 px, which
 		// checkFrame excludes; count it like a bad frame all the same.
 		s.mu.Lock()

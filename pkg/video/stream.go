@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/telebridge/telebridge/pkg/bulkcpu"
 	"github.com/telebridge/telebridge/pkg/video/framecode"
 )
 
@@ -231,7 +232,9 @@ func (s *Stream) encode(r *run) {
 			force, lastForced = true, now
 			s.c.forced.Add(1)
 		}
+		bulkcpu.Acquire() // video leaves a processor to the operator's commands (pkg/bulkcpu)
 		au, key, err := enc.Encode(pic, force)
+		bulkcpu.Release()
 		capture := pic.Capture
 		s.free <- pic
 		if err != nil {

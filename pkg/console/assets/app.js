@@ -15,9 +15,9 @@ import { $, el } from './js/util.js';
 import { ctx, held, showError, RESEND_MS } from './js/core.js';
 import { connect, send, on } from './js/conn.js';
 import { initKeyboard, resetSticks } from './js/input.js';
-import { initGamepad, forgetPad } from './js/gamepad.js';
+import { initGamepad, forgetPad, readPad } from './js/gamepad.js';
 import { flushJoy } from './js/joy.js';
-import { initBar, renderRole, renderEStop } from './js/bar.js';
+import { initBar, renderRole, renderEStop, renderLink } from './js/bar.js';
 import drive from './js/drive.js';
 import servosila from './panels/servosila.js';
 import schematic from './panels/schematic.js';
@@ -36,7 +36,8 @@ function flush(periodic) {
   flushJoy(periodic);
   drive.showInput();
 }
-setInterval(() => flush(true), RESEND_MS);
+// The pad is read before each re-send (gamepad.js readPad): never a stale value.
+setInterval(() => { readPad(); flush(true); }, RESEND_MS);
 
 // releaseHeld lets go of every key, stick and hold button (another view
 // is shown): those axes go to zero; accepted slider velocities and
@@ -119,6 +120,7 @@ function render() {
   ctx.control = st.holder === ctx.me && ctx.me !== 0;
   renderRole();
   renderEStop(st);
+  renderLink(st);
   if (st.error) showError(st.error);
   for (const v of views) if (v.available(ctx.info) && (v === drive ? ctx.tab === 'drive' : true)) v.render(st);
 }

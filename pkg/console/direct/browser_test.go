@@ -481,10 +481,14 @@ func TestBrowser(t *testing.T) {
 	})
 }
 
-// TestKeyLatency measures key-down in the page (its keydown handler) to the first UDP packet
-// carrying the new command at the simulator (direct backend). It reports;
+// TestKeyLatency measures key-down in the page (its keydown handler) to
+// the first UDP packet carrying the new command at the simulator (direct
+// backend), and the stop-and-go of W held for 10 s (zero packets at the
+// simulator while it is held, the console's deadman expiries, the page's
+// own longest re-send gap and whether the bar showed LINK SLOW), for each
+// busy-loop count of $CONSOLE_LOAD (default 0; e.g. 0,4,8). It reports;
 // it asserts only that every press arrived. Set CONSOLE_FIGURES=1 to run
-// it (about 15 s).
+// it (about 40 s a load).
 func TestKeyLatency(t *testing.T) {
 	if os.Getenv("CONSOLE_FIGURES") == "" {
 		t.Skip("figures: set CONSOLE_FIGURES=1 to measure")
@@ -495,31 +499,59 @@ func TestKeyLatency(t *testing.T) {
 	waitFor(t, 10*time.Second, "page in control", func() bool {
 		return eval[string](r, p, `document.getElementById('role').textContent`) == "IN CONTROL"
 	})
-	const n = 30
-	var lat []time.Duration
-	period := time.Duration(float64(time.Second) / r.be.ServosilaDriver().Config().SendRate)
-	for i := range n {
-		// Presses spread evenly over the driver's send period: the loop
-		// would otherwise lock to the packet that ended the last press.
-		time.Sleep(period * time.Duration(i) / n) // phase offset, not a synchronisation
-		r.do(p, key("w", true))
-		var st servosilasim.State
-		waitFor(t, 5*time.Second, "a packet with the command", func() bool {
-			st = r.truth()
-			return st.Last.Axes != [servosilawire.NumAxes]int16{}
+	var report strings.Builder
+	for _, loops := range loads(t, 0) {
+		t.Run(fmt.Sprintf("loops=%d", loops), func(t *testing.T) {
+			r.t = t
+			busyLoops(t, loops)
+			const n = 30
+			var lat []time.Duration
+			period := time.Duration(float64(time.Second) / r.be.ServosilaDriver().Config().SendRate)
+			for i := range n {
+				// Presses spread evenly over the driver's send period: the loop
+				// would otherwise lock to the packet that ended the last press.
+				time.Sleep(period * time.Duration(i) / n) // phase offset, not a synchronisation
+				r.do(p, key("w", true))
+				var st servosilasim.State
+				waitFor(t, 5*time.Second, "a packet with the command", func() bool {
+					st = r.truth()
+					return st.Last.Axes != [servosilawire.NumAxes]int16{}
+				})
+				// From the page's own key-down (its wall clock, the simulator's
+				// too), so a slow test-to-browser dispatch does not count.
+				lat = append(lat, st.LastAt.Sub(r.keyAt(p, "keydown")))
+				r.do(p, key("w", false))
+				r.stoppedAt(5 * time.Second)
+				waitFor(t, 5*time.Second, "a zero packet", func() bool { return r.truth().Last.Axes == [servosilawire.NumAxes]int16{} })
+			}
+			slices.Sort(lat)
+			p50, p99 := lat[n/2], lat[(n*99+99)/100-1]
+			// W held for 10 s: every zero packet at the simulator is a stop.
+			eval[bool](r, p, `(window.__conn.resetHeldGap(), true)`)
+			exp0 := r.srv.Counters().Expired.Load()
+			r.do(p, key("w", true))
+			r.drives("the robot driving on W")
+			// Every zero packet the simulator receives while W is held is a
+			// stop (its own count); the bar is read ten times a second.
+			z0 := r.truth().ZeroPackets
+			slowSeen := false
+			for start := time.Now(); time.Since(start) < 10*time.Second; time.Sleep(100 * time.Millisecond) {
+				slowSeen = slowSeen || eval[string](r, p, `document.getElementById('link').textContent`) == "LINK SLOW"
+			}
+			stops := r.truth().ZeroPackets - z0
+			expired := r.srv.Counters().Expired.Load() - exp0
+			gap := eval[float64](r, p, `window.__conn.maxHeldGap()`)
+			r.do(p, key("w", false))
+			r.stoppedAt(5 * time.Second)
+			line := fmt.Sprintf("%d busy loops: key-down to first UDP packet, %d presses: p50 %v, p99 %v, min %v, max %v; W held 10 s: %d stop-and-go at the simulator, %d deadman expiries, the page's longest re-send gap %.0f ms, LINK SLOW seen %v",
+				loops, n, p50, p99, lat[0], lat[n-1], stops, expired, gap, slowSeen)
+			t.Log(line)
+			report.WriteString(line + "\n")
 		})
-		// From the page's own key-down (its wall clock, the simulator's
-		// too), so a slow test-to-browser dispatch does not count.
-		lat = append(lat, st.LastAt.Sub(r.keyAt(p, "keydown")))
-		r.do(p, key("w", false))
-		r.stoppedAt(5 * time.Second)
-		waitFor(t, 5*time.Second, "a zero packet", func() bool { return r.truth().Last.Axes == [servosilawire.NumAxes]int16{} })
 	}
-	slices.Sort(lat)
-	p50, p99 := lat[n/2], lat[(n*99+99)/100-1]
-	t.Logf("key-down to first UDP packet with the command, %d presses: p50 %v, p99 %v, min %v, max %v", n, p50, p99, lat[0], lat[n-1])
+	r.t = t
 	if f := os.Getenv("CONSOLE_ARTIFACTS"); f != "" {
-		_ = os.WriteFile(filepath.Join(f, "latency.txt"), fmt.Appendf(nil, "n %d p50 %v p99 %v min %v max %v\n", n, p50, p99, lat[0], lat[n-1]), 0o644)
+		_ = os.WriteFile(filepath.Join(f, "latency.txt"), []byte(report.String()), 0o644)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/telebridge/telebridge/pkg/bulkcpu"
 	"github.com/telebridge/telebridge/pkg/camera"
 	"github.com/telebridge/telebridge/pkg/console"
 	"github.com/telebridge/telebridge/pkg/mjpeg"
@@ -53,6 +54,10 @@ func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
 	pattern := camera.IsPattern(dev)
 	var fr video.Frame // reused: the camera goroutine is the only caller
 	c, err := camera.New(camera.Config{Name: name, Device: dev, Width: b.cfg.CameraWidth, Height: b.cfg.CameraHeight, FrameRate: rate}, func(f *camera.Frame) {
+		// Video is bulk work: it leaves a processor to the operator's
+		// commands (pkg/bulkcpu).
+		bulkcpu.Acquire()
+		defer bulkcpu.Release()
 		if pattern && f.Encoding == "yuv422_yuy2" {
 			if b.cfg.PatternGrain > 0 {
 				cm.grain.addYUYV(f.Data, b.cfg.PatternGrain)

@@ -32,6 +32,31 @@ export function renderRole() {
   document.body.classList.toggle('view', !ctx.control);
 }
 
+let linkOpen = false;
+
+/**
+ * renderLink shows the command link in the bar's link pill: LINK SLOW
+ * while held commands arrive late at the console (st.link, measured by
+ * the server: a re-send later than slow_ms, half the deadman's timeout,
+ * or one that expired, within the last 2 s) or this page's own re-sends
+ * were late (its timer starved): before the deadman stops the robot, the
+ * operator sees why it may stutter.
+ */
+export function renderLink(st) {
+  if (!linkOpen) return;
+  const l = st.link || {}, own = window.__conn.lateAgo();
+  const slow = !!l.slow || own < 2000;
+  if (slow) {
+    setPill($('link'), 'LINK SLOW', 'warn');
+    $('link').title = 'commands arrive late: the last late one after ' + Math.round(l.late_gap_ms || 0) + ' ms (late over ' + Math.round(l.slow_ms || 0) +
+      ' ms, ' + (l.late || 0) + ' so far); the robot stops when one is ' + (2 * (l.slow_ms || 0)) + ' ms late';
+  } else {
+    setPill($('link'), 'connected', 'ok');
+    $('link').title = '';
+  }
+  document.body.classList.toggle('linkslow', slow);
+}
+
 /** renderEStop shows the e-stop latch of any machine. */
 export function renderEStop(st) {
   const s = st.snap.servosila, f = st.snap.furbot;
@@ -79,6 +104,7 @@ export function initBar(estop, stopHeld) {
   $('take').addEventListener('click', () => send({ type: 'take_control' }));
   $('leave').addEventListener('click', () => { stopHeld(); send({ type: 'release_control' }); });
   onStatus((open) => {
+    linkOpen = open;
     if (open) setPill($('link'), 'connected', 'ok');
     else { setPill($('link'), 'disconnected: reconnecting', 'bad'); ctx.me = 0; ctx.control = false; renderRole(); }
   });

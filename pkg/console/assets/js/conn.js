@@ -36,15 +36,24 @@ export function channel() { return dc && dc.readyState === 'open' ? 'webrtc' : '
 // [ms] (gaps over 2 s are a new hold): a page the browser starves sends
 // late, and the server's deadman rightly stops the robot; tests read it
 // to tell that from a transport that lost commands.
-const gaps = { last: 0, max: 0 };
-window.__conn = { maxHeldGap: () => gaps.max, resetHeldGap: () => { gaps.max = 0; gaps.last = 0; } };
+// A re-send later than SLOW_MS (half the deadman's 300 ms) is late: the
+// bar shows LINK SLOW (bar.js renderLink).
+const SLOW_MS = 150;
+const gaps = { last: 0, max: 0, late: -Infinity };
+window.__conn = {
+  maxHeldGap: () => gaps.max, resetHeldGap: () => { gaps.max = 0; gaps.last = 0; },
+  lateAgo: () => performance.now() - gaps.late, // [ms] since this page last sent a held command late
+};
 
 /** send sends message m (an object): held commands on the command channel when it is open, the rest on the socket if open; else drops it. */
 export function send(m) {
   const b = JSON.stringify(m);
   if (HELD.has(m.type) && !isZero(m)) {
     const now = performance.now();
-    if (gaps.last && now - gaps.last < 2000) gaps.max = Math.max(gaps.max, now - gaps.last);
+    if (gaps.last && now - gaps.last < 2000) {
+      gaps.max = Math.max(gaps.max, now - gaps.last);
+      if (now - gaps.last > SLOW_MS) gaps.late = now;
+    }
     gaps.last = now;
   }
   const onDC = dc && dc.readyState === 'open' && (HELD.has(m.type) || m.type === 'estop');

@@ -120,6 +120,14 @@ function poll() {
   if (stopped) cbs.stopped(); else if (started) cbs.moved(); else cbs.polled();
 }
 
+/**
+ * readPad reads the pad now. The page's re-send reads it first: on a
+ * starved page the 20 ms poll and the 100 ms re-send both run late, in
+ * either order, and a re-send must never carry the pad as it was before
+ * its deadman was released.
+ */
+export function readPad() { if (cbs.polled) poll(); }
+
 /** padMoving reports whether the pad commands motion (deadman held, a value off centre). */
 export function padMoving() { return moving; }
 
