@@ -60,9 +60,12 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		delete(s.conns, id)
 		s.mu.Unlock()
-		pv.close() // no command from its data channel after the page left
+		// The lease and what the page drove first: leaving waits for no
+		// network close. A command its data channel still delivers finds
+		// the page gone and is refused.
 		s.hub.leave(context.WithoutCancel(ctx), id, s.cfg.Clock.Now(), why)
 		ws.CloseNow()
+		s.closeVideo(pv)
 	}()
 	hello, _ := json.Marshal(map[string]any{"type": "hello", "page": id, "info": s.hub.info, "timeout_ms": s.cfg.CommandTimeout.Milliseconds(),
 		"control": control, "operator": who.Operator, "roles": who.Roles.String(),

@@ -98,8 +98,12 @@ func (s *Server) Close() error {
 		list = append(list, ss)
 	}
 	s.mu.Unlock()
+	// All at once: each close is bounded by Config.CloseTimeout, and so
+	// is the whole.
 	for _, ss := range list {
 		ss.fail(CodeClosed, "the server is shutting down")
+	}
+	for _, ss := range list {
 		<-ss.Done()
 	}
 	if s.mux != nil {
@@ -205,7 +209,7 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, own *sessionIntercepto
 		}
 	}
 	se.SetICETimeouts(c.ICEDisconnected, c.ICEFailed, min(2*time.Second, c.ICEDisconnected/2)) // keepalives within the disconnect time
-	if c.NoMDNS {
+	if !c.MDNS {
 		se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
 	}
 	return webrtc.NewAPI(webrtc.WithMediaEngine(m), webrtc.WithInterceptorRegistry(reg),
