@@ -42,3 +42,12 @@ func Signal(t testing.TB, browser context.Context, sig syscall.Signal) {
 		t.Fatalf("browsertest: kill -%d -%d: %v", sig, pgid, err)
 	}
 }
+
+// SignalMain sends sig to the browser's main process only (not its
+// renderer, GPU or network processes).
+func SignalMain(t testing.TB, browser context.Context, sig syscall.Signal) {
+	t.Helper()
+	if err := chromedp.FromContext(browser).Browser.Process().Signal(sig); err != nil {
+		t.Fatalf("browsertest: %v", err)
+	}
+}

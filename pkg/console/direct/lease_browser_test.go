@@ -50,7 +50,7 @@ func probeControl(t *testing.T, u string) bool {
 		Control bool   `json:"control"`
 	}
 	if err := json.Unmarshal(b, &hello); err != nil || hello.Type != "hello" {
-		t.Fatalf("probe: first message %q (%v)", b, err)
+		t.Fatalf("probe: the first message is not the hello: %.80q (%v)", b, err)
 	}
 	return hello.Control
 }

@@ -5,7 +5,38 @@ import { stateReader } from './patch.js';
 
 const handlers = new Map(); // type -> [fn]
 const statusFns = [];
+const gapFns = [];
 let ws = null;
+
+/** BEAT_MS is how often the page's script tells the server it runs (console.BeatPeriod). */
+export const BEAT_MS = 250;
+/** GAP_MS: a beat this late means the page was frozen (its browser stopped, a debugger paused, the machine asleep). */
+export const GAP_MS = 1000;
+
+/** onGap registers fn(ms) for when the page's own timers ran ms late: it was frozen. */
+export function onGap(fn) { gapFns.push(fn); }
+
+// The beat: a WebSocket pong comes from the browser's network process
+// even when this page no longer runs, so the server judges the page by
+// these messages of its script (console.MsgBeat); and a beat that comes
+// late tells the page it was frozen, so that it lets go of what it held
+// before (the operator's hands may have moved meanwhile).
+let lastBeat = performance.now();
+
+/** checkGap calls the onGap handlers when the beat's timer has not run for GAP_MS (the page was frozen); other timers call it before they act on held input, since after a freeze the browser runs late timers in any order. */
+export function checkGap() {
+  const now = performance.now();
+  const late = now - lastBeat;
+  if (late <= GAP_MS) return;
+  lastBeat = now;
+  for (const fn of gapFns) fn(late);
+}
+
+setInterval(() => {
+  checkGap();
+  lastBeat = performance.now();
+  if (ws && ws.readyState === 1) ws.send('{"type":"beat"}');
+}, BEAT_MS);
 
 /** on registers fn for server messages of type ("hello", "state", ...). */
 export function on(type, fn) {
@@ -37,7 +68,8 @@ export function channel() { return dc && dc.readyState === 'open' ? 'webrtc' : '
 // late, and the server's deadman rightly stops the robot; tests read it
 // to tell that from a transport that lost commands.
 const gaps = { last: 0, max: 0 };
-window.__conn = { maxHeldGap: () => gaps.max, resetHeldGap: () => { gaps.max = 0; gaps.last = 0; } };
+let opens = 0; // sockets opened (tests wait for a reconnection)
+window.__conn = { maxHeldGap: () => gaps.max, resetHeldGap: () => { gaps.max = 0; gaps.last = 0; }, opens: () => opens };
 
 /** send sends message m (an object): held commands on the command channel when it is open, the rest on the socket if open; else drops it. */
 export function send(m) {
@@ -57,7 +89,7 @@ export function send(m) {
 
 /** connect opens the socket (again after every close). */
 export function connect() {
-  ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+  ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws?beat=1');
   const readState = stateReader(); // a new socket starts with a whole state
   ws.onmessage = (ev) => {
     let m;
@@ -66,7 +98,7 @@ export function connect() {
     if (!m) return;
     for (const fn of handlers.get(m.type) || []) fn(m);
   };
-  ws.onopen = () => { for (const fn of statusFns) fn(true); };
+  ws.onopen = () => { opens++; for (const fn of statusFns) fn(true); };
   ws.onclose = () => {
     for (const fn of statusFns) fn(false);
     setTimeout(connect, 1000);
