@@ -49,6 +49,7 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	var ice stringsFlag
 	fs.Var(&ice, "ice-server", "STUN or TURN server for the cameras' WebRTC on routed networks: stun:HOST[:PORT] or turn:USER:SECRET@HOST[:PORT] (repeatable; default none: host candidates only)")
 	fs.BoolVar(&opts.NoWebRTC, "no-webrtc", false, "serve the cameras as MJPEG only (no WebRTC)")
+	fs.BoolVar(&opts.MDNS, "webrtc-mdns", false, "resolve the pages' .local WebRTC candidates by multicast DNS (off: the console learns a page's address from its checks; docs/video-webrtc.md)")
 	var cams stringsFlag
 	fs.Var(&cams, "camera", "camera: a V4L2 device path or pattern:NAME (repeatable; default four pattern cameras; off: none)")
 	var lk livekitFlags

@@ -64,7 +64,7 @@ type pageOf struct {
 // last acknowledgement; the deadman stops its motion meanwhile.
 func (s *Server) watchPage(ctx context.Context, cancel context.CancelFunc, ws *websocket.Conn, r *http.Request, lv *liveness, pg pageOf) {
 	quiet := s.cfg.PingPeriod + s.cfg.PongTimeout // the longest a live page may be silent
-	var lastPong atomic.Int64                      // [ns, wall clock]
+	var lastPong atomic.Int64                     // [ns, wall clock]
 	lastPong.Store(time.Now().UnixNano())
 	go func() {
 		// The pinger: one ping at a time, each waiting at most PongTimeout.

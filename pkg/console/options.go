@@ -39,6 +39,9 @@ type Options struct {
 	ICEServers []string
 	// NoWebRTC turns WebRTC off: the cameras are MJPEG only.
 	NoWebRTC bool
+	// MDNS resolves the pages' .local WebRTC candidates by multicast DNS
+	// (peer.Config.MDNS; off by default).
+	MDNS bool
 }
 
 // Setup is what Options.Apply prepared.
@@ -91,6 +94,7 @@ func (o Options) Apply(cfg *Config) (*Setup, error) {
 		}
 		cfg.WebRTC.ICEServers = append(cfg.WebRTC.ICEServers, is)
 	}
+	cfg.WebRTC.MDNS = o.MDNS
 	if o.NoWebRTC {
 		cfg.NoWebRTC = "turned off on this console (--no-webrtc)"
 	}

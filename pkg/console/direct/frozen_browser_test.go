@@ -19,13 +19,13 @@ import (
 // plus the probe's own connection on a loaded machine.
 const frozenBound = 3 * time.Second
 
-// TestFrozenPageLosesLease freezes the whole browser (SIGSTOP of its
+// TestFrozenBrowserLosesLease freezes the whole browser (SIGSTOP of its
 // process group) while its page holds a key, as MJPEG and as WebRTC:
 // the robot stops (deadman), the lease is free for another page within
 // frozenBound, and after the browser resumes (SIGCONT) the page does not
 // drive again from the key held before it froze (simulator truth) until
 // the key is pressed afresh.
-func TestFrozenPageLosesLease(t *testing.T) {
+func TestFrozenBrowserLosesLease(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ccfg console.Config
