@@ -24,17 +24,36 @@ const MsgBeat = "beat"
 // BeatPeriod is how often a page's script sends MsgBeat.
 const BeatPeriod = 250 * time.Millisecond
 
-var beatMsg = []byte(`{"type":"` + MsgBeat + `"}`)
+var (
+	beatMsg       = []byte(`{"type":"` + MsgBeat + `"}`)
+	beatHiddenMsg = []byte(`{"type":"` + MsgBeat + `","hidden":true}`)
+)
 
-// isBeat reports whether a message is a beat (not passed to the hub, not
-// rate limited: it carries nothing).
-func isBeat(typ websocket.MessageType, b []byte) bool {
-	return typ == websocket.MessageText && bytes.Equal(b, beatMsg)
+// beat records a beat in lv and reports whether the message was one
+// (not passed to the hub, not rate limited: it carries nothing but
+// whether the page is hidden). A hidden page ({"type":"beat",
+// "hidden":true}, sent when it is hidden) is exempt from the beat rule
+// until its next plain beat: browsers slow a hidden tab's timers to one a
+// second or one a minute, and a hidden page has stopped what it drove.
+func (lv *liveness) beatIn(typ websocket.MessageType, b []byte) bool {
+	if typ != websocket.MessageText {
+		return false
+	}
+	switch {
+	case bytes.Equal(b, beatMsg):
+		lv.hidden.Store(false)
+	case bytes.Equal(b, beatHiddenMsg):
+		lv.hidden.Store(true)
+	default:
+		return false
+	}
+	return true
 }
 
 // liveness is what the reader tells the watcher of one page's socket.
 type liveness struct {
 	beat     bool         // the page sends MsgBeat
+	hidden   atomic.Bool  // its last beat said it is hidden
 	lastRead atomic.Int64 // when the reader last got a message [ns, wall clock]
 }
 
@@ -54,9 +73,9 @@ type pageOf struct {
 // leaves the hub, freeing its lease) when the page is gone or frozen:
 //   - no pong for PingPeriod + PongTimeout and no message for
 //     PongTimeout, or
-//   - it sends beats and sent nothing for BeatTimeout, even though its
-//     pongs come (its browser's network process answers for a page that
-//     no longer runs).
+//   - it sends beats, is not hidden, and sent nothing for BeatTimeout,
+//     even though its pongs come (its browser's network process answers
+//     for a page that no longer runs).
 //
 // Either way a page whose link is down (bytes in flight that nothing
 // acknowledges, linkStalled) rather than frozen (its system still
@@ -98,7 +117,7 @@ func (s *Server) watchPage(ctx context.Context, cancel context.CancelFunc, ws *w
 		silent := lv.silent()
 		why := ""
 		switch {
-		case lv.beat && silent > s.cfg.BeatTimeout:
+		case lv.beat && !lv.hidden.Load() && silent > s.cfg.BeatTimeout:
 			// Checked first: pongs prove only the browser's network
 			// process.
 			why = "page sent no beat: closing it"

@@ -11,21 +11,24 @@ import (
 // TestBeatLiveness: a page that joined with ?beat=1 and answers pings
 // (its client reads, as a browser's network process does for a page
 // that no longer runs) but sends no beat loses the lease about
-// BeatTimeout after joining; one that beats keeps it well past that; a
-// page without ?beat=1 is judged by its pongs only.
+// BeatTimeout after joining; one that beats keeps it well past that, and
+// so does one whose last beat said it is hidden; a page without ?beat=1
+// is judged by its pongs only.
 func TestBeatLiveness(t *testing.T) {
 	const beatTimeout = 600 * time.Millisecond
 	for _, tc := range []struct {
 		name     string
 		query    string
 		beat     bool
+		hidden   bool // sends one hidden beat, then nothing
 		freedBy  time.Duration // 0: must keep the lease for keepFor
 		keepFor  time.Duration
 		freedMin time.Duration
 	}{
-		{"silent beater", "?beat=1", false, beatTimeout + 5*BeatPeriod + time.Second, 0, beatTimeout},
-		{"beater", "?beat=1", true, 0, 4 * beatTimeout, 0},
-		{"no beat asked", "", false, 0, 4 * beatTimeout, 0},
+		{"silent beater", "?beat=1", false, false, beatTimeout + 5*BeatPeriod + time.Second, 0, beatTimeout},
+		{"beater", "?beat=1", true, false, 0, 4 * beatTimeout, 0},
+		{"hidden beater", "?beat=1", false, true, 0, 4 * beatTimeout, 0},
+		{"no beat asked", "", false, false, 0, 4 * beatTimeout, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, addr, _, _ := serve(t, Config{BeatTimeout: beatTimeout})
@@ -43,6 +46,11 @@ func TestBeatLiveness(t *testing.T) {
 					}
 				}
 			}()
+			if tc.hidden {
+				if err := ws.Write(ctx, websocket.MessageText, beatHiddenMsg); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if tc.beat {
 				go func() {
 					tk := time.NewTicker(BeatPeriod)

@@ -70,7 +70,8 @@ type Config struct {
 	// its pongs come (a browser's network process answers them for a page
 	// that no longer runs). Longer than PingPeriod + PongTimeout so that
 	// a page starved of CPU for a moment keeps control; its motion stops
-	// by the deadman meanwhile. Default 2 s.
+	// by the deadman meanwhile. A hidden page is exempt (its timers are
+	// slowed; it has stopped what it drove). Default 3 s.
 	BeatTimeout time.Duration
 	// LinkTimeout is how long a page whose TCP connection has bytes in
 	// flight that nothing acknowledges (the link is down, as in a Wi-Fi
@@ -197,7 +198,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.LinkTimeout = 5 * time.Second
 	}
 	if cfg.BeatTimeout == 0 {
-		cfg.BeatTimeout = 2 * time.Second
+		cfg.BeatTimeout = 3 * time.Second
 	}
 	if cfg.ConfirmTimeout == 0 {
 		cfg.ConfirmTimeout = 10 * time.Second

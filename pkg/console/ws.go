@@ -103,7 +103,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		lv.lastRead.Store(time.Now().UnixNano())
-		if isBeat(typ, b) {
+		if lv.beatIn(typ, b) {
 			continue // liveness only
 		}
 		now := s.cfg.Clock.Now()

@@ -55,7 +55,7 @@ function furbotSteering(robot) {
   };
 }
 
-setInterval(() => { if (ws && ws.readyState === 1) ws.send('{"type":"beat"}'); }, 250);
+setInterval(() => { if (ws && ws.readyState === 1) ws.send(document.hidden ? '{"type":"beat","hidden":true}' : '{"type":"beat"}'); }, 250);
 
 function connect() {
   // The Furbot's page sends no command: it joins to watch, so that,

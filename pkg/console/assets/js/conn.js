@@ -10,8 +10,8 @@ let ws = null;
 
 /** BEAT_MS is how often the page's script tells the server it runs (console.BeatPeriod). */
 export const BEAT_MS = 250;
-/** GAP_MS: a beat this late means the page was frozen (its browser stopped, a debugger paused, the machine asleep). */
-export const GAP_MS = 1000;
+/** GAP_MS: a beat this late means the page was frozen (its browser stopped, a debugger paused, the machine asleep); a hidden page's timers are slowed, and it holds nothing. */
+export const GAP_MS = 2000;
 
 /** onGap registers fn(ms) for when the page's own timers ran ms late: it was frozen. */
 export function onGap(fn) { gapFns.push(fn); }
@@ -35,8 +35,13 @@ export function checkGap() {
 setInterval(() => {
   checkGap();
   lastBeat = performance.now();
-  if (ws && ws.readyState === 1) ws.send('{"type":"beat"}');
+  sendBeat();
 }, BEAT_MS);
+
+// A hidden page's beat says so: its timers are slowed (once a second, or
+// a minute), and the server then does not judge it by its beat.
+function sendBeat() { if (ws && ws.readyState === 1) ws.send(document.hidden ? '{"type":"beat","hidden":true}' : '{"type":"beat"}'); }
+document.addEventListener('visibilitychange', () => { lastBeat = performance.now(); sendBeat(); });
 
 /** on registers fn for server messages of type ("hello", "state", ...). */
 export function on(type, fn) {
@@ -98,7 +103,7 @@ export function connect() {
     if (!m) return;
     for (const fn of handlers.get(m.type) || []) fn(m);
   };
-  ws.onopen = () => { opens++; for (const fn of statusFns) fn(true); };
+  ws.onopen = () => { opens++; sendBeat(); for (const fn of statusFns) fn(true); };
   ws.onclose = () => {
     for (const fn of statusFns) fn(false);
     setTimeout(connect, 1000);
