@@ -20,7 +20,7 @@ func TestBeatLiveness(t *testing.T) {
 		name     string
 		query    string
 		beat     bool
-		hidden   bool // sends one hidden beat, then nothing
+		hidden   bool          // sends one hidden beat, then nothing
 		freedBy  time.Duration // 0: must keep the lease for keepFor
 		keepFor  time.Duration
 		freedMin time.Duration
