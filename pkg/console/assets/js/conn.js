@@ -29,6 +29,7 @@ export function checkGap() {
   const late = now - lastBeat;
   if (late <= GAP_MS) return;
   lastBeat = now;
+  freezes.push(Math.round(late));
   for (const fn of gapFns) fn(late);
 }
 
@@ -74,7 +75,8 @@ export function channel() { return dc && dc.readyState === 'open' ? 'webrtc' : '
 // to tell that from a transport that lost commands.
 const gaps = { last: 0, max: 0 };
 let opens = 0; // sockets opened (tests wait for a reconnection)
-window.__conn = { maxHeldGap: () => gaps.max, resetHeldGap: () => { gaps.max = 0; gaps.last = 0; }, opens: () => opens };
+const freezes = []; // how late the page's timers ran each time it found itself frozen [ms]
+window.__conn = { maxHeldGap: () => gaps.max, resetHeldGap: () => { gaps.max = 0; gaps.last = 0; }, opens: () => opens, freezes: () => freezes.slice() };
 
 /** send sends message m (an object): held commands on the command channel when it is open, the rest on the socket if open; else drops it. */
 export function send(m) {
