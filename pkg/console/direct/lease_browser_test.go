@@ -21,8 +21,9 @@ import (
 // leaseGoneBound is the documented bound (docs/console.md, "Liveness and
 // the lease") from a page going (its tab closed or reloaded, the browser
 // killed) to the lease being free for the next page: at once when its
-// system closes the TCP connection (0.1-0.3 s here, a probe's connection
-// included), PingPeriod + PongTimeout when nothing closes it.
+// system closes the TCP connection (0.1-1.0 s on a loaded machine, a
+// probe's connection included), PingPeriod + PongTimeout when nothing
+// closes it.
 const leaseGoneBound = 1500 * time.Millisecond
 
 // probeControl joins the console at u as a page would (a WebSocket
