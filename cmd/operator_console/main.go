@@ -59,7 +59,7 @@ func setup(n *rosnode.Node, cfg graph.NodeConfig) error {
 	opts := console.Options{Token: cfg.Token, TokensFile: cfg.TokensFile, TLS: cfg.TLS, CertFile: cfg.CertFile, KeyFile: cfg.KeyFile,
 		Insecure: cfg.Insecure, StateDir: cfg.StateDir, AuditFile: cfg.AuditFile, ICEServers: splitList(cfg.ICEServers), NoWebRTC: !cfg.WebRTC}
 	if cfg.WebRTCLoopback {
-		ccfg.WebRTC.Loopback, ccfg.WebRTC.NoMDNS = true, true
+		ccfg.WebRTC.Loopback = true
 		ccfg.WebRTC.IPFilter = func(ip net.IP) bool { return ip.IsLoopback() }
 	}
 	setup, err := opts.Apply(&ccfg)

@@ -51,6 +51,7 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	fs.BoolVar(&opts.NoWebRTC, "no-webrtc", false, "serve the cameras as MJPEG only (no WebRTC)")
 	fs.IntVar(&opts.MaxPagesPerOperator, "max-pages-per-operator", console.DefaultMaxPagesPerOperator, "most pages (WebSockets) one operator may have open; more get 429")
 	fs.IntVar(&opts.MaxPagesPerSource, "max-pages-per-source", console.DefaultMaxPagesPerSource, "most pages (WebSockets) open from one source address; more get 429")
+	fs.BoolVar(&opts.MDNS, "webrtc-mdns", false, "resolve the pages' .local WebRTC candidates by multicast DNS (off: the console learns a page's address from its checks; docs/video-webrtc.md)")
 	var cams stringsFlag
 	fs.Var(&cams, "camera", "camera: a V4L2 device path or pattern:NAME (repeatable; default four pattern cameras; off: none)")
 	var lk livekitFlags

@@ -42,6 +42,9 @@ type Options struct {
 	// MaxPagesPerOperator and MaxPagesPerSource cap the open pages
 	// (Config's fields of the same names); 0: the defaults.
 	MaxPagesPerOperator, MaxPagesPerSource int
+	// MDNS resolves the pages' .local WebRTC candidates by multicast DNS
+	// (peer.Config.MDNS; off by default).
+	MDNS bool
 }
 
 // Setup is what Options.Apply prepared.
@@ -103,6 +106,7 @@ func (o Options) Apply(cfg *Config) (*Setup, error) {
 		}
 		cfg.WebRTC.ICEServers = append(cfg.WebRTC.ICEServers, is)
 	}
+	cfg.WebRTC.MDNS = o.MDNS
 	if o.NoWebRTC {
 		cfg.NoWebRTC = "turned off on this console (--no-webrtc)"
 	}

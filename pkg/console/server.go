@@ -66,6 +66,15 @@ type Config struct {
 	// (frozen, its TCP connection up) is closed and loses control within
 	// PingPeriod + PongTimeout. Defaults 500 ms and 1 s.
 	PingPeriod, PongTimeout time.Duration
+	// BeatTimeout is how long a page that sends beats (the console's own
+	// pages: MsgBeat every BeatPeriod from their script) may send nothing
+	// before it is taken as frozen, closed, and loses control, although
+	// its pongs come (a browser's network process answers them for a page
+	// that no longer runs). Longer than PingPeriod + PongTimeout so that
+	// a page starved of CPU for a moment keeps control; its motion stops
+	// by the deadman meanwhile. A hidden page is exempt (its timers are
+	// slowed; it has stopped what it drove). Default 3 s.
+	BeatTimeout time.Duration
 	// LinkTimeout is how long a page whose TCP connection has bytes in
 	// flight that nothing acknowledges (the link is down, as in a Wi-Fi
 	// dropout, rather than the page frozen: a frozen page's system still
@@ -196,6 +205,9 @@ func New(cfg Config) (*Server, error) {
 	if cfg.LinkTimeout == 0 {
 		cfg.LinkTimeout = 5 * time.Second
 	}
+	if cfg.BeatTimeout == 0 {
+		cfg.BeatTimeout = 3 * time.Second
+	}
 	if cfg.ConfirmTimeout == 0 {
 		cfg.ConfirmTimeout = 10 * time.Second
 	}
@@ -220,7 +232,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.MaxPagesPerOperator < 0 || cfg.MaxPagesPerSource < 0 {
 		return nil, fmt.Errorf("console: page caps %d per operator, %d per source: want at least 1", cfg.MaxPagesPerOperator, cfg.MaxPagesPerSource)
 	}
-	if cfg.CommandTimeout < 0 || cfg.TickPeriod < 0 || cfg.PingPeriod < 0 || cfg.PongTimeout < 0 || cfg.LinkTimeout < 0 || cfg.LogInterval < 0 || cfg.ConfirmTimeout < 0 ||
+	if cfg.CommandTimeout < 0 || cfg.TickPeriod < 0 || cfg.PingPeriod < 0 || cfg.PongTimeout < 0 || cfg.BeatTimeout < 0 || cfg.LinkTimeout < 0 || cfg.LogInterval < 0 || cfg.ConfirmTimeout < 0 ||
 		!(cfg.StateRate > 0 && cfg.StateRate <= 100) || !(cfg.RateLimit > 0) || !(cfg.Burst >= 1) {
 		return nil, fmt.Errorf("console: bad timing configuration (timeout %v, tick %v, ping %v/%v, log interval %v, state rate %g Hz, rate limit %g/s, burst %g)",
 			cfg.CommandTimeout, cfg.TickPeriod, cfg.PingPeriod, cfg.PongTimeout, cfg.LogInterval, cfg.StateRate, cfg.RateLimit, cfg.Burst)

@@ -239,6 +239,12 @@ func (s *Server) sendSignal(c *conn, m peer.Message) {
 // lease, roles, rate limit and deadman refresh. Refusals go back to the
 // page on the WebSocket.
 func (s *Server) message(ctx context.Context, c *conn, b []byte) {
+	s.mu.Lock()
+	_, open := s.conns[c.id]
+	s.mu.Unlock()
+	if !open {
+		return // the page left; its session's channel closes in the background
+	}
 	if err := s.hub.handle(ctx, c.id, b, s.cfg.Clock.Now()); err != nil {
 		s.reply(c, err)
 	}

@@ -97,7 +97,7 @@ func errCode(t *testing.T, s map[string]any) string {
 	return s["error"].(map[string]any)["code"].(string)
 }
 
-var loopbackOnly = peer.Config{Loopback: true, NoMDNS: true, IPFilter: func(ip net.IP) bool { return ip.IsLoopback() }}
+var loopbackOnly = peer.Config{Loopback: true, IPFilter: func(ip net.IP) bool { return ip.IsLoopback() }}
 
 // TestWebRTCUnavailable: a backend without video, one that says it has
 // no H.264, and a console with WebRTC off: hello says why, and a page's

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -43,11 +42,18 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
 	// ?watch=1: a page that sends no command does not take the lease on
-	// joining (it may still take it).
+	// joining (it may still take it). ?beat=1: a page whose script sends
+	// MsgBeat (liveness.go).
 	watch := r.URL.Query().Get("watch") == "1"
 	id, control := s.hub.join(who.Operator, who.Roles, who.Source, watch, s.cfg.Clock.Now())
 	pv := &pageVideo{}
 	c := &conn{id: id, out: make(chan []byte, 8), sig: make(chan []byte, 256), needFull: true, video: pv}
+	// The hello is the first message: queued before the broadcast can see
+	// the page.
+	hello, _ := json.Marshal(map[string]any{"type": "hello", "page": id, "info": s.hub.info, "timeout_ms": s.cfg.CommandTimeout.Milliseconds(),
+		"control": control, "operator": who.Operator, "roles": who.Roles.String(),
+		"webrtc": s.webrtcHello()})
+	c.out <- hello
 	s.mu.Lock()
 	s.conns[id] = c
 	s.mu.Unlock()
@@ -65,14 +71,13 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		delete(s.conns, id)
 		s.mu.Unlock()
-		pv.close() // no command from its data channel after the page left
+		// The lease and what the page drove first: leaving waits for no
+		// network close. A command its data channel still delivers finds
+		// the page gone and is refused.
 		s.hub.leave(context.WithoutCancel(ctx), id, s.cfg.Clock.Now(), why)
 		ws.CloseNow()
+		s.closeVideo(pv)
 	}()
-	hello, _ := json.Marshal(map[string]any{"type": "hello", "page": id, "info": s.hub.info, "timeout_ms": s.cfg.CommandTimeout.Milliseconds(),
-		"control": control, "operator": who.Operator, "roles": who.Roles.String(),
-		"webrtc": s.webrtcHello()})
-	c.out <- hello
 	go func() {
 		// The writer: the only goroutine that writes messages to ws.
 		write := func(b []byte) error {
@@ -94,56 +99,18 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}()
-	var lastRead atomic.Int64 // when the reader last got a message [ns, wall clock]
-	lastRead.Store(time.Now().UnixNano())
-	go func() {
-		// Pings: a page that does not answer (frozen, TCP still up) is
-		// closed, and its lease freed, within PingPeriod + PongTimeout.
-		t := time.NewTicker(s.cfg.PingPeriod)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-s.closing:
-				_ = ws.Close(websocket.StatusGoingAway, "console shutting down")
-				cancel()
-				return
-			case <-t.C:
-				pctx, pcancel := context.WithTimeout(ctx, s.cfg.PongTimeout)
-				err := ws.Ping(pctx)
-				pcancel()
-				// The pong is read by this console's reader, in order: a
-				// page that sent a burst may have its pong queued behind
-				// messages still being handled. While the reader keeps
-				// reading the page's messages, the page lives.
-				if err != nil && ctx.Err() == nil && time.Since(time.Unix(0, lastRead.Load())) < s.cfg.PongTimeout {
-					continue
-				}
-				// A link that acknowledges nothing is down, not the page
-				// frozen: the page keeps its socket and lease for a while.
-				if err != nil && ctx.Err() == nil {
-					if stalled, sinceAck := linkStalled(r.Context()); stalled && sinceAck < s.cfg.LinkTimeout {
-						continue
-					}
-				}
-				if err != nil {
-					if ctx.Err() == nil {
-						s.journal.Record(s.cfg.Clock.Now(), event{Kind: "ping_timeout", Level: slog.LevelWarn, Msg: "page did not answer a ping: closing it",
-							Source: who.Source, Operator: who.Operator, Roles: who.Roles, Page: id})
-					}
-					cancel()
-					return
-				}
-			}
-		}
-	}()
+	lv := &liveness{beat: r.URL.Query().Get("beat") == "1"}
+	lv.lastRead.Store(time.Now().UnixNano())
+	go s.watchPage(ctx, cancel, ws, r, lv, pageOf{id: id, who: who})
 	for {
 		typ, b, err := ws.Read(ctx)
 		if err != nil {
 			return
 		}
-		lastRead.Store(time.Now().UnixNano())
+		lv.lastRead.Store(time.Now().UnixNano())
+		if lv.beatIn(typ, b) {
+			continue // liveness only
+		}
 		now := s.cfg.Clock.Now()
 		if typ != websocket.MessageText {
 			s.reply(c, s.hub.badFrame(id, now, "binary message"))

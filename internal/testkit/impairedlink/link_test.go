@@ -217,7 +217,7 @@ func TestImpairedLink(t *testing.T) {
 	}
 	port := uint16(udp.LocalAddr().(*net.UDPAddr).Port)
 	srv, err := console.New(console.Config{Backend: be, Listen: ln.Addr().String(), Insecure: true, // plain HTTP inside this run's namespaces
-		WebRTC: peer.Config{UDP: udp, AdvertiseIPs: []string{s.relayIP.String()}, NoMDNS: true}})
+		WebRTC: peer.Config{UDP: udp, AdvertiseIPs: []string{s.relayIP.String()}}})
 	if err != nil {
 		t.Fatal(err)
 	}

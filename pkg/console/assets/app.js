@@ -13,7 +13,7 @@
 // in panel.go).
 import { $, el } from './js/util.js';
 import { ctx, held, showError, RESEND_MS } from './js/core.js';
-import { connect, send, on } from './js/conn.js';
+import { connect, send, on, onGap, onStatus, checkGap } from './js/conn.js';
 import { initKeyboard, resetSticks } from './js/input.js';
 import { initGamepad, forgetPad, readPad } from './js/gamepad.js';
 import { flushJoy } from './js/joy.js';
@@ -32,6 +32,7 @@ const machines = () => panels.filter((p) => p.machine && ctx.info && p.available
 
 function flush(periodic) {
   if (!ctx.info) return;
+  if (periodic) checkGap(); // frozen: let go first (stopHeld), then send
   for (const p of panels) if (p.flush && p.available(ctx.info)) p.flush(periodic);
   flushJoy(periodic);
   drive.showInput();
@@ -73,6 +74,12 @@ function estop() {
   flush(false);
 }
 
+// A page that was frozen, or whose socket closed, lets go of what it
+// held: after it comes back (and maybe takes the lease again), motion
+// needs a fresh press, never the input held before.
+onGap(stopHeld);
+onStatus((open) => { if (!open) { held.keys.clear(); held.stick = null; resetSticks(); forgetPad(); } });
+
 initBar(estop, stopHeld);
 initKeyboard((k) => panels.some((p) => p.knownKey && p.knownKey(k)), () => flush(false), estop);
 initGamepad({ moved: () => flush(false), stopped: () => flush(false), estop, polled: () => drive.showInput() });
@@ -99,6 +106,8 @@ for (const b of document.querySelectorAll('#tabs button')) b.addEventListener('c
 // ---- server messages ----
 let built = false;
 on('hello', (m) => {
+  // A new socket is a new page to the server: nothing held carries over.
+  held.keys.clear(); held.stick = null; resetSticks(); forgetPad();
   ctx.me = m.page; ctx.info = m.info; ctx.who = { operator: m.operator || '', roles: m.roles || '' };
   // A loopback console without tokens has no sessions: nothing to log out of.
   document.getElementById('logout').classList.toggle('hidden', !ctx.who.operator || ctx.who.operator === 'local');

@@ -72,10 +72,14 @@ function furbotSteering(robot) {
   };
 }
 
+setInterval(() => { if (ws && ws.readyState === 1) ws.send(document.hidden ? '{"type":"beat","hidden":true}' : '{"type":"beat"}'); }, 250);
+
 function connect() {
   // A view: it joins to watch, so that, opened first, it does not take
-  // control from the operator's page.
-  ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws?watch=1');
+  // control from the operator's page. beat=1: its script's beat proves it
+  // runs (console.MsgBeat), as the console's own page does; a frozen 3-D
+  // page then frees a lease it took.
+  ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws?watch=1&beat=1');
   ws.onopen = () => { $('link').textContent = 'connected'; $('link').className = 'pill ok'; };
   ws.onclose = () => { $('link').textContent = 'disconnected: reconnecting'; $('link').className = 'pill bad'; me = 0; setTimeout(connect, 1000); };
   const readState = stateReader(); // a new socket starts with a whole state

@@ -22,9 +22,9 @@ import (
 )
 
 // loopbackPeer is the WebRTC server of these tests: host candidates on
-// loopback only (traffic stays on this machine), no mDNS.
+// loopback only (traffic stays on this machine) (mDNS off, as shipped).
 func loopbackPeer() peer.Config {
-	return peer.Config{Loopback: true, NoMDNS: true, IPFilter: func(ip net.IP) bool { return ip.IsLoopback() }}
+	return peer.Config{Loopback: true, IPFilter: func(ip net.IP) bool { return ip.IsLoopback() }}
 }
 
 // webrtcRig starts the console with WebRTC and a browser allowed to
@@ -249,7 +249,7 @@ func TestWebRTCFallback(t *testing.T) {
 		}
 		// The server gathers no candidate at all: nothing of its UDP can
 		// be reached, as behind a firewall that drops UDP; no ICE server.
-		blocked := peer.Config{NoMDNS: true, IPFilter: func(net.IP) bool { return false }}
+		blocked := peer.Config{IPFilter: func(net.IP) bool { return false }}
 		r := newRigWith(t, direct.Config{Furbot: "off", NoJog: true}, console.Config{WebRTC: blocked}, browsertest.AllowLoopbackWebRTC)
 		p, closeP := r.openOn(browsertest.Desktop, "")
 		defer closeP()

@@ -14,7 +14,7 @@ func loopbackOnly(ip net.IP) bool { return ip.IsLoopback() }
 
 // testConfig is a Server config that stays on loopback.
 func testConfig(open OpenFunc) Config {
-	return Config{Open: open, Loopback: true, IPFilter: loopbackOnly, NoMDNS: true, ICETimeout: 10 * time.Second}
+	return Config{Open: open, Loopback: true, IPFilter: loopbackOnly, ICETimeout: 10 * time.Second}
 }
 
 // client is the test's viewer page: a pion peer connection that answers

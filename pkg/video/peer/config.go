@@ -81,9 +81,21 @@ type Config struct {
 	// Loopback includes loopback host candidates (for tests: browsers
 	// ignore them).
 	Loopback bool
-	// NoMDNS turns off resolving the page's .local host candidates (tests
-	// on loopback; browsers hide their addresses behind mDNS names).
-	NoMDNS bool
+	// MDNS turns on resolving the page's .local host candidates by
+	// multicast DNS (default off). Browsers hide their host addresses
+	// behind such names; the console does not need them: it offers its
+	// own host candidates, the page's connectivity checks reach them, and
+	// the page's address is learnt from those checks (a peer-reflexive
+	// candidate). Turning it on opens multicast sockets per session, and
+	// pion/mdns v2.2.2 (the newest served) can spin on a read error and
+	// never finish its close; CloseTimeout bounds that. See
+	// docs/video-webrtc.md, "mDNS candidates".
+	MDNS bool
+	// CloseTimeout bounds how long closing a session waits for pion's
+	// peer connection to close (DTLS, SCTP, ICE and its mDNS sockets);
+	// past it the close goes on in the background, is logged, and the
+	// session's slot and cameras are released all the same (default 1 s).
+	CloseTimeout time.Duration
 	// Logger receives session events (default slog.Default()).
 	Logger *slog.Logger
 }
@@ -99,6 +111,9 @@ func (c *Config) fill() error {
 		if *v == 0 {
 			*v = d
 		}
+	}
+	if c.CloseTimeout == 0 {
+		c.CloseTimeout = time.Second
 	}
 	if c.ICETimeout == 0 {
 		c.ICETimeout = 10 * time.Second
@@ -129,7 +144,7 @@ func (c *Config) fill() error {
 		c.Logger = slog.Default()
 	}
 	switch {
-	case c.ICETimeout < 0 || c.SplitInterval < 0 || c.ICEDisconnected < 0 || c.ICEFailed < 0 || c.MaxQueueDelay < 0:
+	case c.ICETimeout < 0 || c.CloseTimeout < 0 || c.SplitInterval < 0 || c.ICEDisconnected < 0 || c.ICEFailed < 0 || c.MaxQueueDelay < 0:
 		return fmt.Errorf("%w: negative duration", ErrConfig)
 	case c.MaxPeers < 0 || c.MaxTracksPerPeer < 0 || c.MaxTracksPerPeer > MaxWanted:
 		return fmt.Errorf("%w: MaxPeers must be > 0 and MaxTracksPerPeer within [1, %d]", ErrConfig, MaxWanted)

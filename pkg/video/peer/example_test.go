@@ -27,7 +27,7 @@ func Example() {
 			}
 			return idle{}, nil
 		},
-		Loopback: true, IPFilter: func(ip net.IP) bool { return ip.IsLoopback() }, NoMDNS: true,
+		Loopback: true, IPFilter: func(ip net.IP) bool { return ip.IsLoopback() },
 	})
 	if err != nil {
 		fmt.Println(err)

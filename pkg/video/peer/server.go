@@ -98,8 +98,12 @@ func (s *Server) Close() error {
 		list = append(list, ss)
 	}
 	s.mu.Unlock()
+	// All at once: each close is bounded by Config.CloseTimeout, and so
+	// is the whole.
 	for _, ss := range list {
 		ss.fail(CodeClosed, "the server is shutting down")
+	}
+	for _, ss := range list {
 		<-ss.Done()
 	}
 	if s.mux != nil {
@@ -210,7 +214,7 @@ func (s *Server) newAPI(bwe chan<- cc.BandwidthEstimator, own *sessionIntercepto
 	// never resolve), so its pairs are peer-reflexive, which pion would
 	// nominate only after 1 s: the page's first picture waited for it.
 	se.SetPrflxAcceptanceMinWait(0)
-	if c.NoMDNS {
+	if !c.MDNS {
 		se.SetICEMulticastDNSMode(ice.MulticastDNSModeDisabled)
 	}
 	return webrtc.NewAPI(webrtc.WithMediaEngine(m), webrtc.WithInterceptorRegistry(reg),

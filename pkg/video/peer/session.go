@@ -127,7 +127,7 @@ func (s *Server) NewSession(cfg SessionConfig) (*Session, error) {
 	if err := ss.open(); err != nil {
 		ss.cancel()
 		if ss.pc != nil {
-			_ = ss.pc.Close()
+			ss.closePC()
 		}
 		s.release(ss)
 		close(ss.done)
@@ -246,7 +246,9 @@ func (ss *Session) Err() *ErrorBody {
 }
 
 // Close ends the session without a message to the page and waits until
-// everything is released. Safe to call more than once.
+// everything is released, at most about Config.CloseTimeout (a peer
+// connection slower to close finishes in the background). Safe to call
+// more than once.
 func (ss *Session) Close() {
 	ss.shutdown(nil)
 	<-ss.done
@@ -287,9 +289,7 @@ func (ss *Session) shutdown(_ *ErrorBody) {
 	ss.mu.Unlock()
 	ss.timer.Stop()
 	ss.cancel()
-	ss.pcMu.Lock()
-	_ = ss.pc.Close()
-	ss.pcMu.Unlock()
+	ss.closePC() // bounded by Config.CloseTimeout
 	for _, c := range cams {
 		c.stop()
 	}

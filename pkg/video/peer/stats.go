@@ -91,15 +91,18 @@ func (ss *Session) Stats() Stats {
 	}
 	ss.mu.Unlock()
 
-	ss.pcMu.RLock()
 	var report webrtc.StatsReport
-	ss.mu.Lock()
-	closed := ss.closed
-	ss.mu.Unlock()
-	if !closed {
-		report = ss.pc.GetStats()
+	// Not while the peer connection closes: that close may hang (it is
+	// bounded for the session, not for pion), and Stats must not.
+	if ss.pcMu.TryRLock() {
+		ss.mu.Lock()
+		closed := ss.closed
+		ss.mu.Unlock()
+		if !closed {
+			report = ss.pc.GetStats()
+		}
+		ss.pcMu.RUnlock()
 	}
-	ss.pcMu.RUnlock()
 	for _, v := range report {
 		if dc, ok := v.(webrtc.DataChannelStats); ok && dc.Label == CommandLabel && dc.State == webrtc.DataChannelStateOpen {
 			st.DataChannelsOpen++

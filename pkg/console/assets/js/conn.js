@@ -5,7 +5,44 @@ import { stateReader } from './patch.js';
 
 const handlers = new Map(); // type -> [fn]
 const statusFns = [];
+const gapFns = [];
 let ws = null;
+
+/** BEAT_MS is how often the page's script tells the server it runs (console.BeatPeriod). */
+export const BEAT_MS = 250;
+/** GAP_MS: a beat this late means the page was frozen (its browser stopped, a debugger paused, the machine asleep); a hidden page's timers are slowed, and it holds nothing. */
+export const GAP_MS = 2000;
+
+/** onGap registers fn(ms) for when the page's own timers ran ms late: it was frozen. */
+export function onGap(fn) { gapFns.push(fn); }
+
+// The beat: a WebSocket pong comes from the browser's network process
+// even when this page no longer runs, so the server judges the page by
+// these messages of its script (console.MsgBeat); and a beat that comes
+// late tells the page it was frozen, so that it lets go of what it held
+// before (the operator's hands may have moved meanwhile).
+let lastBeat = performance.now();
+
+/** checkGap calls the onGap handlers when the beat's timer has not run for GAP_MS (the page was frozen); other timers call it before they act on held input, since after a freeze the browser runs late timers in any order. */
+export function checkGap() {
+  const now = performance.now();
+  const late = now - lastBeat;
+  if (late <= GAP_MS) return;
+  lastBeat = now;
+  freezes.push(Math.round(late));
+  for (const fn of gapFns) fn(late);
+}
+
+setInterval(() => {
+  checkGap();
+  lastBeat = performance.now();
+  sendBeat();
+}, BEAT_MS);
+
+// A hidden page's beat says so: its timers are slowed (once a second, or
+// a minute), and the server then does not judge it by its beat.
+function sendBeat() { if (ws && ws.readyState === 1) ws.send(document.hidden ? '{"type":"beat","hidden":true}' : '{"type":"beat"}'); }
+document.addEventListener('visibilitychange', () => { lastBeat = performance.now(); sendBeat(); });
 
 /** on registers fn for server messages of type ("hello", "state", ...). */
 export function on(type, fn) {
@@ -40,9 +77,12 @@ export function channel() { return dc && dc.readyState === 'open' ? 'webrtc' : '
 // bar shows LINK SLOW (bar.js renderLink).
 const SLOW_MS = 150;
 const gaps = { last: 0, max: 0, late: -Infinity };
+let opens = 0; // sockets opened (tests wait for a reconnection)
+const freezes = []; // how late the page's timers ran each time it found itself frozen [ms]
 window.__conn = {
   maxHeldGap: () => gaps.max, resetHeldGap: () => { gaps.max = 0; gaps.last = 0; },
   lateAgo: () => performance.now() - gaps.late, // [ms] since this page last sent a held command late
+  opens: () => opens, freezes: () => freezes.slice(),
 };
 
 /** send sends message m (an object): held commands on the command channel when it is open, the rest on the socket if open; else drops it. */
@@ -66,7 +106,7 @@ export function send(m) {
 
 /** connect opens the socket (again after every close). */
 export function connect() {
-  ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+  ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws?beat=1');
   const readState = stateReader(); // a new socket starts with a whole state
   ws.onmessage = (ev) => {
     let m;
@@ -77,6 +117,8 @@ export function connect() {
   };
   ws.onopen = () => {
     if (!performance.getEntriesByName('conn:open').length) performance.mark('conn:open');
+    opens++;
+    sendBeat();
     for (const fn of statusFns) fn(true);
   };
   ws.onclose = () => {

@@ -26,7 +26,9 @@ export function initKeyboard(known, changed, estop) {
       e.preventDefault();
       // When the page saw the last new press (wall clock [ms]): diagnostics
       // and the latency measurement of the tests.
-      if (!held.keys.has(k)) { document.body.dataset.keydown = String(Date.now()); held.keys.add(k); changed(); }
+      // An auto-repeat is not a press: a key held across a freeze or a
+      // lost connection must be pressed afresh to move again.
+      if (!held.keys.has(k) && !e.repeat) { document.body.dataset.keydown = String(Date.now()); held.keys.add(k); changed(); }
     }
   });
   document.addEventListener('keyup', (e) => {
