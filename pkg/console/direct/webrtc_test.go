@@ -31,8 +31,8 @@ func loopbackPeer() peer.Config {
 // gather loopback candidates (Chromium gathers none there by default).
 func webrtcRig(t *testing.T, bcfg direct.Config, extra ...chromedp.ExecAllocatorOption) *rig {
 	t.Helper()
-	if !video.H264Available {
-		t.Skip("built without H.264 (-tags nox264): no WebRTC to test")
+	if !video.H264Available() {
+		t.Skipf("no WebRTC to test: %v", video.H264Unavailable())
 	}
 	return newRigWith(t, bcfg, console.Config{WebRTC: loopbackPeer()}, extra...)
 }
@@ -240,12 +240,13 @@ func dcCommands(r *rig) uint64 {
 
 // TestWebRTCFallback: where WebRTC cannot connect, every camera shows
 // MJPEG and says why: a console whose UDP nobody can reach (as if UDP
-// were blocked between page and robot), a binary built without H.264
-// (-tags nox264), and a console with WebRTC off.
+// were blocked between page and robot), a console without libx264 (run
+// with TELEBRIDGE_NO_X264=1, as scripts/check.d/console.sh does), and a
+// console with WebRTC off.
 func TestWebRTCFallback(t *testing.T) {
 	t.Run("udp-blocked", func(t *testing.T) {
-		if !video.H264Available {
-			t.Skip("built without H.264")
+		if !video.H264Available() {
+			t.Skipf("%v", video.H264Unavailable())
 		}
 		// The server gathers no candidate at all: nothing of its UDP can
 		// be reached, as behind a firewall that drops UDP; no ICE server.
@@ -256,8 +257,8 @@ func TestWebRTCFallback(t *testing.T) {
 		mjpegEverywhere(t, r, p, "MJPEG fallback: ICE", 20*time.Second)
 	})
 	t.Run("too-many-cameras", func(t *testing.T) {
-		if !video.H264Available {
-			t.Skip("built without H.264")
+		if !video.H264Available() {
+			t.Skipf("%v", video.H264Unavailable())
 		}
 		few := loopbackPeer()
 		few.MaxTracksPerPeer = 2 // the page shows four
@@ -267,17 +268,17 @@ func TestWebRTCFallback(t *testing.T) {
 		mjpegEverywhere(t, r, p, "MJPEG fallback: 4 cameras over this server's limit of 2 per page", 10*time.Second)
 	})
 	t.Run("no-h264", func(t *testing.T) {
-		if video.H264Available {
-			t.Skip("built with H.264 (the nox264 build runs this)")
+		if video.H264Available() {
+			t.Skipf("libx264 is loaded (run with %s=1 for this case)", video.NoX264Env)
 		}
 		r := newRigWith(t, direct.Config{Furbot: "off", NoJog: true}, console.Config{}, browsertest.AllowLoopbackWebRTC)
 		p, closeP := r.openOn(browsertest.Desktop, "")
 		defer closeP()
-		mjpegEverywhere(t, r, p, "MJPEG fallback: WebRTC unavailable: built without H.264", 10*time.Second)
+		mjpegEverywhere(t, r, p, "MJPEG fallback: WebRTC unavailable: no H.264 encoder: install libx264 (apt-get install libx264-164)", 10*time.Second)
 	})
 	t.Run("off", func(t *testing.T) {
-		if !video.H264Available {
-			t.Skip("built without H.264")
+		if !video.H264Available() {
+			t.Skipf("%v", video.H264Unavailable())
 		}
 		r := newRigWith(t, direct.Config{Furbot: "off", NoJog: true}, console.Config{NoWebRTC: "turned off on this console (--no-webrtc)"}, browsertest.AllowLoopbackWebRTC)
 		p, closeP := r.openOn(browsertest.Desktop, "")
