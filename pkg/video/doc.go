@@ -40,7 +40,8 @@
 //
 // Every pixel format pkg/camera delivers (Encodings: YUYV, UYVY, GREY,
 // Y16, RGB, BGR, the four 8-bit Bayer orders, NV12, MJPG/JPEG) is
-// converted to I420 (BT.601 limited range) with no allocation per frame
+// converted to I420 (BT.601 limited range; YUYV and UYVY by libyuv when
+// it loads at run time) with no allocation per frame
 // after the first, except JPEG (image/jpeg allocates its picture). A
 // camera that encodes H.264 itself passes through (Config.PassThrough):
 // its byte stream is cut into access units (AUSplitter) and SPS/PPS are
