@@ -64,12 +64,11 @@ type x264Picture struct {
 // back to back, start codes included, so the first one's payload and the
 // encoder's return value give the whole access unit.
 type x264NAL struct {
-	refIDC, typ, longStartcode int32 // i_ref_idc, i_type, b_long_startcode
-	firstMB, lastMB            int32 // i_first_mb, i_last_mb
-	payloadLen                 int32 // i_payload [bytes]
-	payload                    *byte // p_payload
-	padding                    int32 // i_padding
-	_                          int32
+	_          [5]int32 // i_ref_idc, i_type, b_long_startcode, i_first_mb, i_last_mb
+	payloadLen int32    // i_payload [bytes]
+	payload    *byte    // p_payload
+	padding    int32    // i_padding
+	_          int32
 }
 
 // Compile-time size checks: a mismatch makes a negative array length.
