@@ -48,6 +48,7 @@ step "without libx264 and libyuv (TELEBRIDGE_NO_X264=1, TELEBRIDGE_NO_LIBYUV=1; 
 # The build needs only Go; at run time a missing libx264 means MJPEG with a
 # one-line reason, a missing libyuv the Go conversion.
 CGO_ENABLED=0 go build -o /dev/null ./cmd/telebridge
+CGO_ENABLED=0 go test -count=1 -run 'NoCgo' ./pkg/camera/
 TELEBRIDGE_NO_X264=1 TELEBRIDGE_NO_LIBYUV=1 go test -count=1 -run 'Fallback|NoX264|NoLibyuv|Convert' ./pkg/video/
 
 step "go test -race"
