@@ -99,7 +99,7 @@ func (cs *cameras) families() (map[string]*video.Family, string) {
 	m := make(map[string]*video.Family, len(cs.cams))
 	for _, c := range cs.cams {
 		if c.video == nil {
-			return nil, video.ErrNoH264.Error()
+			return nil, video.H264Unavailable().Error()
 		}
 		m[c.name] = c.video
 	}

@@ -54,6 +54,9 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	fs.BoolVar(&opts.MDNS, "webrtc-mdns", false, "resolve the pages' .local WebRTC candidates by multicast DNS (off: the console learns a page's address from its checks; docs/video-webrtc.md)")
 	var cams stringsFlag
 	fs.Var(&cams, "camera", "camera: a V4L2 device path or pattern:NAME (repeatable; default four pattern cameras; off: none)")
+	camWidth := fs.Int("camera-width", direct.DefaultCameraWidth, "width every camera is opened at [px] (even, 16..8192); H.264 is sent at most at this size")
+	camHeight := fs.Int("camera-height", direct.DefaultCameraHeight, "height every camera is opened at [px] (even, 16..8192)")
+	camRate := fs.Float64("camera-fps", direct.DefaultCameraRate, "frame rate every camera is opened at [Hz] (0.1..1000); H.264 is sent at most at this rate")
 	var lk livekitFlags
 	lk.register(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -64,6 +67,9 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	}
 	if fs.NArg() != 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if err := direct.CheckCameraMode(*camWidth, *camHeight, *camRate); err != nil {
+		return fmt.Errorf("%w: --camera-width %d --camera-height %d --camera-fps %v: %w", errUsage, *camWidth, *camHeight, *camRate, err)
 	}
 	if *token == "" {
 		*token = os.Getenv(access.TokenEnv)
@@ -76,11 +82,17 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	defer setup.Close()
-	be, err := direct.Start(ctx, direct.Config{Servosila: *robot, Furbot: *vehicle, Cameras: cams, JogParamsFile: *jogParams})
+	be, err := direct.Start(ctx, direct.Config{Servosila: *robot, Furbot: *vehicle, Cameras: cams, JogParamsFile: *jogParams,
+		CameraWidth: *camWidth, CameraHeight: *camHeight, CameraRate: *camRate})
 	if err != nil {
 		return fmt.Errorf("console: %w", err)
 	}
 	ccfg.Backend = be
+	if why := be.VideoUnavailable(); why != "" && !opts.NoWebRTC && len(be.Info().Cameras) > 0 {
+		// One line, at start: why the cameras are MJPEG only (e.g. what
+		// to install for H.264).
+		setup.Notes = append(setup.Notes, "(cameras: MJPEG only, no WebRTC: "+why+")")
+	}
 	ccfg.Logger = slog.New(slog.NewTextHandler(io.err, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	srv, err := console.New(ccfg)
 	if err != nil {

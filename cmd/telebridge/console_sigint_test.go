@@ -82,7 +82,7 @@ func TestConsoleSIGINTWithWebRTCPage(t *testing.T) {
 			p, closeP := browsertest.OpenOn(t, browser, url, browsertest.Desktop, "")
 			defer closeP()
 			browsertest.WaitFor(t, 20*time.Second, "the page in control", func() bool { return browsertest.Role(t, p) == "IN CONTROL" })
-			if video.H264Available {
+			if video.H264Available() {
 				browsertest.WaitFor(t, 30*time.Second, "WebRTC connected with its command channel open", func() bool {
 					return browsertest.Eval[bool](t, p, `(() => { const s = window.__video.state(); return s.pc === 'connected' && s.dc; })()`)
 				})

@@ -111,8 +111,8 @@ func TestConsoleTokenOffLoopback(t *testing.T) {
 }
 
 // TestConsoleFlagsRefused: `--token x`, and the issue's long but chosen
-// tokens, are refused with how to make one; so are --insecure with --tls
-// and a half certificate.
+// tokens, are refused with how to make one; so are --insecure with --tls,
+// a half certificate, and a camera size or rate out of range.
 func TestConsoleFlagsRefused(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -124,6 +124,10 @@ func TestConsoleFlagsRefused(t *testing.T) {
 		{[]string{"--insecure", "--tls"}, "exclude each other"},
 		{[]string{"--cert", "c.pem"}, "go together"},
 		{[]string{"--tokens", "/nonexistent/tokens.yaml"}, "tokens file"},
+		{[]string{"--camera-fps", "0"}, "camera rate 0 Hz"},
+		{[]string{"--camera-fps", "2000"}, "camera rate 2000 Hz"},
+		{[]string{"--camera-width", "641"}, "camera size 641x480"},
+		{[]string{"--camera-height", "8"}, "camera size 640x8"},
 	} {
 		var out, errb syncbuf.Buffer
 		code := run(context.Background(), append([]string{"console", "--state-dir", t.TempDir(), "--servosila", "off", "--furbot", "off", "--camera", "off"}, c.args...),

@@ -30,9 +30,9 @@ func runRTP(ctx context.Context, args []string, io stdio) error {
 	to := fs.String("to", "", "destination HOST:PORT, unicast or multicast (required; an even port: RTCP would use the next)")
 	sdpFile := fs.String("sdp", "", "write the SDP to this file (default: print it on standard output)")
 	bitrate := fs.Int("bitrate", video.DefaultBitrate, "H.264 bitrate [bit/s]")
-	width := fs.Int("width", camera.DefaultWidth, "image width [px]")
-	height := fs.Int("height", camera.DefaultHeight, "image height [px]")
-	fps := fs.Float64("fps", camera.DefaultFrameRate, "frame rate [Hz]")
+	width := fs.Int("width", camera.DefaultWidth, "image width [px] (even, 16..8192)")
+	height := fs.Int("height", camera.DefaultHeight, "image height [px] (even, 16..8192)")
+	fps := fs.Float64("fps", camera.DefaultFrameRate, "frame rate [Hz] (0.1..1000)")
 	format := fs.String("format", camera.DefaultPixelFormat, "V4L2 pixel format (YUYV, MJPG, GREY, ...)")
 	ttl := fs.Int("ttl", rtph264.DefaultTTL, "multicast hop limit")
 	mtu := fs.Int("mtu", rtph264.DefaultMTU, "largest RTP packet [bytes]")
@@ -52,8 +52,8 @@ func runRTP(ctx context.Context, args []string, io stdio) error {
 	if !(*fps >= camera.MinFrameRate && *fps <= camera.MaxFrameRate) {
 		return fmt.Errorf("%w: --fps %v: want %v..%v Hz", errUsage, *fps, camera.MinFrameRate, camera.MaxFrameRate)
 	}
-	if *width <= 0 || *height <= 0 || *width%2 != 0 || *height%2 != 0 {
-		return fmt.Errorf("%w: --width %d --height %d: H.264 4:2:0 needs even sizes", errUsage, *width, *height)
+	if *width < video.MinSize || *height < video.MinSize || *width > video.MaxSize || *height > video.MaxSize || *width%2 != 0 || *height%2 != 0 {
+		return fmt.Errorf("%w: --width %d --height %d: H.264 4:2:0 needs even sizes within %d..%d px", errUsage, *width, *height, video.MinSize, video.MaxSize)
 	}
 	if !camera.IsPattern(*dev) {
 		if _, err := os.Stat(*dev); err != nil {

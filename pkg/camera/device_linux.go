@@ -33,6 +33,8 @@ type Device struct {
 	cnt   *counters
 }
 
+var _ source = (*Device)(nil)
+
 // Open opens cfg.Device, negotiates pixel format, size and frame rate
 // (reading back what the driver chose), applies cfg.Controls, requests and
 // mmaps cfg.BufferCount buffers. The stream is not started. On any error

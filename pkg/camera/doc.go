@@ -18,8 +18,9 @@
 //     Camera.SetControl; Camera runs one device in its own goroutine,
 //     streaming only while someone subscribes and reopening the device
 //     after it is lost; the frames it hands out (Frame, Image,
-//     CompressedImage) and its counters (Stats). The device part is
-//     built for linux && cgo.
+//     CompressedImage) and its counters (Stats). The V4L2 device part is
+//     built for linux && cgo; Camera and the pattern sources build on
+//     linux without cgo too (a device then fails to open, saying so).
 //   - pkg/camera/compress: the JPEG of a frame of any pixel format, for
 //     image_raw/compressed (reused buffers, MJPG passed through).
 //   - pkg/camera/node: the ROS contract of camera_publisher (topics, QoS,

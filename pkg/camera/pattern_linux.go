@@ -1,4 +1,4 @@
-//go:build linux && cgo
+//go:build linux
 
 package camera
 
@@ -21,10 +21,7 @@ type source interface {
 	Close() error
 }
 
-var (
-	_ source = (*Device)(nil)
-	_ source = (*patternSource)(nil)
-)
+var _ source = (*patternSource)(nil)
 
 // openSource opens the camera's source: the test pattern for a
 // PatternPrefix device, else the V4L2 device.

@@ -24,7 +24,7 @@ type Video interface {
 	// It may be called from any goroutine.
 	OpenVideo(name string, caps peer.Caps) (video.Source, error)
 	// VideoUnavailable says why this backend cannot send H.264 ("" when
-	// it can), e.g. a binary built without libx264.
+	// it can), e.g. a machine without libx264.
 	VideoUnavailable() string
 }
 

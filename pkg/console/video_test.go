@@ -110,7 +110,7 @@ func TestWebRTCUnavailable(t *testing.T) {
 		why  string
 	}{
 		{"no-video", Config{Backend: &fakeBackend{}}, "sends no H.264"},
-		{"no-h264", Config{Backend: &videoBackend{off: video.ErrNoH264.Error()}}, "libx264-dev"},
+		{"no-h264", Config{Backend: &videoBackend{off: video.ErrNoH264.Error()}}, "libx264-164"},
 		{"turned-off", Config{Backend: &videoBackend{}, NoWebRTC: "turned off (--no-webrtc)"}, "--no-webrtc"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -70,11 +70,14 @@ func bytesPerPixel(enc string) (int, bool) {
 	return 0, false
 }
 
-// Converter turns camera frames into I420. After the first frame of a
-// size it allocates nothing, except for JPEG input (image/jpeg allocates
-// the decoded picture). Not safe for concurrent use.
+// Converter turns camera frames into I420. YUYV and UYVY go through
+// libyuv when it loads (LibyuvUnavailable), else through the Go code,
+// with the same result. After the first frame of a size it allocates
+// nothing, except for JPEG input (image/jpeg allocates the decoded
+// picture). Not safe for concurrent use.
 type Converter struct {
 	jpegBuf bytes.Reader
+	yuv     *yuvCall // libyuv's arguments, made at the first YUYV/UYVY frame
 }
 
 // Convert writes f into dst as I420 (BT.601 limited range). dst is
@@ -102,9 +105,17 @@ func (c *Converter) Convert(f *Frame, dst *I420) error {
 	dst.Capture = f.Capture
 	switch f.Encoding {
 	case "yuv422_yuy2":
-		packed422(f, dst, 0, 1, 3)
+		if l, err := libyuvLoad(); err == nil {
+			c.libyuv(l.yuy2ToI420, f, dst)
+		} else {
+			packed422(f, dst, 0, 1, 3)
+		}
 	case "uyvy":
-		packed422(f, dst, 1, 0, 2)
+		if l, err := libyuvLoad(); err == nil {
+			c.libyuv(l.uyvyToI420, f, dst)
+		} else {
+			packed422(f, dst, 1, 0, 2)
+		}
 	case "mono8":
 		grey(f, dst, 1, 0)
 	case "mono16":
@@ -129,6 +140,13 @@ func (c *Converter) Convert(f *Frame, dst *I420) error {
 		nv12(f, dst)
 	}
 	return nil
+}
+
+func (c *Converter) libyuv(fn uintptr, f *Frame, dst *I420) {
+	if c.yuv == nil {
+		c.yuv = new(yuvCall)
+	}
+	packed422Libyuv(fn, c.yuv, f, dst)
 }
 
 // packed422 converts YUYV (y0=0, u=1, v=3) or UYVY (y0=1, u=0, v=2):

@@ -23,23 +23,25 @@
 //
 // # Encoding
 //
-// H.264 through libx264 (pion/mediadevices' x264 codec, cgo, Debian's
-// libx264-dev): preset ultrafast, tune zerolatency (no B-frames, no
-// look-ahead, one access unit out per picture), Constrained Baseline
-// profile, SPS and PPS before every IDR picture, an IDR picture every
-// Config.KeyInterval (2 s), keyframe requests merged to at most one forced
-// IDR per Config.KeyMerge (250 ms), and the bitrate changed while running
-// (x264_encoder_reconfig) to the lowest WantBitrate among the viewers,
-// clamped to [Config.MinBitrate, Config.MaxBitrate]. Built with the tag
-// nox264, the package has no encoder: NewStream fails with ErrNoH264 and
-// callers fall back to MJPEG. docs/video.md has the measurements that chose
-// x264 over VP8.
+// H.264 through libx264, loaded at run time (purego; build 164, Debian's
+// libx264-164: the build needs only Go): preset ultrafast, tune
+// zerolatency (no B-frames, no look-ahead, one access unit out per
+// picture), Constrained Baseline profile, SPS and PPS before every IDR
+// picture, an IDR picture every Config.KeyInterval (2 s), keyframe
+// requests merged to at most one forced IDR per Config.KeyMerge (250 ms),
+// and the bitrate changed while running (x264_encoder_reconfig) to the
+// lowest WantBitrate among the viewers, clamped to [Config.MinBitrate,
+// Config.MaxBitrate]. Where libx264 cannot be loaded (or NoX264Env is
+// set), NewStream fails with an error wrapping ErrNoH264 that says what to
+// install (H264Unavailable) and callers fall back to MJPEG. docs/video.md
+// has the measurements that chose x264 over VP8.
 //
 // # Input
 //
 // Every pixel format pkg/camera delivers (Encodings: YUYV, UYVY, GREY,
 // Y16, RGB, BGR, the four 8-bit Bayer orders, NV12, MJPG/JPEG) is
-// converted to I420 (BT.601 limited range) with no allocation per frame
+// converted to I420 (BT.601 limited range; YUYV and UYVY by libyuv when
+// it loads at run time) with no allocation per frame
 // after the first, except JPEG (image/jpeg allocates its picture). A
 // camera that encodes H.264 itself passes through (Config.PassThrough):
 // its byte stream is cut into access units (AUSplitter) and SPS/PPS are

@@ -5,9 +5,10 @@ import (
 	"time"
 )
 
-// ErrNoH264 is returned when this binary was built without the H.264
-// encoder (build tag nox264). Callers fall back to MJPEG.
-var ErrNoH264 = errors.New("built without H.264 (build tag nox264): install libx264-dev (apt-get install libx264-dev) and rebuild")
+// ErrNoH264 is wrapped by the error of NewEncoder and NewStream when libx264
+// could not be loaded at run time (H264Unavailable says why). Callers fall
+// back to MJPEG.
+var ErrNoH264 = errors.New("no H.264 encoder: install libx264 (apt-get install libx264-164)")
 
 // EncoderConfig sets up one encoder.
 type EncoderConfig struct {
@@ -37,8 +38,8 @@ type Encoder interface {
 	Close() error
 }
 
-// NewEncoder opens the H.264 encoder this binary was built with (x264 by
-// default; none with the build tag nox264, then ErrNoH264).
+// NewEncoder opens the H.264 encoder, libx264 loaded at run time (an error
+// wrapping ErrNoH264 when it cannot be loaded: see H264Unavailable).
 func NewEncoder(cfg EncoderConfig) (Encoder, error) {
 	if cfg.KeyInterval <= 0 {
 		cfg.KeyInterval = DefaultKeyInterval

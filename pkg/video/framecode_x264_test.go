@@ -1,5 +1,3 @@
-//go:build !nox264
-
 package video
 
 import (
@@ -16,6 +14,7 @@ import (
 // it with x264 at 1 Mbit/s, decodes it with ffmpeg (full size, and scaled
 // to half and to 1.5x) and reads every code back.
 func TestFrameCodeSurvivesH264(t *testing.T) {
+	requireX264(t)
 	if _, err := exec.LookPath("ffmpeg"); err != nil {
 		t.Skip("ffmpeg not installed (apt-get install ffmpeg; scripts/check.sh installs it)")
 	}

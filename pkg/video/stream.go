@@ -56,7 +56,7 @@ type run struct {
 }
 
 // NewStream checks cfg, fills its defaults and returns a stream with no
-// viewer. Without an H.264 encoder in this build (nox264) it fails with
+// viewer. Without libx264 (H264Unavailable) it fails with an error wrapping
 // ErrNoH264 unless cfg.PassThrough.
 func NewStream(cfg Config) (*Stream, error) {
 	cfg, err := cfg.withDefaults()

@@ -69,8 +69,8 @@ const (
 var ErrBadConfig = errors.New("bad stream config")
 
 // withDefaults fills cfg's zero fields with their defaults and checks it:
-// an error wraps ErrBadConfig, or ErrNoH264 for a stream to encode in a
-// build without an H.264 encoder (nox264).
+// an error wraps ErrBadConfig, or ErrNoH264 for a stream to encode where
+// libx264 cannot be loaded.
 func (cfg Config) withDefaults() (Config, error) {
 	cfg.FrameRate = cmp.Or(cfg.FrameRate, DefaultFrameRate)
 	cfg.Bitrate = cmp.Or(cfg.Bitrate, DefaultBitrate)
@@ -97,8 +97,8 @@ func (cfg Config) withDefaults() (Config, error) {
 		cfg.FrameRate = min(cfg.FrameRate, cfg.MaxFrameRate)
 	}
 	if cfg.NewEncoder == nil {
-		if !H264Available && !cfg.PassThrough {
-			return cfg, fmt.Errorf("video: stream %s: %w", cfg.Name, ErrNoH264)
+		if err := H264Unavailable(); err != nil && !cfg.PassThrough {
+			return cfg, fmt.Errorf("video: stream %s: %w", cfg.Name, err)
 		}
 		cfg.NewEncoder = NewEncoder
 	}

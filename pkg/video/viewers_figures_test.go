@@ -1,5 +1,3 @@
-//go:build !nox264
-
 package video
 
 import (
@@ -14,6 +12,7 @@ import (
 // (640x480, 1 Mbit/s), watched by 1 and then by 10 viewers that drain
 // their channels, alternating twice; CPU time of the process (getrusage).
 func TestViewerFigures(t *testing.T) {
+	requireX264(t)
 	if os.Getenv("VIDEO_FIGURES") == "" {
 		t.Skip("figures run: set VIDEO_FIGURES=1 (about 40 s)")
 	}

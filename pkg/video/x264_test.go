@@ -1,5 +1,3 @@
-//go:build !nox264
-
 package video
 
 import (
@@ -8,6 +6,7 @@ import (
 )
 
 func TestX264EncodesKeyframesOnRequest(t *testing.T) {
+	requireX264(t)
 	enc, err := NewEncoder(EncoderConfig{Width: 640, Height: 480, FrameRate: 30, Bitrate: 1_000_000})
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +48,7 @@ func init() { addCandidate("h264", candidate{open: NewEncoder, ext: "h264", wrap
 // (the moving pattern, encoded as fast as it goes; x264 counts time in
 // frames).
 func TestX264BitrateFollowsChanges(t *testing.T) {
+	requireX264(t)
 	enc, err := NewEncoder(EncoderConfig{Width: 640, Height: 480, FrameRate: 30, Bitrate: 1_000_000})
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,8 @@ echo "console.sh: browser tests, screenshots and figures in $art"
 TELEBRIDGE_BROWSER_TESTS=required CONSOLE_FIGURES=1 CONSOLE_ARTIFACTS=$art \
 	go test -count=1 -timeout 8m -run 'TestBrowser|TestDriveScreen|TestPhone|TestWebRTC|TestKeyLatency|TestFigures|TestVideoLatency' -v ./pkg/console/direct/ 2>&1 |
 	grep -v -E ' (INFO|WARN) console: '
-# Without H.264 (-tags nox264) every camera falls back to MJPEG and says why.
-TELEBRIDGE_BROWSER_TESTS=required \
-	go test -count=1 -tags nox264 -run 'TestWebRTCFallback' -v ./pkg/console/direct/ 2>&1 |
+# Without libx264 (TELEBRIDGE_NO_X264=1) every camera falls back to MJPEG
+# and says why.
+TELEBRIDGE_BROWSER_TESTS=required TELEBRIDGE_NO_X264=1 \
+	go test -count=1 -run 'TestWebRTCFallback' -v ./pkg/console/direct/ 2>&1 |
 	grep -v -E ' (INFO|WARN) console: '

@@ -189,8 +189,8 @@ type sample struct {
 func TestImpairedLink(t *testing.T) {
 	s := fromEnv(t)
 	browsertest.Chromium(t)
-	if !video.H264Available {
-		t.Skip("built without H.264 (-tags nox264): no WebRTC to measure")
+	if !video.H264Available() {
+		t.Skipf("no WebRTC to measure: %v", video.H264Unavailable())
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)

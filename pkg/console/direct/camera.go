@@ -44,7 +44,7 @@ func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
 	vs, err := video.NewFamily(video.Config{Name: name, FrameRate: rate, OnViewers: func(n int) { cm.videoN.Store(int64(n)); cm.demand() }}, MaxVariants)
 	switch {
 	case errors.Is(err, video.ErrNoH264):
-		b.noVideo = video.ErrNoH264.Error() // the same for every camera
+		b.noVideo = video.H264Unavailable().Error() // the same for every camera
 	case err != nil:
 		_ = st.Close()
 		return fmt.Errorf("camera %s: %w", dev, err)

@@ -21,6 +21,7 @@ import (
 	"github.com/telebridge/telebridge/pkg/mjpeg"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
+	"github.com/telebridge/telebridge/pkg/video"
 )
 
 // armURDF is the jog arm of the demo: the UR5-sized six-joint arm of
@@ -52,7 +53,10 @@ type Config struct {
 	// gripper). "off" as the only entry: none.
 	Cameras []string
 	// CameraWidth, CameraHeight [px] and CameraRate [Hz] are requested
-	// from every camera. Defaults 640 x 480 at 15 Hz.
+	// from every camera (and are the most its H.264 is sent at). Defaults
+	// DefaultCameraWidth x DefaultCameraHeight at DefaultCameraRate;
+	// sizes even within video.MinSize..video.MaxSize, rates within
+	// camera.MinFrameRate..camera.MaxFrameRate.
 	CameraWidth, CameraHeight int
 	CameraRate                float64
 	// Stream configures the JPEG encoding of the camera streams (rate,
@@ -70,6 +74,13 @@ type Config struct {
 	// (the robot sends 1 Hz). Default 10.
 	ServosilaTelemetry float64
 }
+
+// The cameras' defaults: what `telebridge console` ships with.
+const (
+	DefaultCameraWidth  = 640  // [px]
+	DefaultCameraHeight = 480  // [px]
+	DefaultCameraRate   = 15.0 // [Hz]
+)
 
 // Backend drives the core packages in-process: the Servosila driver, the
 // Furbot bridge, a jog controller with its simulated arm, and cameras,
@@ -115,11 +126,14 @@ func Start(ctx context.Context, cfg Config) (*Backend, error) {
 	if len(cfg.Cameras) == 1 && cfg.Cameras[0] == "off" {
 		cfg.Cameras = []string{}
 	}
-	if cfg.CameraWidth == 0 {
-		cfg.CameraWidth, cfg.CameraHeight = 640, 480
+	if cfg.CameraWidth == 0 && cfg.CameraHeight == 0 {
+		cfg.CameraWidth, cfg.CameraHeight = DefaultCameraWidth, DefaultCameraHeight
 	}
 	if cfg.CameraRate == 0 {
-		cfg.CameraRate = 15
+		cfg.CameraRate = DefaultCameraRate
+	}
+	if err := CheckCameraMode(cfg.CameraWidth, cfg.CameraHeight, cfg.CameraRate); err != nil {
+		return nil, err
 	}
 	if cfg.PatternGrain < 0 || cfg.PatternGrain > maxGrain {
 		return nil, fmt.Errorf("direct: PatternGrain %d outside [0, %d]", cfg.PatternGrain, maxGrain)
@@ -365,4 +379,17 @@ func cameraName(i int, dev string) string {
 		return dev[len(camera.PatternPrefix):]
 	}
 	return fmt.Sprintf("cam%d", i)
+}
+
+// CheckCameraMode checks a camera size [px] and rate [Hz]: even sizes
+// within video.MinSize..video.MaxSize (H.264's 4:2:0 pictures), a rate
+// within camera.MinFrameRate..camera.MaxFrameRate.
+func CheckCameraMode(width, height int, rate float64) error {
+	if width < video.MinSize || height < video.MinSize || width > video.MaxSize || height > video.MaxSize || width%2 != 0 || height%2 != 0 {
+		return fmt.Errorf("direct: camera size %dx%d: want even sizes within %d..%d px", width, height, video.MinSize, video.MaxSize)
+	}
+	if !(rate >= camera.MinFrameRate && rate <= camera.MaxFrameRate) {
+		return fmt.Errorf("direct: camera rate %v Hz: want %v..%v Hz", rate, camera.MinFrameRate, camera.MaxFrameRate)
+	}
+	return nil
 }

@@ -47,7 +47,7 @@ func TestFrozenBrowserLosesLease(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			webrtc := tc.ccfg.NoWebRTC == ""
-			if webrtc && !video.H264Available {
+			if webrtc && !video.H264Available() {
 				t.Skip("built without H.264 (-tags nox264): no WebRTC to test")
 			}
 			bcfg := direct.Config{Furbot: "off", NoJog: true}

@@ -100,7 +100,7 @@ func (r *rig) webrtcInControl(browser context.Context) (context.Context, context
 // browser its default flags (no loopback candidates: it reaches the
 // console's host candidate on this machine's own interface).
 func TestWebRTCPageGoneFreesLease(t *testing.T) {
-	if !video.H264Available {
+	if !video.H264Available() {
 		t.Skip("built without H.264 (-tags nox264): no WebRTC to test")
 	}
 	r := newRigWith(t, direct.Config{Furbot: "off", NoJog: true}, console.Config{})

@@ -16,8 +16,8 @@ import (
 // camera meets share the camera's encoder; the pictures really are the
 // asked size; a camera makes at most MaxVariants settings.
 func TestOpenVideoCaps(t *testing.T) {
-	if !video.H264Available {
-		t.Skip("built without H.264 (nox264)")
+	if !video.H264Available() {
+		t.Skipf("%v", video.H264Unavailable())
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -74,8 +74,8 @@ func TestViewersCPU(t *testing.T) {
 	if os.Getenv("CONSOLE_FIGURES") == "" {
 		t.Skip("figures: set CONSOLE_FIGURES=1 to measure")
 	}
-	if !video.H264Available {
-		t.Skip("built without H.264")
+	if !video.H264Available() {
+		t.Skipf("%v", video.H264Unavailable())
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -31,8 +31,8 @@ func loopbackPeer() peer.Config {
 // gather loopback candidates (Chromium gathers none there by default).
 func webrtcRig(t *testing.T, bcfg direct.Config, extra ...chromedp.ExecAllocatorOption) *rig {
 	t.Helper()
-	if !video.H264Available {
-		t.Skip("built without H.264 (-tags nox264): no WebRTC to test")
+	if !video.H264Available() {
+		t.Skipf("no WebRTC to test: %v", video.H264Unavailable())
 	}
 	return newRigWith(t, bcfg, console.Config{WebRTC: loopbackPeer()}, extra...)
 }
@@ -240,12 +240,13 @@ func dcCommands(r *rig) uint64 {
 
 // TestWebRTCFallback: where WebRTC cannot connect, every camera shows
 // MJPEG and says why: a console whose UDP nobody can reach (as if UDP
-// were blocked between page and robot), a binary built without H.264
-// (-tags nox264), and a console with WebRTC off.
+// were blocked between page and robot), a console without libx264 (run
+// with TELEBRIDGE_NO_X264=1, as scripts/check.d/console.sh does), and a
+// console with WebRTC off.
 func TestWebRTCFallback(t *testing.T) {
 	t.Run("udp-blocked", func(t *testing.T) {
-		if !video.H264Available {
-			t.Skip("built without H.264")
+		if !video.H264Available() {
+			t.Skipf("%v", video.H264Unavailable())
 		}
 		// The server gathers no candidate at all: nothing of its UDP can
 		// be reached, as behind a firewall that drops UDP; no ICE server.
@@ -256,8 +257,8 @@ func TestWebRTCFallback(t *testing.T) {
 		mjpegEverywhere(t, r, p, "MJPEG fallback: ICE", 20*time.Second)
 	})
 	t.Run("too-many-cameras", func(t *testing.T) {
-		if !video.H264Available {
-			t.Skip("built without H.264")
+		if !video.H264Available() {
+			t.Skipf("%v", video.H264Unavailable())
 		}
 		few := loopbackPeer()
 		few.MaxTracksPerPeer = 2 // the page shows four
@@ -267,17 +268,17 @@ func TestWebRTCFallback(t *testing.T) {
 		mjpegEverywhere(t, r, p, "MJPEG fallback: 4 cameras over this server's limit of 2 per page", 10*time.Second)
 	})
 	t.Run("no-h264", func(t *testing.T) {
-		if video.H264Available {
-			t.Skip("built with H.264 (the nox264 build runs this)")
+		if video.H264Available() {
+			t.Skipf("libx264 is loaded (run with %s=1 for this case)", video.NoX264Env)
 		}
 		r := newRigWith(t, direct.Config{Furbot: "off", NoJog: true}, console.Config{}, browsertest.AllowLoopbackWebRTC)
 		p, closeP := r.openOn(browsertest.Desktop, "")
 		defer closeP()
-		mjpegEverywhere(t, r, p, "MJPEG fallback: WebRTC unavailable: built without H.264", 10*time.Second)
+		mjpegEverywhere(t, r, p, "MJPEG fallback: WebRTC unavailable: no H.264 encoder: install libx264 (apt-get install libx264-164)", 10*time.Second)
 	})
 	t.Run("off", func(t *testing.T) {
-		if !video.H264Available {
-			t.Skip("built without H.264")
+		if !video.H264Available() {
+			t.Skipf("%v", video.H264Unavailable())
 		}
 		r := newRigWith(t, direct.Config{Furbot: "off", NoJog: true}, console.Config{NoWebRTC: "turned off on this console (--no-webrtc)"}, browsertest.AllowLoopbackWebRTC)
 		p, closeP := r.openOn(browsertest.Desktop, "")
@@ -318,18 +319,33 @@ func mjpegEverywhere(t *testing.T, r *rig, p context.Context, prefix string, lim
 	})
 }
 
-// TestVideoLatency measures glass-to-glass latency at 640x480@30 on
-// loopback, WebRTC and MJPEG in the same run: two pages of one console
-// (the second with ?transport=mjpeg), one pattern camera stamping its
-// capture time, each page reading every picture's code back (display
-// time minus capture time). A documented run, not a timed assertion: set
-// CONSOLE_FIGURES=1 (docs/video.md has the figures).
+// TestVideoLatency measures glass-to-glass latency on loopback, WebRTC
+// and MJPEG in the same run: two pages of one console (the second with
+// ?transport=mjpeg), one pattern camera stamping its capture time, each
+// page reading every picture's code back (the time the page is handed the
+// decoded picture minus the capture time). It measures what the console
+// ships (640x480 at 15 Hz, MJPEG at its default rate: direct.Config's
+// zero camera fields), then 640x480 at 30 Hz with MJPEG at 30 Hz. A
+// documented run, not a timed assertion: set CONSOLE_FIGURES=1
+// (docs/video.md has the figures).
 func TestVideoLatency(t *testing.T) {
 	if os.Getenv("CONSOLE_FIGURES") == "" {
 		t.Skip("figures: set CONSOLE_FIGURES=1 to measure")
 	}
-	r := webrtcRig(t, direct.Config{Servosila: "off", Furbot: "off", NoJog: true, Cameras: []string{"pattern:front"},
-		CameraWidth: 640, CameraHeight: 480, CameraRate: 30, Stream: mjpeg.Config{Rate: 30}}, browsertest.AllowLoopbackWebRTC)
+	for _, c := range []struct {
+		name string
+		cfg  direct.Config
+	}{
+		{"shipped camera mode 640x480@15", direct.Config{Servosila: "off", Furbot: "off", NoJog: true, Cameras: []string{"pattern:front"}}},
+		{"640x480@30", direct.Config{Servosila: "off", Furbot: "off", NoJog: true, Cameras: []string{"pattern:front"},
+			CameraWidth: 640, CameraHeight: 480, CameraRate: 30, Stream: mjpeg.Config{Rate: 30}}},
+	} {
+		t.Run(c.name, func(t *testing.T) { videoLatency(t, c.name, c.cfg) })
+	}
+}
+
+func videoLatency(t *testing.T, name string, cfg direct.Config) {
+	r := webrtcRig(t, cfg, browsertest.AllowLoopbackWebRTC)
 	sep := "?"
 	if strings.Contains(r.url, "?") {
 		sep = "&"
@@ -363,13 +379,15 @@ func TestVideoLatency(t *testing.T) {
 		}
 		slices.Sort(v)
 		q := func(f float64) float64 { return v[int(f*float64(len(v)-1))] }
-		lines = append(lines, fmt.Sprintf("%-13s %4d pictures in %v (%.1f/s): p50 %3.0f ms, p95 %3.0f ms, min %3.0f ms, max %3.0f ms",
-			x.what, len(v), window, float64(len(v))/window.Seconds(), q(0.5), q(0.95), v[0], v[len(v)-1]))
+		lines = append(lines, fmt.Sprintf("%s: %-13s %4d pictures in %v (%.1f/s): p50 %3.0f ms, p95 %3.0f ms, min %3.0f ms, max %3.0f ms",
+			name, x.what, len(v), window, float64(len(v))/window.Seconds(), q(0.5), q(0.95), v[0], v[len(v)-1]))
 	}
 	for _, l := range lines {
 		t.Log(l)
 	}
 	if f := os.Getenv("CONSOLE_ARTIFACTS"); f != "" {
-		_ = os.WriteFile(filepath.Join(f, "video-latency.txt"), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+		fn := filepath.Join(f, "video-latency.txt")
+		old, _ := os.ReadFile(fn) // both modes in one file
+		_ = os.WriteFile(fn, append(old, []byte(strings.Join(lines, "\n")+"\n")...), 0o644)
 	}
 }

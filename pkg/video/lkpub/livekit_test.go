@@ -1,4 +1,4 @@
-//go:build linux && cgo && !nox264
+//go:build linux && cgo
 
 package lkpub
 
