@@ -15,6 +15,7 @@ type furbotMessage struct {
 	Type string   `json:"type"`
 	V    *float64 `json:"v"`
 	W    *float64 `json:"w"`
+	Seq  uint64   `json:"seq"` // checked by the hub (messageType)
 }
 
 // furbotPanel drives a Furbot with a Twist (RoleDrive). The bridge's

@@ -27,6 +27,7 @@ type Counters struct {
 	Throttled   atomic.Uint64 // requests refused because their source failed too many logins
 	EStopsHeld  atomic.Uint64 // e-stops not passed on again: the latch was set moments before
 	EStopsSent  atomic.Uint64 // e-stops passed on to the backend
+	Stale       atomic.Uint64 // commands dropped because a newer one of the same page and type came first (seq)
 	// PagesRefused counts WebSockets refused over a page cap
 	// (Config.MaxPagesPerOperator, MaxPagesPerSource).
 	PagesRefused atomic.Uint64
@@ -50,6 +51,7 @@ type pageState struct {
 	operator string
 	roles    access.Role
 	source   string
+	seq      map[string]uint64 // the highest sequence number taken, by message type
 }
 
 // slot is a registered panel and the index of its first deadman group.
@@ -294,7 +296,7 @@ func (h *hub) badFrame(id uint64, now time.Time, what string) error {
 var errRateLimited = errors.New("too many messages: slow down")
 
 func (h *hub) dispatch(ctx context.Context, id uint64, raw []byte, now time.Time) error {
-	typ, err := messageType(raw)
+	typ, seq, err := messageType(raw)
 	if err != nil {
 		return err
 	}
@@ -318,6 +320,19 @@ func (h *hub) dispatch(ctx context.Context, id uint64, raw []byte, now time.Time
 	}
 	if h.ls.holder != id {
 		return fmt.Errorf("%s: %w", typ, ErrViewOnly)
+	}
+	if seq != 0 {
+		if seq <= pg.seq[typ] {
+			// Overtaken by a newer command of this type from the same
+			// page (the other transport): acting on it would undo the
+			// newer one, e.g. drive again after the return to zero.
+			h.cnt.Stale.Add(1)
+			return nil
+		}
+		if pg.seq == nil {
+			pg.seq = map[string]uint64{}
+		}
+		pg.seq[typ] = seq
 	}
 	c := call{Page: id, Now: now, Operator: pg.operator, Roles: pg.roles, h: h, first: s.first}
 	return s.p.Handle(ctx, &c, typ, raw)

@@ -387,3 +387,42 @@ func limitsOf(h *hub) limitsMsg {
 	})
 	return l
 }
+
+// TestStaleHeldCommandDropped: a held command older (by its page's seq)
+// than the newest of its type that was taken is dropped, so a "drive" that
+// the unordered WebRTC channel delivers after the page's zero (sent on the
+// WebSocket too) does not move the machine again; messages without seq
+// are taken as before, and each type has its own count.
+func TestStaleHeldCommandDropped(t *testing.T) {
+	h, be, cnt := testHub()
+	p, _ := join(h)
+	for _, m := range []struct {
+		ms   int
+		msg  string
+		want []string
+	}{
+		{0, `{"type":"servosila_drive","linear":0.3,"angular":0,"seq":5}`, []string{"drive 0.3 0"}},
+		{200, `{"type":"servosila_drive","linear":0,"angular":0,"seq":7}`, []string{"drive 0 0"}},
+		// Overtaken on the way: older than the zero.
+		{400, `{"type":"servosila_drive","linear":0.3,"angular":0,"seq":6}`, nil},
+		// The zero's second copy, from the other transport.
+		{600, `{"type":"servosila_drive","linear":0,"angular":0,"seq":7}`, nil},
+		// Another type counts on its own.
+		{800, `{"type":"servosila_joints","joints":{"waist":0.2},"seq":3}`, []string{"joints [0.2 0 0 0 0 0]"}},
+		{1000, `{"type":"servosila_drive","linear":0.2,"angular":0,"seq":8}`, []string{"drive 0.2 0"}},
+		// Without seq: taken.
+		{1200, `{"type":"servosila_drive","linear":0.25,"angular":0}`, []string{"drive 0.25 0"}},
+	} {
+		if err := h.handle(ctx, p, []byte(m.msg), at(m.ms)); err != nil {
+			t.Fatalf("%s: %v", m.msg, err)
+		}
+		check(t, be, m.want...)
+	}
+	if got := cnt.Stale.Load(); got != 2 {
+		t.Fatalf("stale %d, want 2", got)
+	}
+	// A seq no JavaScript number holds exactly is malformed.
+	if err := h.handle(ctx, p, []byte(`{"type":"servosila_drive","linear":0,"angular":0,"seq":9007199254740992}`), at(1400)); !errors.Is(err, ErrBadMessage) {
+		t.Fatalf("seq 2^53: %v, want ErrBadMessage", err)
+	}
+}

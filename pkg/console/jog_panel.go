@@ -22,6 +22,7 @@ type jogMessage struct {
 	Pose   *pose      `json:"pose"`
 	Frame  string     `json:"frame"`
 	Speed  *float64   `json:"speed"`
+	Seq    uint64     `json:"seq"` // checked by the hub (messageType)
 }
 
 type pose struct {

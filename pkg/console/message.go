@@ -48,28 +48,43 @@ type hubMessage struct {
 	Nonce string `json:"nonce"`
 }
 
-// messageType returns the type of a page message: one JSON object with a
-// non-empty "type". Its other fields are checked by decode, by whoever
-// handles the type.
-func messageType(b []byte) (string, error) {
+// messageType returns the type of a page message (one JSON object with a
+// non-empty "type") and its sequence number (0: none). Its other fields
+// are checked by decode, by whoever handles the type.
+//
+// The page numbers its held commands ("seq", counting up across both of
+// its transports): a held command goes on the unordered WebRTC channel
+// and its return to zero on the WebSocket too, so an older command can
+// arrive after a newer one, and without the number a stale "drive" that
+// arrives after the zero would move the machine again after the operator
+// let go.
+func messageType(b []byte) (string, uint64, error) {
 	if len(b) > MaxMessage {
-		return "", fmt.Errorf("%w: %d bytes, at most %d", ErrBadMessage, len(b), MaxMessage)
+		return "", 0, fmt.Errorf("%w: %d bytes, at most %d", ErrBadMessage, len(b), MaxMessage)
 	}
 	var env struct {
 		Type string `json:"type"`
+		Seq  uint64 `json:"seq"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&env); err != nil {
-		return "", fmt.Errorf("%w: %v", ErrBadMessage, err)
+		return "", 0, fmt.Errorf("%w: %v", ErrBadMessage, err)
 	}
 	if dec.More() {
-		return "", fmt.Errorf("%w: trailing data after the object", ErrBadMessage)
+		return "", 0, fmt.Errorf("%w: trailing data after the object", ErrBadMessage)
 	}
 	if env.Type == "" {
-		return "", fmt.Errorf("%w: no type", ErrBadMessage)
+		return "", 0, fmt.Errorf("%w: no type", ErrBadMessage)
 	}
-	return env.Type, nil
+	if env.Seq > maxSeq {
+		return "", 0, fmt.Errorf("%w: seq %d over %d", ErrBadMessage, env.Seq, uint64(maxSeq))
+	}
+	return env.Type, env.Seq, nil
 }
+
+// maxSeq is the largest sequence number a page may send: the largest
+// integer a JavaScript number holds exactly.
+const maxSeq = 1<<53 - 1
 
 // decode decodes one page message into v strictly: one JSON object, known
 // fields only.

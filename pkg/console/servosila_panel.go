@@ -30,6 +30,7 @@ type servosilaMessage struct {
 	Joint   string              `json:"joint"`
 	Value   *float64            `json:"value"`
 	On      *bool               `json:"on"`
+	Seq     uint64              `json:"seq"` // checked by the hub (messageType)
 }
 
 // Deadman groups of the Servosila panel.

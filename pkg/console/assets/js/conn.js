@@ -61,7 +61,7 @@ export function onStatus(fn) { statusFns.push(fn); }
 // for both transports, and an e-stop or a zero twice is harmless).
 let dc = null;
 const HELD = new Set(['servosila_drive', 'servosila_joints', 'furbot_drive', 'jog_heartbeat']);
-const isZero = (m) => Object.entries(m).every(([k, v]) => k === 'type' || (typeof v === 'number' ? v === 0 : Array.isArray(v) ? v.every((x) => x === 0) : typeof v !== 'object' || v === null || isZero(v)));
+const isZero = (m) => Object.entries(m).every(([k, v]) => k === 'type' || k === 'seq' || (typeof v === 'number' ? v === 0 : Array.isArray(v) ? v.every((x) => x === 0) : typeof v !== 'object' || v === null || isZero(v)));
 
 /** setChannel sets the open command channel (null: none). */
 export function setChannel(c) { dc = c; }
@@ -85,8 +85,15 @@ window.__conn = {
   opens: () => opens, freezes: () => freezes.slice(),
 };
 
+// seq numbers the held commands across both transports: the command
+// channel is unordered, and a zero goes on the socket too, so an older
+// "drive" can arrive after the zero; the server drops a held command older
+// than the newest it took of that type (console.messageType).
+let seq = 0;
+
 /** send sends message m (an object): held commands on the command channel when it is open, the rest on the socket if open; else drops it. */
 export function send(m) {
+  if (HELD.has(m.type)) m = { ...m, seq: ++seq };
   const b = JSON.stringify(m);
   if (HELD.has(m.type) && !isZero(m)) {
     const now = performance.now();
