@@ -50,7 +50,8 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	fs.Var(&ice, "ice-server", "STUN or TURN server for the cameras' WebRTC on routed networks: stun:HOST[:PORT] or turn:USER:SECRET@HOST[:PORT] (repeatable; default none: host candidates only)")
 	fs.BoolVar(&opts.NoWebRTC, "no-webrtc", false, "serve the cameras as MJPEG only (no WebRTC)")
 	var cams stringsFlag
-	fs.Var(&cams, "camera", "camera: a V4L2 device path or pattern:NAME (repeatable; default four pattern cameras; off: none)")
+	fs.Var(&cams, "camera", "camera: a V4L2 device path, pattern:NAME, or world:NAME with --world (front, front_right, zoom, rear) (repeatable; default four pattern cameras, or the four rendered cameras with --world; off: none)")
+	world := fs.String("world", "", "training world: a shipped world's name (course, yard) or an SDF file; the embedded Servosila simulator drives the physics robot in it and the cameras are rendered from it (falls back to the kinematic simulator and pattern cameras, with one line saying why, where ODE or EGL is missing)")
 	var lk livekitFlags
 	lk.register(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -73,7 +74,7 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 		return err
 	}
 	defer setup.Close()
-	be, err := direct.Start(ctx, direct.Config{Servosila: *robot, Furbot: *vehicle, Cameras: cams, JogParamsFile: *jogParams})
+	be, err := direct.Start(ctx, direct.Config{Servosila: *robot, Furbot: *vehicle, Cameras: cams, JogParamsFile: *jogParams, World: *world})
 	if err != nil {
 		return fmt.Errorf("console: %w", err)
 	}
