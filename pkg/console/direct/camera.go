@@ -55,11 +55,9 @@ func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
 	var draw camera.DrawFunc
 	if strings.HasPrefix(dev, WorldPrefix) {
 		if draw, err = b.worldDraw(dev); err != nil {
-			_ = st.Close()
-			if cm.video != nil {
-				_ = cm.video.Close()
-			}
-			return err
+			// Never fail to start for a camera the world cannot render.
+			b.cfg.Logf("%v: showing the test pattern instead", err)
+			dev, pattern = camera.PatternPrefix+name, true
 		}
 	}
 	// The frame code band (the glass-to-glass probe) on pattern and

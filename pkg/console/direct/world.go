@@ -66,8 +66,12 @@ func (b *Backend) startWorld(simCtx context.Context) {
 	}
 	b.world = w
 	b.goRun("world", &b.simWG, func() error { return w.Run(simCtx) })
-	if b.cfg.Cameras != nil {
-		b.worldNote = fmt.Sprintf("world %q: physics running, cameras as configured", b.cfg.World)
+	rendered := b.cfg.Cameras == nil
+	for _, c := range b.cfg.Cameras {
+		rendered = rendered || strings.HasPrefix(c, WorldPrefix)
+	}
+	if !rendered {
+		b.worldNote = fmt.Sprintf("world %q: physics running, no rendered camera configured", b.cfg.World)
 		return
 	}
 	r, err := newRenderer()
@@ -86,7 +90,9 @@ func (b *Backend) startWorld(simCtx context.Context) {
 		return
 	}
 	b.renderer = r
-	b.cfg.Cameras = worldCameraOrder
+	if b.cfg.Cameras == nil {
+		b.cfg.Cameras = worldCameraOrder
+	}
 	b.worldNote = fmt.Sprintf("world %q: physics running, cameras rendered (%s)", b.cfg.World, r.Info())
 }
 
