@@ -39,7 +39,6 @@ const tick = 5 * time.Millisecond
 type loopStats struct {
 	wall, dropped, busy float64
 	rtf                 float64
-	winWall, winSim     float64
 	busySteps           uint64
 }
 

@@ -20,6 +20,7 @@ const DefaultTorqueConstant = 10.0
 // (servosilasim.Plant): the commands of each simulator step go to the
 // crawler's tracks and joint motors, and the truth comes from the physics.
 type Plant struct {
+	// W is the world whose robot the plant drives.
 	W *World
 	// TorqueConstant converts joint torque into motor current [N m/A].
 	// Default DefaultTorqueConstant.
