@@ -28,33 +28,34 @@ func renderer(t *testing.T) *render.Renderer {
 // TestCameraSeesTheWorld: the front camera renders the course from the
 // robot's head (sky above, ground below, coloured, not the test pattern),
 // and its picture changes when the robot drives. WORLD_IMAGE=file.png
-// writes the first picture (docs/img/world-front-camera.png).
+// writes the first picture at 640x480 (docs/img/world-front-camera.png).
 func TestCameraSeesTheWorld(t *testing.T) {
 	w := course(t, trainworld.Config{})
 	r := renderer(t)
 	must(t, w.AttachRenderer(r))
-	cam, err := w.NewCamera("front_left_camera_link", render.FromFOV(320, 240, math.Pi/2))
+	const width, height = 640, 480
+	cam, err := w.NewCamera("front_left_camera_link", render.FromFOV(width, height, math.Pi/2))
 	must(t, err)
 	defer cam.Close()
 	must(t, w.Step(200))
 	rgba := func() []byte {
-		buf := make([]byte, 320*240*4)
+		buf := make([]byte, width*height*4)
 		must(t, cam.Render(buf, render.FmtRGBA))
 		return buf
 	}
 	a := rgba()
 	if f := os.Getenv("WORLD_IMAGE"); f != "" {
-		img := &image.RGBA{Pix: a, Stride: 320 * 4, Rect: image.Rect(0, 0, 320, 240)}
+		img := &image.RGBA{Pix: a, Stride: width * 4, Rect: image.Rect(0, 0, width, height)}
 		fh, err := os.Create(f)
 		must(t, err)
 		must(t, png.Encode(fh, img))
 		must(t, fh.Close())
 	}
 	px := func(b []byte, x, y int) [3]int {
-		i := (y*320 + x) * 4
+		i := (y*width + x) * 4
 		return [3]int{int(b[i]), int(b[i+1]), int(b[i+2])}
 	}
-	sky, ground := px(a, 160, 2), px(a, 160, 237)
+	sky, ground := px(a, width/2, 2), px(a, width/2, height-3)
 	// The course's background is pale blue (0.7 0.8 0.9), its ground
 	// grey-green: a picture, not grey bars.
 	if !(sky[2] > sky[0]+20) {
