@@ -31,3 +31,15 @@ func TestCourseStart(t *testing.T) {
 		}
 	}
 }
+
+// TestYard: the Furbot's yard loads with the robot on its start marker
+// (x = -16, y = 0), resting on its tracks.
+func TestYard(t *testing.T) {
+	w := course(t, trainworld.Config{World: "yard"})
+	must(t, w.Step(300))
+	s, err := w.Robot()
+	must(t, err)
+	if math.Hypot(s.Base.Pos[0]+16, s.Base.Pos[1]) > 0.02 || math.Abs(s.Base.Pos[2]-0.08) > 0.01 || s.Tilt > 0.02 {
+		t.Errorf("robot at %v tilt %.3f in the yard: want resting on the start marker at (-16, 0)", s.Base.Pos, s.Tilt)
+	}
+}

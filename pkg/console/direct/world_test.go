@@ -47,7 +47,12 @@ func camNames(b *Backend) []string {
 // Servosila and the cameras.
 func startWorldBackend(t *testing.T, logs *logLines) *Backend {
 	t.Helper()
-	b, err := Start(context.Background(), Config{World: "course", Furbot: "off", NoJog: true, Logf: logs.logf})
+	return startWorldNamed(t, logs, "course")
+}
+
+func startWorldNamed(t *testing.T, logs *logLines, world string) *Backend {
+	t.Helper()
+	b, err := Start(context.Background(), Config{World: world, Furbot: "off", NoJog: true, Logf: logs.logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,6 +73,7 @@ func TestWorldFallbacks(t *testing.T) {
 	patterns := []string{"front", "rear", "arm", "gripper"}
 	for _, tc := range []struct {
 		name      string
+		world     string
 		noODE     bool
 		noEGL     bool
 		wantWorld bool
@@ -75,6 +81,7 @@ func TestWorldFallbacks(t *testing.T) {
 	}{
 		{name: "no ODE", noODE: true, wantLine: "install the Debian package libode-dev"},
 		{name: "no EGL", noEGL: true, wantWorld: true, wantLine: "install the Debian packages libegl1 libgles2 libgl1-mesa-dri"},
+		{name: "no such world", world: "testdata/no-such-world.sdf", wantLine: "no-such-world.sdf"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			newWorld, newRenderer = origWorld, origRenderer
@@ -89,7 +96,11 @@ func TestWorldFallbacks(t *testing.T) {
 				}
 			}
 			var logs logLines
-			b := startWorldBackend(t, &logs)
+			world := tc.world
+			if world == "" {
+				world = "course"
+			}
+			b := startWorldNamed(t, &logs, world)
 			if tc.wantWorld && b.World() == nil {
 				t.Skipf("world did not start here: %s", b.WorldStatus())
 			}
