@@ -9,6 +9,7 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/geom"
 	"github.com/telebridge/telebridge/pkg/servosila"
+	"github.com/telebridge/telebridge/pkg/servosila/wire"
 	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
 	"github.com/telebridge/telebridge/pkg/trainworld"
 )
@@ -87,9 +88,22 @@ func TestClosedLoopStraight(t *testing.T) {
 	if st.Truth.Pose.Translation.X != s1.Base.Pos[0] && math.Abs(st.Truth.Pose.Translation.X-s1.Base.Pos[0]) > 0.02 {
 		t.Errorf("sim truth x %.3f, world %.3f: the sim's State must come from the world", st.Truth.Pose.Translation.X, s1.Base.Pos[0])
 	}
-	// The driver's telemetry carries the physics' joint positions.
 	if !st.LinkUp || st.TelemetrySent == 0 {
 		t.Errorf("link up %v, telemetry sent %d: want the protocol side running", st.LinkUp, st.TelemetrySent)
+	}
+	// The driver's telemetry carries the physics' joint positions (held
+	// still: the stowed arm's angles, not the kinematic model's zeros).
+	pos, _, ok := l.drv.JointPositions()
+	if !ok {
+		t.Fatal("no joint positions from the driver's telemetry")
+	}
+	for j := wire.Waist; j <= wire.Neck; j++ {
+		if d := math.Abs(pos[j] - s1.Joints[j]); d > 0.002 {
+			t.Errorf("driver reports joint %v at %.4f rad, the world has %.4f", j, pos[j], s1.Joints[j])
+		}
+	}
+	if math.Abs(pos[wire.Shoulder]) < 1 {
+		t.Errorf("driver reports shoulder %.3f rad: want the physics' stowed 1.3 rad", pos[wire.Shoulder])
 	}
 }
 
