@@ -9,8 +9,8 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/geom"
 	"github.com/telebridge/telebridge/pkg/servosila"
-	"github.com/telebridge/telebridge/pkg/servosila/wire"
 	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
+	"github.com/telebridge/telebridge/pkg/servosila/wire"
 	"github.com/telebridge/telebridge/pkg/trainworld"
 )
 
