@@ -91,7 +91,7 @@ func (b *Backend) startWorld(simCtx context.Context) {
 	}
 	b.renderer = r
 	if b.cfg.Cameras == nil {
-		b.cfg.Cameras = worldCameraOrder
+		b.cfg.Cameras = append([]string(nil), worldCameraOrder...)
 	}
 	b.worldNote = fmt.Sprintf("world %q: physics running, cameras rendered (%s)", b.cfg.World, r.Info())
 }
@@ -144,6 +144,7 @@ func (b *Backend) closeWorld() error {
 	if b.world != nil {
 		errs = append(errs, b.world.Close())
 	}
+	b.worldCams, b.renderer = nil, nil // Close may be called again
 	return errors.Join(errs...)
 }
 
