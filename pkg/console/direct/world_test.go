@@ -135,6 +135,13 @@ func TestWorldDriveAndCamera(t *testing.T) {
 	if got := camNames(b); fmt.Sprint(got) != "[front rear zoom front_right]" {
 		t.Fatalf("cameras %v: want the four rendered cameras", got)
 	}
+	// Nobody watches yet: no camera has rendered a picture.
+	time.Sleep(300 * time.Millisecond)
+	for _, c := range b.cams {
+		if n := c.dev.Stats().Frames; n != 0 {
+			t.Errorf("camera %s rendered %d pictures with nobody watching", c.name, n)
+		}
+	}
 	front := b.cams[0]
 	// A snapshot request is a viewer of the MJPEG stream until a new
 	// picture comes: the camera renders only then.
@@ -201,6 +208,11 @@ func TestWorldDriveAndCamera(t *testing.T) {
 	}
 	if changed < len(a.Y)/50 {
 		t.Errorf("%d of %d luma samples changed after driving 0.5 m: want the view to change", changed, len(a.Y))
+	}
+	for _, c := range b.cams[1:] {
+		if n := c.dev.Stats().Frames; n != 0 {
+			t.Errorf("unwatched camera %s rendered %d pictures", c.name, n)
+		}
 	}
 	if errs := b.Err(); errs != nil {
 		t.Error(errs)
