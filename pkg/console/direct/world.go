@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"strings"
+	"time"
 
 	"github.com/telebridge/telebridge/pkg/camera"
 	"github.com/telebridge/telebridge/pkg/camera/wire"
@@ -66,6 +67,7 @@ func (b *Backend) startWorld(simCtx context.Context) {
 	}
 	b.world = w
 	b.goRun("world", &b.simWG, func() error { return w.Run(simCtx) })
+	b.goRun("world real-time watch", &b.simWG, func() error { return b.watchRealTime(simCtx, w) })
 	rendered := b.cfg.Cameras == nil
 	for _, c := range b.cfg.Cameras {
 		rendered = rendered || strings.HasPrefix(c, WorldPrefix)
@@ -146,6 +148,42 @@ func (b *Backend) closeWorld() error {
 	}
 	b.worldCams, b.renderer = nil, nil // Close may be called again
 	return errors.Join(errs...)
+}
+
+// realTimeWatch is how often the backend checks that the world keeps
+// real time; SlowRealTime the real-time factor below which it says so.
+var realTimeWatch = 10 * time.Second
+
+// SlowRealTime is the real-time factor below which the console logs that
+// the world runs in slow motion (and logs again when it recovers).
+const SlowRealTime = 0.9
+
+// watchRealTime logs one line when the world falls below SlowRealTime
+// (the machine too slow or too loaded: the robot and the cameras then
+// move in slow motion, see trainworld.Stats) and one when it is back.
+func (b *Backend) watchRealTime(ctx context.Context, w *trainworld.World) error {
+	t := time.NewTicker(realTimeWatch)
+	defer t.Stop()
+	slow := false
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		s := w.Stats()
+		if s.Wall < 1 {
+			continue // no full second measured yet
+		}
+		switch {
+		case !slow && s.RTF < SlowRealTime:
+			slow = true
+			b.cfg.Logf("world %q runs slower than real time (real-time factor %.2f, %.1f s dropped so far): the machine is too slow or too loaded, the robot and cameras move in slow motion", b.cfg.World, s.RTF, s.Dropped)
+		case slow && s.RTF >= SlowRealTime:
+			slow = false
+			b.cfg.Logf("world %q back to real time (real-time factor %.2f)", b.cfg.World, s.RTF)
+		}
+	}
 }
 
 // defaultLogf is Config.Logf's default.
