@@ -53,10 +53,11 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	fs.IntVar(&opts.MaxPagesPerSource, "max-pages-per-source", console.DefaultMaxPagesPerSource, "most pages (WebSockets) open from one source address; more get 429")
 	fs.BoolVar(&opts.MDNS, "webrtc-mdns", false, "resolve the pages' .local WebRTC candidates by multicast DNS (off: the console learns a page's address from its checks; docs/video-webrtc.md)")
 	var cams stringsFlag
-	fs.Var(&cams, "camera", "camera: a V4L2 device path or pattern:NAME (repeatable; default four pattern cameras; off: none)")
+	fs.Var(&cams, "camera", "camera: a V4L2 device path, pattern:NAME, or world:NAME with --world (front, front_right, zoom, rear) (repeatable; default four pattern cameras, or the four rendered cameras with --world; off: none)")
 	camWidth := fs.Int("camera-width", direct.DefaultCameraWidth, "width every camera is opened at [px] (even, 16..8192); H.264 is sent at most at this size")
 	camHeight := fs.Int("camera-height", direct.DefaultCameraHeight, "height every camera is opened at [px] (even, 16..8192)")
 	camRate := fs.Float64("camera-fps", direct.DefaultCameraRate, "frame rate every camera is opened at [Hz] (0.1..1000); H.264 is sent at most at this rate")
+	world := fs.String("world", "", "training world: a shipped world's name (course, yard) or an SDF file; the embedded Servosila simulator drives the physics robot in it and the cameras are rendered from it (falls back to the kinematic simulator and pattern cameras, with one line saying why, where ODE or EGL is missing)")
 	var lk livekitFlags
 	lk.register(fs)
 	if err := parseFlags(fs, args); err != nil {
@@ -83,7 +84,7 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 	}
 	defer setup.Close()
 	be, err := direct.Start(ctx, direct.Config{Servosila: *robot, Furbot: *vehicle, Cameras: cams, JogParamsFile: *jogParams,
-		CameraWidth: *camWidth, CameraHeight: *camHeight, CameraRate: *camRate})
+		CameraWidth: *camWidth, CameraHeight: *camHeight, CameraRate: *camRate, World: *world})
 	if err != nil {
 		return fmt.Errorf("console: %w", err)
 	}

@@ -47,7 +47,19 @@ type Config struct {
 	// name in parameter form ("exposure_absolute", "gain"; see
 	// wire.ControlParamName). Default none.
 	Controls map[string]int64
+	// Draw, when set, makes the camera a synthetic source whose pictures
+	// Draw paints (a rendered camera of the training world, e.g. Device
+	// "world:front", any non-empty label): it runs like the test pattern
+	// (frames at FrameRate while someone subscribes, none otherwise) and
+	// calls Draw on the camera's goroutine for each frame it delivers.
+	// Uncompressed formats only.
+	Draw DrawFunc
 }
+
+// DrawFunc paints one picture into buf: height rows of step bytes of
+// format f (top row first). An error is a lost device (closed and
+// reopened after a backoff).
+type DrawFunc func(buf []byte, f wire.Format, step, height uint32) error
 
 // Defaults of Config.
 const (
@@ -87,7 +99,7 @@ func (c Config) Normalize() (Config, error) {
 	c.PixelFormat = cmp.Or(c.PixelFormat, DefaultPixelFormat)
 	c.FrameID = cmp.Or(c.FrameID, OpticalFrame(c.Name))
 	c.BufferCount = cmp.Or(c.BufferCount, DefaultBufferCount)
-	if err := CheckDevice(c.Device); err != nil {
+	if err := CheckDevice(c.Device); err != nil && c.Draw == nil {
 		return c, fmt.Errorf("camera %s: %w", c.Name, err)
 	}
 	checks := []struct {

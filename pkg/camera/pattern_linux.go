@@ -26,7 +26,7 @@ var _ source = (*patternSource)(nil)
 // openSource opens the camera's source: the test pattern for a
 // PatternPrefix device, else the V4L2 device.
 func openSource(cfg Config, cnt *counters) (source, error) {
-	if IsPattern(cfg.Device) {
+	if IsPattern(cfg.Device) || cfg.Draw != nil {
 		return openPattern(cfg, cnt)
 	}
 	return openDevice(cfg, cnt)
@@ -85,6 +85,9 @@ func openPattern(cfg Config, cnt *counters) (*patternSource, error) {
 		if _, err := p.SetControl(name, v); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.Draw != nil && f.Compressed {
+		return nil, fmt.Errorf("camera: %s: drawn sources are uncompressed, not %s: %w", cfg.Device, cfg.PixelFormat, ErrBadParam)
 	}
 	p.bufs = make([][]byte, cfg.BufferCount)
 	for i := range p.bufs {
@@ -161,6 +164,11 @@ func (p *patternSource) Next(timeout time.Duration, fn FrameFunc) (wire.Verdict,
 		p.next = p.next.Add(time.Duration(missed) * p.period)
 	}
 	idx := int(p.seq % uint32(len(p.bufs)))
+	if p.cfg.Draw != nil {
+		if err := p.cfg.Draw(p.bufs[idx], p.neg.Format, p.neg.Step, p.neg.Height); err != nil {
+			return wire.Good, fmt.Errorf("camera: %s: draw: %w", p.cfg.Device, err)
+		}
+	}
 	p.frame = Frame{
 		Header: Header{Stamp: p.next, FrameID: p.cfg.FrameID},
 		Height: p.neg.Height, Width: p.neg.Width, Encoding: p.neg.Encoding, Step: p.neg.Step,

@@ -44,7 +44,12 @@ fi
 art=${CONSOLE_ARTIFACTS:-$(mktemp -d)}
 echo "console.sh: browser tests, screenshots and figures in $art"
 TELEBRIDGE_BROWSER_TESTS=required CONSOLE_FIGURES=1 CONSOLE_ARTIFACTS=$art \
-	go test -count=1 -timeout 8m -run 'TestBrowser|TestDriveScreen|TestPhone|TestWebRTC|TestKeyLatency|TestFigures|TestVideoLatency' -v ./pkg/console/direct/ 2>&1 |
+TELEBRIDGE_PHYSICS_TESTS=required TELEBRIDGE_RENDER_TESTS=required \
+	go test -count=1 -timeout 15m -run 'TestBrowser|TestDriveScreen|TestPhone|TestWebRTC|TestKeyLatency|TestFigures|TestVideoLatency|TestFrozenBrowser|TestLinkSlowShown|TestWorldDriveScreen' -v ./pkg/console/direct/ 2>&1 |
+	grep -v -E ' (INFO|WARN) console: '
+# Ctrl-C of the built command with a WebRTC page open, and just killed.
+TELEBRIDGE_BROWSER_TESTS=required \
+	go test -count=1 -run 'TestConsoleSIGINTWithWebRTCPage' -v ./cmd/telebridge/ 2>&1 |
 	grep -v -E ' (INFO|WARN) console: '
 # Without libx264 (TELEBRIDGE_NO_X264=1) every camera falls back to MJPEG
 # and says why.

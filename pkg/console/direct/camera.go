@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 
 	"github.com/telebridge/telebridge/pkg/bulkcpu"
@@ -52,14 +53,25 @@ func (b *Backend) startCamera(ctx context.Context, i int, dev string) error {
 		cm.video = vs
 	}
 	pattern := camera.IsPattern(dev)
+	var draw camera.DrawFunc
+	if strings.HasPrefix(dev, WorldPrefix) {
+		if draw, err = b.worldDraw(dev); err != nil {
+			// Never fail to start for a camera the world cannot render.
+			b.cfg.Logf("%v: showing the test pattern instead", err)
+			dev, pattern = camera.PatternPrefix+name, true
+		}
+	}
+	// The frame code band (the glass-to-glass probe) on pattern and
+	// rendered cameras; the grain on pattern cameras only.
+	stamp := pattern || draw != nil
 	var fr video.Frame // reused: the camera goroutine is the only caller
-	c, err := camera.New(camera.Config{Name: name, Device: dev, Width: b.cfg.CameraWidth, Height: b.cfg.CameraHeight, FrameRate: rate}, func(f *camera.Frame) {
+	c, err := camera.New(camera.Config{Name: name, Device: dev, Width: b.cfg.CameraWidth, Height: b.cfg.CameraHeight, FrameRate: rate, Draw: draw}, func(f *camera.Frame) {
 		// Video is bulk work: it leaves a processor to the operator's
 		// commands (pkg/bulkcpu).
 		bulkcpu.Acquire()
 		defer bulkcpu.Release()
-		if pattern && f.Encoding == "yuv422_yuy2" {
-			if b.cfg.PatternGrain > 0 {
+		if stamp && f.Encoding == "yuv422_yuy2" {
+			if pattern && b.cfg.PatternGrain > 0 {
 				cm.grain.addYUYV(f.Data, b.cfg.PatternGrain)
 			}
 			// The glass-to-glass probe: capture time and counter in the

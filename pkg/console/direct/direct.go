@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/netip"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,8 +20,10 @@ import (
 	jognode "github.com/telebridge/telebridge/pkg/jog/node"
 	"github.com/telebridge/telebridge/pkg/kinematics"
 	"github.com/telebridge/telebridge/pkg/mjpeg"
+	"github.com/telebridge/telebridge/pkg/render"
 	"github.com/telebridge/telebridge/pkg/servosila"
 	servosilasim "github.com/telebridge/telebridge/pkg/servosila/sim"
+	"github.com/telebridge/telebridge/pkg/trainworld"
 	"github.com/telebridge/telebridge/pkg/video"
 )
 
@@ -73,6 +76,16 @@ type Config struct {
 	// ServosilaTelemetry is the embedded simulator's telemetry rate [Hz]
 	// (the robot sends 1 Hz). Default 10.
 	ServosilaTelemetry float64
+	// World is a training world (a shipped world's name, e.g. "course",
+	// or an SDF path): the embedded Servosila simulator drives the
+	// physics crawler in it, and the default cameras are rendered from
+	// it ("world:NAME", see WorldCameras). Where it cannot run, one line
+	// is logged and the kinematic simulator and pattern cameras run
+	// (WorldStatus). Empty: no world.
+	World string
+	// Logf logs the few lines the backend says (a world falling back).
+	// Default log.Printf.
+	Logf func(format string, args ...any)
 }
 
 // The cameras' defaults: what `telebridge console` ships with.
@@ -107,9 +120,14 @@ type Backend struct {
 	cams    []*cam
 	noVideo string // why the cameras have no H.264 stream ("" when they have)
 	info    console.Info
-	mu      sync.Mutex
-	headOn  bool
-	q       []float64
+	// the training world (world.go)
+	world     *trainworld.World
+	renderer  *render.Renderer
+	worldCams []*trainworld.Camera
+	worldNote string
+	mu        sync.Mutex
+	headOn    bool
+	q         []float64
 }
 
 var _ console.Backend = (*Backend)(nil)
@@ -120,8 +138,8 @@ func Start(ctx context.Context, cfg Config) (*Backend, error) {
 	if cfg.ServosilaTelemetry == 0 {
 		cfg.ServosilaTelemetry = 10
 	}
-	if cfg.Cameras == nil {
-		cfg.Cameras = []string{"pattern:front", "pattern:rear", "pattern:arm", "pattern:gripper"}
+	if cfg.Logf == nil {
+		cfg.Logf = defaultLogf
 	}
 	if len(cfg.Cameras) == 1 && cfg.Cameras[0] == "off" {
 		cfg.Cameras = []string{}
@@ -144,6 +162,12 @@ func Start(ctx context.Context, cfg Config) (*Backend, error) {
 	fail := func(err error) (*Backend, error) {
 		return nil, errors.Join(err, b.Close())
 	}
+	if cfg.World != "" && cfg.Servosila == "" {
+		b.startWorld(simCtx)
+	}
+	if b.cfg.Cameras == nil {
+		b.cfg.Cameras = []string{"pattern:front", "pattern:rear", "pattern:arm", "pattern:gripper"}
+	}
 	if cfg.Servosila != "off" {
 		if err := b.startServosila(runCtx, simCtx); err != nil {
 			return fail(err)
@@ -159,7 +183,7 @@ func Start(ctx context.Context, cfg Config) (*Backend, error) {
 			return fail(err)
 		}
 	}
-	for i, dev := range cfg.Cameras {
+	for i, dev := range b.cfg.Cameras {
 		if err := b.startCamera(runCtx, i, dev); err != nil {
 			return fail(err)
 		}
@@ -183,7 +207,11 @@ func (b *Backend) goRun(name string, wg *sync.WaitGroup, f func() error) {
 func (b *Backend) startServosila(runCtx, simCtx context.Context) error {
 	cfg := servosila.Config{Robot: b.cfg.Servosila}
 	if cfg.Robot == "" {
-		sim, err := servosilasim.New(servosilasim.Config{TelemetryRate: b.cfg.ServosilaTelemetry})
+		sc := servosilasim.Config{TelemetryRate: b.cfg.ServosilaTelemetry}
+		if b.world != nil {
+			sc.Plant = &trainworld.Plant{W: b.world}
+		}
+		sim, err := servosilasim.New(sc)
 		if err != nil {
 			return fmt.Errorf("servosila simulator: %w", err)
 		}
@@ -356,9 +384,10 @@ func (b *Backend) Close() error {
 	b.wg.Wait()
 	b.simStop()
 	b.simWG.Wait()
+	werr := b.closeWorld()
 	b.errMu.Lock()
 	defer b.errMu.Unlock()
-	return errors.Join(b.errs...)
+	return errors.Join(append(b.errs, werr)...)
 }
 
 // Err returns the errors that ended a machine early (nil while all run).
@@ -377,6 +406,9 @@ const JogHeartbeatTimeout = 500 * time.Millisecond
 func cameraName(i int, dev string) string {
 	if len(dev) > len(camera.PatternPrefix) && dev[:len(camera.PatternPrefix)] == camera.PatternPrefix {
 		return dev[len(camera.PatternPrefix):]
+	}
+	if n, ok := strings.CutPrefix(dev, WorldPrefix); ok && n != "" {
+		return n
 	}
 	return fmt.Sprintf("cam%d", i)
 }

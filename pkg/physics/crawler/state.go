@@ -79,3 +79,18 @@ func (r *Robot) State() (State, error) {
 	}
 	return s, nil
 }
+
+// LinkPose returns URDF link name's pose in the world now (its body's
+// pose composed with the link's fixed place on that body), e.g. a
+// camera link's for rendering what it sees.
+func (r *Robot) LinkPose(name string) (physics.Pose, error) {
+	rel, ok := r.linkPose[name]
+	if !ok {
+		return physics.Pose{}, fmt.Errorf("crawler: no link %q on the robot", name)
+	}
+	p, err := r.Links[r.linkBody[name]].Pose()
+	if err != nil {
+		return physics.Pose{}, err
+	}
+	return p.Compose(rel), nil
+}

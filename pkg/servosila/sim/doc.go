@@ -10,6 +10,12 @@
 // everything and stops sending after LinkTimeout (1 s) without packets. Its true state is available to tests through State, and
 // Updated signals each physics step for lock-step consumers.
 //
+// The machine the motors drive is a Plant (Config.Plant): nil is the
+// kinematic model described here; pkg/trainworld's Plant is the physics
+// crawler of a training world, whose truth then fills State and the
+// telemetry (joint positions, speeds, currents). The protocol side and
+// the stall model are the same for both.
+//
 // # Tracks and the start velocity
 //
 // The chassis twist (v [m/s], w [rad/s]) is executed by two tracks, left

@@ -63,6 +63,8 @@ type Config struct {
 	JointZero [wire.NumJoints]uint32
 	// Initial are the joint angles at start [rad].
 	Initial [wire.NumJoints]float64
+	// Plant is the machine driven (see Plant). Nil: the kinematic model.
+	Plant Plant
 }
 
 func (c Config) withDefaults() (Config, error) {
@@ -156,6 +158,13 @@ type State struct {
 	// packets): the robot then stopped because commands did not arrive.
 	LinkDrops uint64
 	Link      udplink.Stats // received / accepted / malformed
+	// Truth is the plant's state after the last step when Config.Plant is
+	// set (the 3-D pose, tilt, torques, currents); zero otherwise.
+	Truth Truth
+	// PlantErrors counts steps whose Drive or Observe failed (the state
+	// then keeps the last good truth); PlantErr is the last failure.
+	PlantErrors uint64
+	PlantErr    error
 }
 
 // Sim is a simulated Servosila vendor server. Create it with New, run it
@@ -290,10 +299,12 @@ func (s *Sim) advance(now time.Time) {
 	}
 	dt := step.Seconds()
 	// The velocities in force since the last step.
-	st.Pose = odometry.Integrate(st.Pose, odometry.Twist2D{V: st.Linear, W: st.Angular}, dt)
 	st.Distance += math.Abs(st.Linear) * dt
-	for j := range st.Joints {
-		st.Joints[j] += st.JointVel[j] * dt
+	if s.cfg.Plant == nil {
+		st.Pose = odometry.Integrate(st.Pose, odometry.Twist2D{V: st.Linear, W: st.Angular}, dt)
+		for j := range st.Joints {
+			st.Joints[j] += st.JointVel[j] * dt
+		}
 	}
 	st.At = now
 	st.Elapsed += step
@@ -314,6 +325,9 @@ func (s *Sim) advance(now time.Time) {
 	st.Linear, st.Angular = (st.Left+st.Right)/2, (st.Right-st.Left)/b
 	st.JointVel = v.Joints
 	st.Headlight = ch.Headlight
+	if s.cfg.Plant != nil {
+		s.drivePlant(st)
+	}
 	select {
 	case s.updated <- struct{}{}:
 	default:
@@ -370,6 +384,9 @@ func (s *Sim) sendTelemetry() {
 		m := &t.Motors[slot]
 		m.Position = wire.RadToCounts(s.st.Joints[j], s.cfg.JointZero[j])
 		m.Speed = wire.Saturate(s.st.JointVel[j], s.cfg.Calibration.Joints[j])
+		if s.cfg.Plant != nil {
+			m.Current = currentUnits(s.st.Truth.Currents[j])
+		}
 	}
 	pkt, err := wire.EncodeTelemetry(s.buf[:], t)
 	if err != nil {
