@@ -110,6 +110,10 @@ func runConsole(ctx context.Context, args []string, io stdio) error {
 		defer stop()
 		setup.Notes = append(setup.Notes, fmt.Sprintf("(LiveKit: every camera published once into %s, tracks: %d)", lk.url, len(be.Info().Cameras)))
 	}
+	if w := be.WorldStatus(); w != "" {
+		// What the operator trains in, or why the world fell back.
+		setup.Notes = append(setup.Notes, "("+w+")")
+	}
 	err = srv.ListenAndServe(ctx, func(url string) {
 		// One write, so that a reader never sees the URL without its notes.
 		var msg strings.Builder
