@@ -10,7 +10,6 @@ import (
 
 	"github.com/telebridge/telebridge/pkg/camera"
 	"github.com/telebridge/telebridge/pkg/camera/wire"
-	"github.com/telebridge/telebridge/pkg/physics/ode"
 	"github.com/telebridge/telebridge/pkg/render"
 	"github.com/telebridge/telebridge/pkg/trainworld"
 )
@@ -57,11 +56,8 @@ var (
 func (b *Backend) startWorld(simCtx context.Context) {
 	w, err := newWorld(trainworld.Config{World: b.cfg.World})
 	if err != nil {
-		why := err.Error()
-		if errors.Is(err, ode.ErrMissing) {
-			why = "the physics engine is missing: install the Debian package libode-dev"
-		}
-		b.worldNote = fmt.Sprintf("world %q not started (%s): running the kinematic simulator and pattern cameras", b.cfg.World, why)
+		// ode.ErrMissing says what to install.
+		b.worldNote = fmt.Sprintf("world %q not started (%v): running the kinematic simulator and pattern cameras", b.cfg.World, err)
 		b.cfg.Logf("%s", b.worldNote)
 		return
 	}
@@ -85,7 +81,7 @@ func (b *Backend) startWorld(simCtx context.Context) {
 	if err != nil {
 		why := err.Error()
 		if errors.Is(err, render.ErrUnavailable) {
-			why = "no EGL/OpenGL ES: install the Debian packages libegl1 libgles2 libgl1-mesa-dri"
+			why = "no EGL/OpenGL ES: " + render.Install
 		}
 		b.worldNote = fmt.Sprintf("world %q: physics running; cameras not rendered (%s): pattern cameras", b.cfg.World, why)
 		b.cfg.Logf("%s", b.worldNote)
